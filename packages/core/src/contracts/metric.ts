@@ -1,0 +1,75 @@
+import type { ElementByLevel, OntologyLevel, Session } from '../ontology/types.js';
+import type { EvaluationUsage, MetricResult } from '../ontology/metric-result.js';
+
+export type MetricNature = 'deterministic' | 'llm-judged' | 'aggregate';
+
+export interface MetricMetadata {
+  name: string;
+  /** Provider id, e.g. `mce`. */
+  provider: string;
+  levels: readonly OntologyLevel[];
+  nature: MetricNature;
+  unit: string;
+  valueRange: string;
+  description: string;
+  /** Inputs the metric needs, in words (`llmCalls.usage`, `userInput`, `toolCalls.result`, …). */
+  requirements: readonly string[];
+  /** Names of metrics whose results this one derives from (same provider unless `provider:name`). */
+  dependsOn: readonly string[];
+}
+
+/** What a metric computed for one element. */
+export interface MetricValue {
+  value: number;
+  reasoning?: string;
+  details?: Record<string, unknown>;
+  /** Usage of the LLM calls made; absent for metrics that make none. */
+  evaluation?: EvaluationUsage;
+}
+
+/** The metric does not apply to this element (e.g. no agent transition); reported, never scored. */
+export interface MetricSkip {
+  skipped: string;
+}
+
+export type MetricOutcome = MetricValue | MetricSkip;
+
+export function skip(reason: string): MetricSkip {
+  return { skipped: reason };
+}
+export function isSkip(outcome: MetricOutcome): outcome is MetricSkip {
+  return (outcome as MetricSkip).skipped !== undefined;
+}
+
+/** Read access to results already computed in this run (for aggregate metrics). */
+export interface ResultLookup {
+  /** The result of metric `name` for the element `elementId`, if computed and successful. */
+  get(name: string, elementId: string): MetricResult | undefined;
+  /** Every successful result of metric `name` in this session. */
+  all(name: string): MetricResult[];
+}
+
+export interface MetricContext<L extends OntologyLevel = OntologyLevel> {
+  session: Session;
+  level: L;
+  /** Per-metric options from config (threshold, model, eval_mode, …). */
+  options: Readonly<Record<string, unknown>>;
+  results: ResultLookup;
+  signal?: AbortSignal;
+}
+
+export interface Metric<L extends OntologyLevel = OntologyLevel> {
+  readonly metadata: MetricMetadata;
+  compute(element: ElementByLevel[L], ctx: MetricContext<L>): MetricOutcome | Promise<MetricOutcome>;
+  /** Optional: compute many elements at once (one judge round-trip, vectorised work, …). Same order as input. */
+  computeBatch?(
+    elements: ElementByLevel[L][],
+    ctx: MetricContext<L>,
+  ): Promise<Array<MetricOutcome | Error>>;
+}
+
+/** A metric whose computation can run off the main thread: it is loaded by module specifier and export name. */
+export interface PortableMetricRef {
+  module: string;
+  exportName: string;
+}

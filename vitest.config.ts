@@ -1,0 +1,22 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@mce/core': src('core'),
+      '@mce/provider-native': src('provider-native'),
+      '@mce/client': src('client'),
+      '@mce/worker': src('worker'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Store and broker suites share one PostgreSQL and one RabbitMQ; files run in parallel, each in its own schema/queue.
+    pool: 'forks',
+  },
+});
