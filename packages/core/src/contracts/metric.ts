@@ -61,6 +61,11 @@ export interface MetricContext<L extends OntologyLevel = OntologyLevel> {
 export interface Metric<L extends OntologyLevel = OntologyLevel> {
   readonly metadata: MetricMetadata;
   compute(element: ElementByLevel[L], ctx: MetricContext<L>): MetricOutcome | Promise<MetricOutcome>;
+  /**
+   * Optional record/replay key: metric, provider, options, judge model, prompt version and a hash of the exact inputs.
+   * When given and a CacheManager is set, the engine replays a cached value instead of computing (LLM-judged metrics).
+   */
+  cacheKey?(element: ElementByLevel[L], ctx: MetricContext<L>): string | undefined;
   /** Optional: compute many elements at once (one judge round-trip, vectorised work, …). Same order as input. */
   computeBatch?(
     elements: ElementByLevel[L][],
