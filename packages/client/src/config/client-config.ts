@@ -1,0 +1,110 @@
+/**
+ * `MCEClientConfig.fromEnv()`: the connection and tuning settings of the seed's environment variables.
+ * Values from the environment override mce_config.yaml (see `applyEnvOverrides`).
+ */
+import type { ExecutionStrategyName, MceConfig } from './mce-config.js';
+
+const STRATEGIES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
+
+export class EnvError extends Error {
+  constructor(variable: string, message: string) {
+    super(`environment variable ${variable}: ${message}`);
+    this.name = 'EnvError';
+  }
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const v = env[name]?.trim().toLowerCase();
+  if (v === undefined || v === '') return undefined;
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new EnvError(name, `expected true or false, got "${env[name]}"`);
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, min: number): number | undefined {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new EnvError(name, `expected an integer ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name]?.trim();
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new EnvError(name, `expected a non-negative number, got "${v}"`);
+  return n;
+}
+
+function first(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
+  for (const n of names) {
+    const v = env[n]?.trim();
+    if (v) return v;
+  }
+  return undefined;
+}
+
+export class MCEClientConfig {
+  /** `MCE_STORE_URL`; else a Neo4j URI from `NEO4J_URI` / `KG_DB_HOST`; else undefined (the embedded default). */
+  storeUrl?: string;
+  neo4j: { uri?: string; username?: string; password?: string; database?: string } = {};
+  /** `MCE_METRIC_CACHE`: false turns the record/replay cache off; a path sets its file. */
+  metricCache?: boolean | string;
+  engineMaxWorkers?: number;
+  engineStrategy?: ExecutionStrategyName;
+  workaroundsFirst?: boolean;
+  judgeSamples?: number;
+  judgeTemperature?: number;
+  judgeLogprobs?: boolean;
+  llmModelName?: string;
+  llmBaseUrl?: string;
+  openaiApiKey?: string;
+  evalMode?: string;
+  configPath?: string;
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): MCEClientConfig {
+    const c = new MCEClientConfig();
+    c.neo4j = {
+      uri: first(env, 'NEO4J_URI', 'KG_DB_HOST'),
+      username: first(env, 'NEO4J_USERNAME', 'KG_DB_USER'),
+      password: first(env, 'NEO4J_PASSWORD', 'KG_DB_PASSWORD'),
+      database: first(env, 'NEO4J_DATABASE', 'KG_DB_NAME'),
+    };
+    c.storeUrl = first(env, 'MCE_STORE_URL') ?? c.neo4j.uri;
+    const cache = env.MCE_METRIC_CACHE?.trim();
+    if (cache) c.metricCache = /^(true|false|0|1|on|off|yes|no)$/i.test(cache) ? bool(env, 'MCE_METRIC_CACHE') : cache;
+    c.engineMaxWorkers = int(env, 'MCE_ENGINE_MAX_WORKERS', 1);
+    const strategy = first(env, 'MCE_ENGINE_STRATEGY');
+    if (strategy !== undefined) {
+      if (!(STRATEGIES as readonly string[]).includes(strategy)) {
+        throw new EnvError('MCE_ENGINE_STRATEGY', `expected one of ${STRATEGIES.join(', ')}, got "${strategy}"`);
+      }
+      c.engineStrategy = strategy as ExecutionStrategyName;
+    }
+    c.workaroundsFirst = bool(env, 'MCE_WORKAROUNDS_FIRST');
+    c.judgeSamples = int(env, 'MCE_JUDGE_SAMPLES', 1);
+    c.judgeTemperature = num(env, 'MCE_JUDGE_TEMPERATURE');
+    c.judgeLogprobs = bool(env, 'MCE_JUDGE_LOGPROBS');
+    c.llmModelName = first(env, 'LLM_MODEL_NAME');
+    c.llmBaseUrl = first(env, 'LLM_BASE_MODEL_URL_MCE');
+    c.openaiApiKey = first(env, 'OPENAI_API_KEY');
+    c.evalMode = first(env, 'MCE_EVAL_MODE');
+    c.configPath = first(env, 'MCE_CONFIG');
+    return c;
+  }
+
+  /** The configuration with environment values laid over the file's. */
+  applyTo(config: MceConfig): MceConfig {
+    const out: MceConfig = { ...config, engine: { ...config.engine }, cache: { ...config.cache }, store: { ...config.store } };
+    if (this.engineMaxWorkers !== undefined) out.engine.maxWorkers = this.engineMaxWorkers;
+    if (this.engineStrategy !== undefined) out.engine.strategy = this.engineStrategy;
+    if (this.storeUrl !== undefined) out.store.url = this.storeUrl;
+    if (typeof this.metricCache === 'boolean') out.cache.enabled = this.metricCache;
+    if (typeof this.metricCache === 'string') {
+      out.cache.enabled = true;
+      out.cache.path = this.metricCache;
+    }
+    return out;
+  }
+}

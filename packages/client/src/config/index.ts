@@ -1,0 +1,2 @@
+export * from './mce-config.js';
+export * from './client-config.js';

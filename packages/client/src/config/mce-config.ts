@@ -1,0 +1,148 @@
+/**
+ * `mce_config.yaml`: engine, cache, store, metrics per ontology scope, per-metric options and the worker section.
+ * Validated against the published JSON Schema (`schema/mce_config.schema.json`); every error names the file, the
+ * line and the field.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv, type ErrorObject } from 'ajv';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
+
+const require = createRequire(import.meta.url);
+export const MCE_CONFIG_SCHEMA = require('../../schema/mce_config.schema.json') as Record<string, unknown>;
+
+export type ExecutionStrategyName = 'asyncio' | 'thread' | 'process' | 'hybrid';
+export type MetricSelection = Partial<Record<OntologyLevel, string[]>>;
+export type MetricOptions = Record<string, unknown>;
+
+export interface MceConfig {
+  /** The file it came from, when it came from one. */
+  source?: string;
+  engine: { maxWorkers?: number; strategy?: ExecutionStrategyName; recursive: boolean };
+  cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
+  store: { url?: string };
+  /** Metrics per scope; undefined = the default metric set. */
+  metrics?: MetricSelection;
+  /** Options per metric name (from `metric_options` and inline list entries). */
+  metricOptions: Record<string, MetricOptions>;
+  /** The raw `worker:` section (snake_case), interpreted by the worker package. */
+  worker: Record<string, unknown>;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: { line?: number; field: string; message: string }[],
+  ) {
+    super(
+      `${file}: invalid configuration\n` +
+        problems.map((p) => `  ${file}${p.line ? `:${p.line}` : ''}: ${p.field}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+export function defaultMceConfig(): MceConfig {
+  return {
+    engine: { recursive: true },
+    cache: { path: null, read: true, write: true, enabled: true },
+    store: {},
+    metricOptions: {},
+    worker: {},
+  };
+}
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validate = ajv.compile(MCE_CONFIG_SCHEMA);
+
+function describe(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') return `unknown field "${String(error.params.additionalProperty)}"`;
+  if (error.keyword === 'enum') return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+  return error.message ?? 'is invalid';
+}
+
+/** Parse and validate the text of an mce_config.yaml. */
+export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfig {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      file,
+      doc.errors.map((e) => ({ line: lineCounter.linePos(e.pos[0]).line, field: '(yaml)', message: e.message.split('\n')[0] ?? e.message })),
+    );
+  }
+  const raw = (doc.toJS() ?? {}) as Record<string, unknown>;
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError(file, [{ line: 1, field: '(root)', message: 'must be a mapping' }]);
+  }
+  if (!validate(raw)) {
+    // oneOf errors repeat each branch's complaint; keep the most specific per path.
+    const seen = new Set<string>();
+    const problems = (validate.errors ?? [])
+      .filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'allOf')
+      .map((e) => {
+        const path = e.instancePath.split('/').slice(1).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+        const field = e.keyword === 'additionalProperties'
+          ? [...path, String(e.params.additionalProperty)].join('.')
+          : path.join('.') || '(root)';
+        const node = doc.getIn(path, true);
+        const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
+        return { line, field, message: describe(e) };
+      })
+      .filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
+    throw new ConfigError(file, problems);
+  }
+  return fromRaw(raw, file);
+}
+
+function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
+  const config = defaultMceConfig();
+  config.source = file;
+  const engine = (raw.engine ?? {}) as Record<string, unknown>;
+  if (typeof engine.max_workers === 'number') config.engine.maxWorkers = engine.max_workers;
+  if (typeof engine.execution_strategy === 'string') config.engine.strategy = engine.execution_strategy as ExecutionStrategyName;
+  if (typeof engine.recursive === 'boolean') config.engine.recursive = engine.recursive;
+  const cache = (raw.cache ?? {}) as Record<string, unknown>;
+  config.cache = {
+    path: typeof cache.path === 'string' ? cache.path : null,
+    read: cache.read !== false,
+    write: cache.write !== false,
+    enabled: cache.enabled !== false,
+  };
+  const store = (raw.store ?? {}) as Record<string, unknown>;
+  if (typeof store.url === 'string') config.store.url = store.url;
+  for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
+    config.metricOptions[name] = { ...options };
+  }
+  if (raw.metrics) {
+    const selection: MetricSelection = {};
+    for (const level of ONTOLOGY_LEVELS) {
+      const list = (raw.metrics as Record<string, unknown[] | undefined>)[level];
+      if (!list) continue;
+      selection[level] = list.map((entry) => {
+        if (typeof entry === 'string') return entry;
+        const { name, ...options } = entry as { name: string } & MetricOptions;
+        config.metricOptions[name] = { ...config.metricOptions[name], ...options };
+        return name;
+      });
+    }
+    config.metrics = selection;
+  }
+  config.worker = { ...((raw.worker ?? {}) as Record<string, unknown>) };
+  return config;
+}
+
+/**
+ * Load the configuration: an explicit path (must exist), else `MCE_CONFIG`, else `./mce_config.yaml` when present,
+ * else the defaults.
+ */
+export function loadMceConfig(path?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): MceConfig {
+  const explicit = path ?? env.MCE_CONFIG;
+  const file = explicit ?? `${cwd}/mce_config.yaml`;
+  if (!existsSync(file)) {
+    if (explicit) throw new ConfigError(explicit, [{ field: '(file)', message: 'file not found' }]);
+    return defaultMceConfig();
+  }
+  return parseMceConfig(readFileSync(file, 'utf8'), explicit ?? 'mce_config.yaml');
+}

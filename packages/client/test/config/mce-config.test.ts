@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, MCEClientConfig, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
+
+describe('mce_config.yaml', () => {
+  it('reads engine, cache, metrics per scope and inline metric options', () => {
+    const config = parseMceConfig(
+      [
+        'engine:',
+        '  max_workers: 4',
+        '  execution_strategy: hybrid',
+        'cache:',
+        '  path: null',
+        '  read: true',
+        '  write: false',
+        'metrics:',
+        '  Session:',
+        '    - Duration',
+        '    - name: MCPUse',
+        '      threshold: 0.7',
+        '      eval_mode: hybrid',
+        '  LLMCall: [Cost]',
+        'metric_options:',
+        '  MCPUse: { strict_mode: true }',
+      ].join('\n'),
+    );
+    expect(config.engine).toEqual({ maxWorkers: 4, strategy: 'hybrid', recursive: true });
+    expect(config.cache).toEqual({ path: null, read: true, write: false, enabled: true });
+    expect(config.metrics).toEqual({ Session: ['Duration', 'MCPUse'], LLMCall: ['Cost'] });
+    expect(config.metricOptions).toEqual({ MCPUse: { strict_mode: true, threshold: 0.7, eval_mode: 'hybrid' } });
+  });
+
+  it('names the file, line and field of every problem', () => {
+    const text = ['engine:', '  max_workers: 0', '  execution_strategy: fibers', 'metrics:', '  Sesion: [Duration]'].join('\n');
+    let error: unknown;
+    try {
+      parseMceConfig(text, 'conf/mce_config.yaml');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toContainEqual({ line: 2, field: 'engine.max_workers', message: 'must be >= 1' });
+    expect(problems).toContainEqual({
+      line: 3,
+      field: 'engine.execution_strategy',
+      message: 'must be one of asyncio, thread, process, hybrid',
+    });
+    expect(problems).toContainEqual({ line: 5, field: 'metrics.Sesion', message: 'unknown field "Sesion"' });
+    expect((error as Error).message).toContain('conf/mce_config.yaml:2: engine.max_workers');
+  });
+
+  it('reports YAML syntax errors with their line', () => {
+    expect(() => parseMceConfig('engine:\n  max_workers: [1,\n', 'x.yaml')).toThrow(/x\.yaml:\d+: \(yaml\)/);
+  });
+
+  it('rejects a threshold outside [0, 1] and an unknown eval mode', () => {
+    expect(() => parseMceConfig('metric_options:\n  MCPUse:\n    threshold: 2\n')).toThrow(/metric_options\.MCPUse\.threshold: must be <= 1/);
+    expect(() => parseMceConfig('metric_options:\n  MCPUse:\n    eval_mode: fast\n')).toThrow(/eval_mode: must be one of llm, hybrid, system_one/);
+  });
+});
+
+describe('MCEClientConfig.fromEnv', () => {
+  it('reads the seed variables, Neo4j names first then KG_DB_* ones', () => {
+    const c = MCEClientConfig.fromEnv({
+      KG_DB_HOST: 'bolt://kg:7687',
+      NEO4J_USERNAME: 'neo',
+      KG_DB_PASSWORD: 'pw',
+      MCE_ENGINE_MAX_WORKERS: '8',
+      MCE_ENGINE_STRATEGY: 'thread',
+      MCE_JUDGE_SAMPLES: '3',
+      MCE_JUDGE_TEMPERATURE: '0.5',
+      MCE_JUDGE_LOGPROBS: 'false',
+      MCE_METRIC_CACHE: 'off',
+    });
+    expect(c.storeUrl).toBe('bolt://kg:7687');
+    expect(c.neo4j).toEqual({ uri: 'bolt://kg:7687', username: 'neo', password: 'pw', database: undefined });
+    expect([c.engineMaxWorkers, c.engineStrategy, c.judgeSamples, c.judgeTemperature, c.judgeLogprobs]).toEqual([8, 'thread', 3, 0.5, false]);
+    const applied = c.applyTo(defaultMceConfig());
+    expect(applied.engine).toEqual({ recursive: true, maxWorkers: 8, strategy: 'thread' });
+    expect(applied.cache.enabled).toBe(false);
+    expect(applied.store.url).toBe('bolt://kg:7687');
+  });
+
+  it('MCE_STORE_URL wins over NEO4J_URI; a cache path turns the cache on at that path', () => {
+    const c = MCEClientConfig.fromEnv({ MCE_STORE_URL: 'postgres://x/y', NEO4J_URI: 'neo4j://a', MCE_METRIC_CACHE: '/tmp/c.db' });
+    expect(c.storeUrl).toBe('postgres://x/y');
+    expect(c.applyTo(defaultMceConfig()).cache).toEqual({ path: '/tmp/c.db', read: true, write: true, enabled: true });
+  });
+
+  it('names the variable of a bad value', () => {
+    expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(/MCE_ENGINE_STRATEGY: expected one of/);
+    expect(() => MCEClientConfig.fromEnv({ MCE_JUDGE_SAMPLES: '0' })).toThrow(/MCE_JUDGE_SAMPLES: expected an integer ≥ 1/);
+  });
+});
