@@ -1,0 +1,292 @@
+/**
+ * The LLM judge: one OpenAI-compatible client with the process-wide limits, retries that count every usage
+ * returned, log-probability scoring with per-endpoint fallback, and sample averaging.
+ *
+ * Two calls for metric authors: `complete()` (one chat completion, raw) and `score()` (rubric → value in [0, 1]).
+ */
+import OpenAI from 'openai';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { EvaluationUsage } from '@mce/core';
+import { countTokens } from 'gpt-tokenizer';
+import { type JudgeConfig, judgeTemperature } from './config.js';
+import { JudgeNotConfiguredError, JudgeReplyError } from './errors.js';
+import { sharedLimiter, type RequestLimiter } from './limiter.js';
+import { capTopLogprobs, dropLogprobs, logprobRejection, logprobSupport } from './logprob-support.js';
+import { backoffMs, isRetryable, sleep } from './retry.js';
+import { logprobScore, parseScore, reasoningOf, scoreToValue, type TokenLogprob } from './score-parsing.js';
+import { pricingFrom } from './pricing.js';
+import { addCallUsage, type CallUsage, emptyCallUsage, type Pricing, toEvaluationUsage } from './usage-meter.js';
+
+export const OPENAI_DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
+
+export interface JudgeMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface CompletionRequest {
+  messages: JudgeMessage[];
+  /** Default: the configured temperature (0.0 unless MCE_JUDGE_TEMPERATURE). */
+  temperature?: number;
+  maxTokens?: number;
+  /** Ask for token log-probabilities (default: the config's `logprobs`); dropped where the endpoint rejects them. */
+  logprobs?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface Completion {
+  text: string;
+  /** Token log-probabilities of the reply, when asked for and returned. */
+  logprobs?: TokenLogprob[];
+  /** Usage summed over every HTTP call made for this completion (a retried call that returned usage included). */
+  usage: CallUsage;
+  /** HTTP calls made (retries and the call re-made without log-probabilities included). */
+  calls: number;
+  /** The model name the endpoint reported. */
+  responseModel: string;
+}
+
+export type Scoring = 'logprob' | 'sampled' | 'raw';
+
+export interface ScoreRequest {
+  /** Metric name, for error messages. */
+  metric?: string;
+  /** The written 1–5 rubric; it becomes the system message with the reply format. */
+  rubric: string;
+  /** What is judged: the user message (conversation, tool call, answer …). */
+  prompt: string;
+  /** Default: the config's `samples` (MCE_JUDGE_SAMPLES). */
+  samples?: number;
+  /** Default: MCE_JUDGE_TEMPERATURE, else 0.0 for one sample and 0.7 for several. */
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+export interface SampleScore {
+  score: number;
+  scoring: 'logprob' | 'raw';
+  /** Probability per digit at the score position (logprob scoring). */
+  distribution?: Record<string, number>;
+}
+
+export interface JudgeScore {
+  /** (score − 1) / 4, in [0, 1]. */
+  value: number;
+  /** The score on the 1–5 scale (expected or averaged, so not always an integer). */
+  score: number;
+  /** `logprob`: expectation from one call's log-probabilities; `sampled`: mean of several calls; `raw`: the integer. */
+  scoring: Scoring;
+  /** The judge's reasoning (of the first sample). */
+  reasoning: string;
+  usage: EvaluationUsage;
+  samples: SampleScore[];
+}
+
+/** The system message of a scored judgement: the rubric and the reply format parsed by `score()`. */
+export function scoringSystemPrompt(rubric: string): string {
+  return [
+    'You are an impartial evaluator of a multi-agent system. Judge only what is shown; do not assume anything else.',
+    '',
+    rubric.trim(),
+    '',
+    'Reply with a short reasoning (a few sentences), then, on the last line, exactly `Score: N` where N is an integer',
+    'from 1 to 5 chosen with the rubric above.',
+  ].join('\n');
+}
+
+export interface JudgeOptions {
+  /** USD cost of a call's usage; default: the shared price table (gpt-4o's price for unknown models). */
+  pricing?: Pricing;
+  /** Jitter source (tests). */
+  random?: () => number;
+}
+
+export class Judge {
+  readonly endpoint: string;
+  private readonly pricing: Pricing;
+  private client: OpenAI | undefined;
+  private limiter: RequestLimiter | undefined;
+
+  constructor(
+    readonly config: JudgeConfig,
+    private readonly options: JudgeOptions = {},
+  ) {
+    this.endpoint = (config.baseURL ?? OPENAI_DEFAULT_ENDPOINT).replace(/\/+$/, '');
+    this.pricing = options.pricing ?? pricingFrom();
+  }
+
+  /** The judge model name, or undefined when none is configured. */
+  get model(): string | undefined {
+    return this.config.model;
+  }
+
+  get configured(): boolean {
+    return this.config.model !== undefined;
+  }
+
+  /** Throws the "which variables to set" error when no judge model is configured. */
+  requireModel(metric?: string): string {
+    if (!this.config.model) throw new JudgeNotConfiguredError(metric);
+    return this.config.model;
+  }
+
+  /** Prices a call usage with this judge's pricing. */
+  evaluationUsage(usage: CallUsage): EvaluationUsage {
+    return toEvaluationUsage(this.requireModel(), usage, this.pricing);
+  }
+
+  private openai(): OpenAI {
+    this.client ??= new OpenAI({
+      apiKey: this.config.apiKey ?? 'unset',
+      baseURL: this.endpoint,
+      timeout: this.config.timeoutMs,
+      maxRetries: 0, // retried here, so a retried call's usage is counted and Retry-After is honoured
+    });
+    return this.client;
+  }
+
+  private sharedLimiter(): RequestLimiter {
+    const { concurrency, requestsPerMinute, tokensPerMinute } = this.config;
+    this.limiter ??= sharedLimiter(this.endpoint, {
+      concurrency,
+      ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
+      ...(tokensPerMinute !== undefined ? { tokensPerMinute } : {}),
+    });
+    return this.limiter;
+  }
+
+  /** One chat completion, with retries and the log-probability fallback. */
+  async complete(request: CompletionRequest): Promise<Completion> {
+    const model = this.requireModel();
+    const maxTokens = request.maxTokens ?? this.config.maxTokens;
+    const estimate =
+      this.config.tokensPerMinute === undefined
+        ? 0
+        : request.messages.reduce((n, m) => n + countTokens(m.content) + 4, 0) + maxTokens;
+    let usage = emptyCallUsage();
+    let calls = 0;
+    let retries = 0;
+    for (;;) {
+      const support = logprobSupport(this.endpoint, model);
+      const wantLogprobs = (request.logprobs ?? this.config.logprobs) && support.logprobs;
+      const top = Math.min(this.config.topLogprobs, support.topLogprobsCap ?? Infinity);
+      const body: ChatCompletionCreateParamsNonStreaming = {
+        model,
+        messages: request.messages,
+        temperature: request.temperature ?? judgeTemperature(1, this.config.temperature),
+        max_tokens: maxTokens,
+        ...(wantLogprobs ? { logprobs: true, top_logprobs: top } : {}),
+      };
+      let reply: ChatCompletion;
+      try {
+        calls++;
+        reply = await this.sharedLimiter().run(estimate, async (settle) => {
+          const result = await this.openai().chat.completions.create(body, {
+            ...(request.signal ? { signal: request.signal } : {}),
+          });
+          if (result.usage) settle(result.usage.total_tokens);
+          return result;
+        });
+      } catch (error) {
+        const rejection = wantLogprobs ? logprobRejection(error, top) : undefined;
+        if (rejection?.kind === 'cap') {
+          capTopLogprobs(this.endpoint, model, rejection.cap);
+          continue;
+        }
+        if (rejection?.kind === 'unsupported') {
+          dropLogprobs(this.endpoint, model);
+          continue;
+        }
+        if (!isRetryable(error) || retries >= this.config.maxRetries || request.signal?.aborted) {
+          throw describe(error, this.endpoint, calls);
+        }
+        await sleep(backoffMs(retries, error, { ...this.config, ...(this.options.random ? { random: this.options.random } : {}) }), request.signal);
+        retries++;
+        continue;
+      }
+      usage = addCallUsage(usage, callUsageOf(reply));
+      const choice = reply.choices[0];
+      const text = choice?.message?.content ?? '';
+      const tokens = choice?.logprobs?.content ?? undefined;
+      if (wantLogprobs && (!tokens || tokens.length === 0) && text.length > 0) {
+        // The endpoint ignored the option: do not ask again; this reply is still a valid (raw) judgement.
+        dropLogprobs(this.endpoint, model);
+      }
+      return {
+        text,
+        ...(tokens && tokens.length > 0 ? { logprobs: tokens } : {}),
+        usage,
+        calls,
+        responseModel: reply.model ?? model,
+      };
+    }
+  }
+
+  /**
+   * Judges `prompt` against a 1–5 `rubric`: value (score − 1)/4, continuous through log-probabilities or sample
+   * averaging. Throws JudgeReplyError when a reply has no `Score: N` (the metric fails; never stored as 0).
+   */
+  async score(request: ScoreRequest): Promise<JudgeScore> {
+    const model = this.requireModel(request.metric);
+    const samples = request.samples ?? this.config.samples;
+    const temperature = request.temperature ?? judgeTemperature(samples, this.config.temperature);
+    const messages: JudgeMessage[] = [
+      { role: 'system', content: scoringSystemPrompt(request.rubric) },
+      { role: 'user', content: request.prompt },
+    ];
+    const completions = await Promise.all(
+      Array.from({ length: samples }, () =>
+        this.complete({ messages, temperature, ...(request.signal ? { signal: request.signal } : {}) }),
+      ),
+    );
+    const usage = completions.reduce((sum, c) => addCallUsage(sum, c.usage), emptyCallUsage());
+    const scores = completions.map((completion) => sampleScore(completion, request.metric));
+    const score = scores.reduce((sum, s) => sum + s.score, 0) / scores.length;
+    const first = scores[0];
+    return {
+      value: scoreToValue(score),
+      score,
+      scoring: samples > 1 ? 'sampled' : (first?.scoring ?? 'raw'),
+      reasoning: reasoningOf(completions[0]?.text ?? ''),
+      usage: toEvaluationUsage(model, usage, this.pricing),
+      samples: scores,
+    };
+  }
+}
+
+function sampleScore(completion: Completion, metric?: string): SampleScore {
+  const parsed = parseScore(completion.text);
+  if (parsed === undefined) {
+    const excerpt = completion.text.trim().slice(-200) || '(empty reply)';
+    throw new JudgeReplyError(
+      `${metric ? `${metric}: ` : ''}the judge reply has no "Score: N" line with N in 1–5; reply ends: ${JSON.stringify(excerpt)}`,
+      completion.text,
+    );
+  }
+  const fromLogprobs = completion.logprobs ? logprobScore(completion.logprobs) : undefined;
+  if (!fromLogprobs) return { score: parsed, scoring: 'raw' };
+  return { score: fromLogprobs.expected, scoring: 'logprob', distribution: fromLogprobs.distribution };
+}
+
+function callUsageOf(reply: ChatCompletion): CallUsage {
+  const u = reply.usage;
+  if (!u) return emptyCallUsage();
+  return {
+    promptTokens: u.prompt_tokens,
+    completionTokens: u.completion_tokens,
+    totalTokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens,
+    cachedPromptTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+  };
+}
+
+function describe(error: unknown, endpoint: string, calls: number): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  const wrapped = new Error(`judge request to ${endpoint} failed after ${calls} call(s): ${reason}`, { cause: error });
+  wrapped.name = 'JudgeRequestError';
+  return wrapped;
+}
+
+/** A judge from the environment (see `judgeConfigFromEnv`). */
+export function createJudge(config: JudgeConfig, options: JudgeOptions = {}): Judge {
+  return new Judge(config, options);
+}
