@@ -1,0 +1,49 @@
+/** `mce enqueue`: publishes session ids to the worker's queue, each message confirmed by the broker. */
+import { randomUUID } from 'node:crypto';
+import { Connection } from 'rabbitmq-client';
+import { topology } from './topology.js';
+
+export interface EnqueueOptions {
+  /** Session ids per message: 1 sends `{"session_id"}` messages, more sends `{"session_ids": […]}`. Default 1. */
+  perMessage?: number;
+  /** Messages awaiting their confirm at once. Default 500. */
+  window?: number;
+}
+
+export interface EnqueueResult {
+  messages: number;
+  sessions: number;
+}
+
+/**
+ * Declares the (durable) queue and publishes persistent messages with publisher confirms; resolves once the broker
+ * confirmed every one. Each message gets a fresh message_id, so enqueuing a session again is a new run.
+ */
+export async function enqueueSessions(
+  amqpUrl: string,
+  queue: string,
+  sessionIds: readonly string[],
+  options: EnqueueOptions = {},
+): Promise<EnqueueResult> {
+  const perMessage = options.perMessage ?? 1;
+  if (!Number.isInteger(perMessage) || perMessage < 1) throw new Error(`perMessage must be an integer ≥ 1 (got ${perMessage})`);
+  const bodies: unknown[] = [];
+  for (let i = 0; i < sessionIds.length; i += perMessage) {
+    const chunk = sessionIds.slice(i, i + perMessage);
+    bodies.push(perMessage === 1 ? { session_id: chunk[0] } : { session_ids: chunk });
+  }
+  const connection = new Connection({ url: amqpUrl, connectionName: 'mce-enqueue', retryLow: 200, retryHigh: 2000 });
+  try {
+    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue, 0).main] });
+    const window = Math.max(1, options.window ?? 500);
+    for (let i = 0; i < bodies.length; i += window) {
+      await Promise.all(
+        bodies.slice(i, i + window).map((body) => publisher.send({ routingKey: queue, durable: true, messageId: randomUUID() }, body)),
+      );
+    }
+    await publisher.close();
+  } finally {
+    await connection.close();
+  }
+  return { messages: bodies.length, sessions: sessionIds.length };
+}

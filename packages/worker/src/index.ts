@@ -1,0 +1,10 @@
+export { workerConfigFrom, envNameFor, WorkerConfigError, DEFAULT_AMQP_URL, DEFAULT_QUEUE, type WorkerConfig } from './config.js';
+export type { BatchItem, BatchItemOutcome, BatchOutcome, BatchProcessor } from './processor.js';
+export { parseMessage, messageKey, runIdFor, type ParsedMessage } from './message.js';
+export { queueNames, topology, HEADER, type QueueNames, type DeadLetterReason } from './topology.js';
+export { WorkerMetrics } from './metrics.js';
+export { startHealthServer, type HealthServer } from './health-server.js';
+export { createLogger, type Logger } from './logger.js';
+export { MceWorker, type WorkerOptions } from './worker.js';
+export { runWorker, type RunWorkerOptions, type RunWorkerResult } from './run-worker.js';
+export { enqueueSessions, type EnqueueOptions, type EnqueueResult } from './enqueue.js';

@@ -1,0 +1,13 @@
+/** Structured JSON logs (pino). The level comes from the caller, else MCE_LOG_LEVEL, else `info`. */
+import { pino, type Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export function createLogger(options: { level?: string; name?: string } = {}): Logger {
+  return pino({
+    name: options.name ?? 'mce-worker',
+    level: options.level ?? process.env.MCE_LOG_LEVEL ?? 'info',
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}

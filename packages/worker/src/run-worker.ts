@@ -1,0 +1,84 @@
+/**
+ * `mce worker` / `mce-worker`: runs a worker until SIGTERM or SIGINT (or an abort signal), serving /healthz,
+ * /readyz and /metrics, then shuts down within the configured deadline.
+ */
+import { workerConfigFrom, type WorkerConfig } from './config.js';
+import { startHealthServer, type HealthServer } from './health-server.js';
+import { createLogger, type Logger } from './logger.js';
+import { WorkerMetrics } from './metrics.js';
+import type { BatchProcessor } from './processor.js';
+import { MceWorker } from './worker.js';
+
+export interface RunWorkerOptions {
+  /** Computes and stores a batch (`MCEWorkerService`). Not closed by runWorker: the caller owns it. */
+  processor: BatchProcessor;
+  /** Default: built from the environment alone (`workerConfigFrom({})`). */
+  config?: WorkerConfig;
+  logger?: Logger;
+  /** Signals that start the graceful shutdown. Default SIGTERM and SIGINT. */
+  signals?: NodeJS.Signals[];
+  /** Aborting it starts the graceful shutdown too (for embedding and tests). */
+  signal?: AbortSignal;
+  /** Called once the worker is started (health server up, connecting). */
+  onStarted?: (info: { worker: MceWorker; healthPort: number | undefined }) => void;
+}
+
+export interface RunWorkerResult {
+  /** 0 after a clean shutdown; 1 when the deadline passed with batches still in flight (they are redelivered). */
+  exitCode: number;
+  reason: string;
+}
+
+export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerResult> {
+  const config = options.config ?? workerConfigFrom({});
+  const log = options.logger ?? createLogger();
+  const metrics = new WorkerMetrics({ defaultMetrics: true });
+  const worker = new MceWorker({ config, processor: options.processor, logger: log, metrics });
+  let health: HealthServer | undefined;
+  try {
+    if (config.healthPort > 0) {
+      health = await startHealthServer({ port: config.healthPort, isReady: () => worker.isReady(), registry: metrics.registry });
+      log.info({ port: health.port }, 'health server listening');
+    }
+  } catch (error) {
+    worker.destroy();
+    throw error;
+  }
+  log.info(
+    { queue: config.queue, batchSize: config.batchSize, prefetch: config.prefetch, maxAttempts: config.maxAttempts },
+    'worker started',
+  );
+  options.onStarted?.({ worker, healthPort: health?.port });
+
+  const reason = await new Promise<string>((resolve) => {
+    const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+    const onSignal = (signal: NodeJS.Signals) => {
+      for (const name of signals) process.off(name, onSignal);
+      // A second signal while shutting down ends the process at once; unacked messages are redelivered.
+      for (const name of signals) process.once(name, () => {
+        log.warn({ signal: name }, 'second signal: exiting now');
+        process.exit(1);
+      });
+      resolve(signal);
+    };
+    for (const name of signals) process.on(name, onSignal);
+    options.signal?.addEventListener('abort', () => {
+      for (const name of signals) process.off(name, onSignal);
+      resolve('abort');
+    }, { once: true });
+  });
+
+  log.info({ reason, deadlineMs: config.shutdownDeadlineMs }, 'shutting down');
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), config.shutdownDeadlineMs);
+  });
+  const finished = await Promise.race([worker.close().then(() => 'closed' as const), deadline]);
+  clearTimeout(timer);
+  if (finished === 'deadline') {
+    log.error({ deadlineMs: config.shutdownDeadlineMs }, 'shutdown deadline passed: dropping the connection, unacked messages will be redelivered');
+    worker.destroy();
+  }
+  await health?.close();
+  return { exitCode: finished === 'deadline' ? 1 : 0, reason };
+}

@@ -1,0 +1,47 @@
+/**
+ * The queues the worker uses. The main queue is a plain durable queue (no arguments, so it matches a queue the
+ * pipeline declared itself); failed messages wait in `<queue>.retry`, whose per-queue TTL dead-letters them back to
+ * the main queue through the default exchange; messages that cannot be processed end in `<queue>.dlq`.
+ */
+export interface QueueNames {
+  main: string;
+  retry: string;
+  dlq: string;
+}
+
+export function queueNames(queue: string): QueueNames {
+  return { main: queue, retry: `${queue}.retry`, dlq: `${queue}.dlq` };
+}
+
+export interface QueueDeclaration {
+  queue: string;
+  durable: true;
+  arguments?: Record<string, unknown>;
+}
+
+export function topology(queue: string, retryDelayMs: number): { main: QueueDeclaration; retry: QueueDeclaration; dlq: QueueDeclaration } {
+  const names = queueNames(queue);
+  return {
+    main: { queue: names.main, durable: true },
+    retry: {
+      queue: names.retry,
+      durable: true,
+      arguments: {
+        'x-message-ttl': retryDelayMs,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': names.main,
+      },
+    },
+    dlq: { queue: names.dlq, durable: true },
+  };
+}
+
+/** Headers the worker sets on messages it sends to the retry queue or the dead-letter queue. */
+export const HEADER = {
+  reason: 'x-mce-reason',
+  attempts: 'x-mce-attempts',
+  lastError: 'x-mce-last-error',
+  unknownSessions: 'x-mce-unknown-sessions',
+} as const;
+
+export type DeadLetterReason = 'malformed-message' | 'unknown-session' | 'max-attempts-exceeded';

@@ -1,0 +1,299 @@
+/**
+ * The queue consumer. Messages are gathered into batches (by session count, or after a maximum wait) and handed to
+ * `processBatch`; a message is acked only after the batch's flush committed, or after it was safely (publisher
+ * confirm) moved to the retry or dead-letter queue. Anything not acked is redelivered by the broker, and because run
+ * ids derive from the message, reprocessing overwrites instead of duplicating.
+ *
+ * Each delivery is a pending handler of the AMQP client's Consumer that settles when its batch is done, so the
+ * client acks/nacks on the channel the message came from, re-creates channel, topology and consumer after a lost
+ * connection, and on close() stops consuming and waits for the pending handlers (= the in-flight batches).
+ */
+import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
+import type { WorkerConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { messageKey, parseMessage, runIdFor } from './message.js';
+import { WorkerMetrics } from './metrics.js';
+import type { BatchItem, BatchOutcome, BatchProcessor } from './processor.js';
+import { HEADER, queueNames, topology, type DeadLetterReason, type QueueNames } from './topology.js';
+
+export interface WorkerOptions {
+  config: WorkerConfig;
+  processor: BatchProcessor;
+  logger?: Logger;
+  metrics?: WorkerMetrics;
+  /** Shown in the broker's connection list. */
+  connectionName?: string;
+}
+
+/** A delivered message waiting for its batch. */
+interface PendingMessage {
+  message: AsyncMessage;
+  key: string;
+  sessionIds: string[];
+  /** This delivery is attempt number … (1 for a fresh message). */
+  attempt: number;
+  settle: (status: ConsumerStatus) => void;
+}
+
+const MAX_ERROR_HEADER = 1000;
+
+export class MceWorker {
+  readonly metrics: WorkerMetrics;
+  readonly queues: QueueNames;
+  private readonly config: WorkerConfig;
+  private readonly processor: BatchProcessor;
+  private readonly log: Logger;
+  private readonly connection: Connection;
+  private readonly publisher: Publisher;
+  private readonly consumer: Consumer;
+  private pending: PendingMessage[] = [];
+  private pendingSessions = 0;
+  private batchTimer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private draining = false;
+  private closing: Promise<void> | undefined;
+  private readonly firstReady: Promise<void>;
+
+  constructor(options: WorkerOptions) {
+    this.config = options.config;
+    this.processor = options.processor;
+    this.log = options.logger ?? createLogger();
+    this.metrics = options.metrics ?? new WorkerMetrics();
+    this.queues = queueNames(this.config.queue);
+    const declarations = topology(this.config.queue, this.config.retryDelayMs);
+
+    this.connection = new Connection({
+      url: this.config.amqpUrl,
+      connectionName: options.connectionName ?? 'mce-worker',
+      retryLow: Math.max(1, Math.min(1000, this.config.reconnectMaxDelayMs)),
+      retryHigh: Math.max(1, this.config.reconnectMaxDelayMs),
+    });
+    this.connection.on('error', (error: unknown) => this.log.warn({ err: error }, 'broker connection error'));
+    this.connection.on('connection', () => {
+      this.log.info({ queue: this.queues.main }, 'connected to the broker');
+      // Retry and dead-letter queues exist from the start, not only from the first failure.
+      void this.declareTopology(declarations);
+    });
+
+    this.publisher = this.connection.createPublisher({
+      confirm: true,
+      maxAttempts: 3,
+      queues: [declarations.retry, declarations.dlq],
+    });
+    this.consumer = this.connection.createConsumer(
+      {
+        queue: declarations.main.queue,
+        queueOptions: { durable: true },
+        qos: { prefetchCount: this.config.prefetch },
+        concurrency: this.config.prefetch,
+        requeue: true,
+      },
+      (message) => this.onMessage(message),
+    );
+    this.consumer.on('error', (error: unknown) => this.log.warn({ err: error }, 'consumer error'));
+    this.consumer.on('ready', () => this.log.info({ queue: this.queues.main, prefetch: this.config.prefetch }, 'consuming'));
+    this.firstReady = new Promise((resolve) => this.consumer.once('ready', () => resolve()));
+  }
+
+  /** Resolves the first time the consumer is consuming. */
+  ready(): Promise<void> {
+    return this.firstReady;
+  }
+
+  /** Connected and consuming (what /readyz reports). */
+  isReady(): boolean {
+    return !this.closing && this.connection.ready && this.consumer.consumerTag !== '';
+  }
+
+  /**
+   * Graceful stop: stop consuming, process the messages already received (at once, without waiting for a full
+   * batch), ack them, close. Messages the broker sent after the cancel are left unacked and redelivered.
+   */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.log.info({ pendingMessages: this.pending.length, inFlightBatches: this.inFlight.size }, 'stopping: finishing in-flight batches');
+      this.draining = true;
+      this.dispatch();
+      await this.consumer.close();
+      await Promise.allSettled([...this.inFlight]);
+      await this.publisher.close();
+      await this.connection.close();
+      this.log.info('stopped');
+    })();
+    return this.closing;
+  }
+
+  /** Drops the connection at once; unacked messages go back to the queue. For a missed shutdown deadline. */
+  destroy(): void {
+    clearTimeout(this.batchTimer);
+    this.connection.unsafeDestroy();
+  }
+
+  private async declareTopology(declarations: ReturnType<typeof topology>): Promise<void> {
+    try {
+      for (const declaration of [declarations.main, declarations.retry, declarations.dlq]) {
+        await this.connection.queueDeclare(declaration);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'could not declare the queues');
+    }
+  }
+
+  private onMessage(message: AsyncMessage): Promise<ConsumerStatus> {
+    const parsed = parseMessage(message.body);
+    const key = messageKey(message.messageId, message.body);
+    const attempt = attemptOf(message);
+    if (!parsed.ok) {
+      this.log.error({ messageKey: key, error: parsed.error }, 'malformed message: dead-lettered');
+      return this.deadLetter(message, key, 'malformed-message', parsed.error, attempt);
+    }
+    return new Promise((settle) => {
+      this.pending.push({ message, key, sessionIds: parsed.sessionIds, attempt, settle });
+      this.pendingSessions += parsed.sessionIds.length;
+      if (this.draining || this.pendingSessions >= this.config.batchSize) this.dispatch();
+      else this.batchTimer ??= setTimeout(() => this.dispatch(), this.config.batchMaxWaitMs);
+    });
+  }
+
+  /** Hands the gathered messages to processBatch as one batch. */
+  private dispatch(): void {
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingSessions = 0;
+    const run = this.runBatch(batch).finally(() => this.inFlight.delete(run));
+    this.inFlight.add(run);
+  }
+
+  private async runBatch(batch: PendingMessage[]): Promise<void> {
+    const items: BatchItem[] = batch.flatMap((entry) =>
+      entry.sessionIds.map((sessionId) => ({ sessionId, runId: runIdFor(entry.key, sessionId) })),
+    );
+    const started = performance.now();
+    let outcome: BatchOutcome;
+    try {
+      outcome = await this.processor.processBatch(items);
+      if (outcome.items.length !== items.length) {
+        throw new Error(`processBatch returned ${outcome.items.length} outcomes for ${items.length} sessions`);
+      }
+    } catch (error) {
+      this.metrics.batchesFailed.inc();
+      this.log.warn({ err: error, sessions: items.length, messages: batch.length }, 'batch failed: messages go to the retry queue');
+      await Promise.all(batch.map((entry) => this.retry(entry, errorText(error))));
+      return;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    let tokens = 0;
+    let cost = 0;
+    for (const item of outcome.items) {
+      tokens += item.evaluationTokens ?? 0;
+      cost += item.evaluationCost ?? 0;
+    }
+    const stored = outcome.items.filter((item) => item.status === 'ok').length;
+    this.metrics.recordBatch(stored, seconds, { tokens, cost });
+    this.log.debug({ sessions: items.length, messages: batch.length, seconds }, 'batch stored');
+
+    let offset = 0;
+    await Promise.all(
+      batch.map(async (entry) => {
+        const outcomes = outcome.items.slice(offset, (offset += entry.sessionIds.length));
+        const unknown = outcomes.filter((item) => item.status === 'unknown-session').map((item) => item.sessionId);
+        if (unknown.length === 0) {
+          this.metrics.messagesProcessed.inc();
+          entry.settle(ConsumerStatus.ACK);
+          return;
+        }
+        this.log.error({ messageKey: entry.key, unknownSessions: unknown }, 'unknown session: dead-lettered');
+        entry.settle(
+          await this.deadLetter(entry.message, entry.key, 'unknown-session', `unknown session: ${unknown.join(', ')}`, entry.attempt, {
+            [HEADER.unknownSessions]: unknown.join(','),
+          }),
+        );
+      }),
+    );
+  }
+
+  /** A transient failure: back to the main queue after the retry delay, or to the DLQ once the attempts are spent. */
+  private async retry(entry: PendingMessage, lastError: string): Promise<void> {
+    if (entry.attempt >= this.config.maxAttempts) {
+      this.log.error({ messageKey: entry.key, attempts: entry.attempt, lastError }, 'attempts exhausted: dead-lettered');
+      entry.settle(await this.deadLetter(entry.message, entry.key, 'max-attempts-exceeded', lastError, entry.attempt));
+      return;
+    }
+    const headers = {
+      ...ownHeaders(entry.message),
+      [HEADER.attempts]: entry.attempt + 1,
+      [HEADER.lastError]: lastError.slice(0, MAX_ERROR_HEADER),
+    };
+    try {
+      await this.republish(this.queues.retry, entry.message, entry.key, headers);
+      this.metrics.messagesRetried.inc();
+      entry.settle(ConsumerStatus.ACK);
+    } catch (error) {
+      // Not moved: leave it to the broker (requeue) rather than lose it.
+      this.log.error({ err: error, messageKey: entry.key }, 'could not publish to the retry queue: requeued');
+      entry.settle(ConsumerStatus.REQUEUE);
+    }
+  }
+
+  private async deadLetter(
+    message: AsyncMessage,
+    key: string,
+    reason: DeadLetterReason,
+    detail: string,
+    attempts: number,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<ConsumerStatus> {
+    const headers = {
+      ...ownHeaders(message),
+      [HEADER.reason]: reason,
+      [HEADER.attempts]: attempts,
+      [HEADER.lastError]: detail.slice(0, MAX_ERROR_HEADER),
+      ...extraHeaders,
+    };
+    try {
+      await this.republish(this.queues.dlq, message, key, headers);
+      this.metrics.deadLettered(reason);
+      return ConsumerStatus.ACK;
+    } catch (error) {
+      this.log.error({ err: error, messageKey: key }, 'could not publish to the dead-letter queue: requeued');
+      return ConsumerStatus.REQUEUE;
+    }
+  }
+
+  /** Sends a copy of the message (same body, same key as message id) and waits for the broker's confirm. */
+  private republish(queue: string, message: AsyncMessage, key: string, headers: Record<string, unknown>): Promise<void> {
+    return this.publisher.send(
+      {
+        routingKey: queue,
+        durable: true,
+        messageId: key,
+        headers,
+        ...(message.contentType ? { contentType: message.contentType } : {}),
+        ...(message.contentEncoding ? { contentEncoding: message.contentEncoding } : {}),
+        ...(message.correlationId ? { correlationId: message.correlationId } : {}),
+      },
+      message.body,
+    );
+  }
+}
+
+/** The message's headers without the ones the broker maintains when it dead-letters (it adds them again). */
+function ownHeaders(message: AsyncMessage): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(message.headers ?? {}).filter(([name]) => !/^x-(death|first-death-|last-death-)/.test(name)),
+  );
+}
+
+/** The attempt this delivery is: the retry header, else 1. */
+function attemptOf(message: AsyncMessage): number {
+  const raw: unknown = message.headers?.[HEADER.attempts];
+  const value = typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' ? Number(raw) : raw;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

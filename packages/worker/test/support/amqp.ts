@@ -1,0 +1,84 @@
+/** Broker helpers for the worker tests: unique queue names, queue depth, reading and cleaning queues. */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { Connection, type SyncMessage } from 'rabbitmq-client';
+import { queueNames, type WorkerConfig } from '@mce/worker';
+import { AMQP_URL } from '../../../../test-support/services.js';
+
+const run = promisify(execFile);
+
+export function uniqueQueue(name: string): string {
+  return `mce_test_${name}_${process.pid}_${Date.now().toString(36)}`;
+}
+
+export function testConfig(queue: string, overrides: Partial<WorkerConfig> = {}): WorkerConfig {
+  return {
+    amqpUrl: AMQP_URL,
+    queue,
+    prefetch: 20,
+    batchSize: 10,
+    batchMaxWaitMs: 50,
+    maxAttempts: 3,
+    retryDelayMs: 200,
+    shutdownDeadlineMs: 10_000,
+    healthPort: 0,
+    reconnectMaxDelayMs: 1000,
+    ...overrides,
+  };
+}
+
+export class Broker {
+  readonly connection = new Connection({ url: AMQP_URL, connectionName: 'mce-test-admin', retryLow: 100, retryHigh: 1000 });
+
+  constructor() {
+    this.connection.on('error', () => undefined);
+  }
+
+  /** Messages ready in the queue (not counting unacked ones); 0 for a queue that does not exist. */
+  async depth(queue: string): Promise<number> {
+    try {
+      const { messageCount } = await this.connection.queueDeclare({ queue, passive: true });
+      return messageCount;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Takes every message out of the queue. */
+  async drain(queue: string): Promise<SyncMessage[]> {
+    const messages: SyncMessage[] = [];
+    for (;;) {
+      const message = await this.connection.basicGet({ queue, noAck: true });
+      if (!message) return messages;
+      messages.push(message);
+    }
+  }
+
+  async publishRaw(queue: string, body: string | Buffer, envelope: Record<string, unknown> = {}): Promise<void> {
+    const publisher = this.connection.createPublisher({ confirm: true });
+    await publisher.send({ routingKey: queue, durable: true, ...envelope }, body);
+    await publisher.close();
+  }
+
+  async deleteQueues(queue: string): Promise<void> {
+    const names = queueNames(queue);
+    for (const name of [names.main, names.retry, names.dlq]) await this.connection.queueDelete({ queue: name }).catch(() => undefined);
+  }
+
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+/** Makes the broker close client connections, as a restart or a network cut would. */
+export async function closeAllConnections(): Promise<void> {
+  await run('rabbitmqctl', ['close_all_connections', 'test']);
+}
+
+export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
