@@ -8,6 +8,8 @@ export interface LimiterOptions {
   concurrency: number;
   requestsPerMinute?: number;
   tokensPerMinute?: number;
+  /** Length of the rate window (default one minute; shorter in tests). */
+  windowMs?: number;
 }
 
 const WINDOW_MS = 60_000;
@@ -43,7 +45,7 @@ export class RequestLimiter {
   }
 
   private async admit(tokens: number): Promise<{ at: number; tokens: number } | undefined> {
-    const { requestsPerMinute: rpm, tokensPerMinute: tpm } = this.options;
+    const { requestsPerMinute: rpm, tokensPerMinute: tpm, windowMs = WINDOW_MS } = this.options;
     if (rpm === undefined && tpm === undefined) return undefined;
     // Admission is serialised so that concurrent callers do not all pass the same free slot.
     const previous = this.rateGate;
@@ -53,7 +55,7 @@ export class RequestLimiter {
     try {
       for (;;) {
         const now = Date.now();
-        while (this.window.length > 0 && (this.window[0]?.at ?? 0) <= now - WINDOW_MS) this.window.shift();
+        while (this.window.length > 0 && (this.window[0]?.at ?? 0) <= now - windowMs) this.window.shift();
         const used = this.window.reduce((sum, e) => sum + e.tokens, 0);
         const requestsOk = rpm === undefined || this.window.length < rpm;
         // A single request larger than the whole budget passes alone rather than waiting forever.
@@ -64,7 +66,7 @@ export class RequestLimiter {
           return entry;
         }
         const oldest = this.window[0]?.at ?? now;
-        await sleep(Math.max(1, oldest + WINDOW_MS - now));
+        await sleep(Math.max(1, oldest + windowMs - now));
       }
     } finally {
       release();
