@@ -1,0 +1,5 @@
+export * from './model-price.js';
+export * from './model-name.js';
+export * from './price-table.js';
+export * from './cost.js';
+export * from './committed-prices.js';

@@ -1,0 +1,149 @@
+import { FALLBACK_MODEL, GPT_4O_PRICE, type ModelPrice } from './model-price.js';
+import { withoutDateSuffix, withoutProviderPrefix } from './model-name.js';
+
+/** What identifies the model of an LLM call. */
+export interface ModelQuery {
+  responseModel?: string | undefined;
+  requestModel?: string | undefined;
+  /** `gen_ai.provider.name` / `gen_ai.system`, used for `provider/model` keys. */
+  provider?: string | undefined;
+}
+
+/** Which lookup step found the price. */
+export type PriceMatch = 'responseModel' | 'requestModel' | 'providerModel' | 'undated' | 'unprefixed' | 'fallback';
+
+export interface PriceLookup {
+  prices: ModelPrice;
+  /** The table key whose price is used (`gpt-4o` for a fallback, or the built-in gpt-4o price if absent). */
+  key: string;
+  matchedBy: PriceMatch;
+  /** true when the model had no price and is charged like gpt-4o. */
+  fallback: boolean;
+  /** The model name the call reported (response model, else request model). */
+  model: string | undefined;
+}
+
+/** Produces the entries of a table; called once, at the first lookup (lazy loading of the committed file). */
+export type PriceLoader = () => ReadonlyMap<string, ModelPrice>;
+
+/**
+ * Model name → per-token price, with the lookup order mce uses:
+ * 1. the response model, 2. the request model, 3. `provider/model` (response, then request),
+ * 4. those names without a date suffix (`gpt-4o-2024-08-06` → `gpt-4o`), 5. the name without a provider prefix
+ * (`openai/gpt-4o` → `gpt-4o`, then undated), else 6. gpt-4o's price with `fallback: true`.
+ *
+ * The entries can be swapped at run time with `replace` (a refresher fetching a newer LiteLLM file) and a hook can be
+ * told about each lookup (`onLookup`, so a refresher can start at the first lookup and after its TTL) — lookups stay
+ * synchronous and always answer from the entries currently loaded.
+ */
+export class PriceTable {
+  #entries: ReadonlyMap<string, ModelPrice> | undefined;
+  #loader: PriceLoader | undefined;
+  #source: string;
+  #generation = 0;
+  #lookupHook: (() => void) | undefined;
+  /** Memo of lookups: LLM calls of a run repeat the same few models. Cleared by `replace`. */
+  readonly #memo = new Map<string, PriceLookup>();
+
+  constructor(entries: ReadonlyMap<string, ModelPrice> | PriceLoader, source = 'in-memory') {
+    if (typeof entries === 'function') this.#loader = entries;
+    else this.#entries = entries;
+    this.#source = source;
+  }
+
+  /** Where the current entries came from (a file name, a URL, `in-memory`). */
+  get source(): string {
+    return this.#source;
+  }
+  /** Increases on every `replace`: results memoised against a table can check it. */
+  get generation(): number {
+    return this.#generation;
+  }
+  get size(): number {
+    return this.#load().size;
+  }
+
+  /** The exact entry for a key, if any. */
+  get(key: string): ModelPrice | undefined {
+    return this.#load().get(key);
+  }
+
+  /** Swaps in new entries (e.g. a fresher LiteLLM table). Lookups after this call use them. */
+  replace(entries: ReadonlyMap<string, ModelPrice>, source = this.#source): void {
+    if (entries.size === 0) throw new Error('PriceTable.replace: refusing an empty price table');
+    this.#entries = entries;
+    this.#loader = undefined;
+    this.#source = source;
+    this.#generation += 1;
+    this.#memo.clear();
+  }
+
+  /** Registers (or clears) a function called at every lookup, before it is answered. It must not throw or block. */
+  onLookup(hook: (() => void) | undefined): void {
+    this.#lookupHook = hook;
+  }
+
+  lookup(query: ModelQuery): PriceLookup {
+    this.#lookupHook?.();
+    const memoKey = `${query.responseModel ?? ''}\u0000${query.requestModel ?? ''}\u0000${query.provider ?? ''}`;
+    const memo = this.#memo.get(memoKey);
+    if (memo) return memo;
+    const found = this.#find(query);
+    this.#memo.set(memoKey, found);
+    return found;
+  }
+
+  #load(): ReadonlyMap<string, ModelPrice> {
+    if (!this.#entries) {
+      const loader = this.#loader;
+      if (!loader) throw new Error('PriceTable: no entries and no loader');
+      this.#entries = loader();
+      this.#loader = undefined;
+    }
+    return this.#entries;
+  }
+
+  #find(query: ModelQuery): PriceLookup {
+    const entries = this.#load();
+    const response = nonEmpty(query.responseModel);
+    const request = nonEmpty(query.requestModel);
+    const provider = nonEmpty(query.provider);
+    const model = response ?? request;
+    const names = [response, request].filter((n): n is string => n !== undefined);
+
+    const hit = (key: string | undefined, matchedBy: PriceMatch): PriceLookup | undefined => {
+      if (key === undefined) return undefined;
+      const prices = entries.get(key);
+      return prices ? { prices, key, matchedBy, fallback: false, model } : undefined;
+    };
+
+    const steps: Array<[string | undefined, PriceMatch]> = [
+      [response, 'responseModel'],
+      [request, 'requestModel'],
+      ...names.map((n): [string | undefined, PriceMatch] => [provider && `${provider}/${n}`, 'providerModel']),
+      ...names.map((n): [string | undefined, PriceMatch] => [withoutDateSuffix(n), 'undated']),
+      ...names.map((n): [string | undefined, PriceMatch] => [
+        provider && withoutDateSuffix(n) && `${provider}/${withoutDateSuffix(n)}`,
+        'undated',
+      ]),
+      ...names.flatMap((n): Array<[string | undefined, PriceMatch]> => {
+        const bare = withoutProviderPrefix(n);
+        return [
+          [bare, 'unprefixed'],
+          [bare && withoutDateSuffix(bare), 'unprefixed'],
+        ];
+      }),
+    ];
+    for (const [key, matchedBy] of steps) {
+      const found = hit(key, matchedBy);
+      if (found) return found;
+    }
+    const gpt4o = entries.get(FALLBACK_MODEL);
+    return { prices: gpt4o ?? GPT_4O_PRICE, key: FALLBACK_MODEL, matchedBy: 'fallback', fallback: true, model };
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
