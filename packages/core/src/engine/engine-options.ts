@@ -1,0 +1,44 @@
+import { availableParallelism } from 'node:os';
+import type { StrategyName } from './strategies/strategy.js';
+import { STRATEGY_NAMES } from './strategies/strategy.js';
+
+export interface EngineOptions {
+  /** `asyncio` (default), `thread`, `process` or `hybrid`. */
+  strategy?: StrategyName;
+  /** Size of the worker pool (thread/process) and concurrency of the async pool. Default: CPU count, at least 2. */
+  maxWorkers?: number;
+  /** Sessions computed at once by the batch methods. Default: maxWorkers. */
+  sessionConcurrency?: number;
+  /** Worker entry module (plain JS); defaults to the engine's own `worker-entry.js`. */
+  workerEntry?: URL;
+}
+
+export type EngineEnv = Readonly<Record<string, string | undefined>>;
+
+/** Engine options from `MCE_ENGINE_STRATEGY` and `MCE_ENGINE_MAX_WORKERS`; throws a clear error for a bad value. */
+export function engineOptionsFromEnv(env: EngineEnv): EngineOptions {
+  const options: EngineOptions = {};
+  const strategy = env.MCE_ENGINE_STRATEGY?.trim();
+  if (strategy) options.strategy = parseStrategy(strategy, 'MCE_ENGINE_STRATEGY');
+  const workers = env.MCE_ENGINE_MAX_WORKERS?.trim();
+  if (workers) options.maxWorkers = parseMaxWorkers(workers, 'MCE_ENGINE_MAX_WORKERS');
+  return options;
+}
+
+export function parseStrategy(value: string, source = 'strategy'): StrategyName {
+  const name = value.toLowerCase();
+  if (!(STRATEGY_NAMES as readonly string[]).includes(name)) {
+    throw new Error(`${source} must be one of ${STRATEGY_NAMES.join(', ')} (got "${value}")`);
+  }
+  return name as StrategyName;
+}
+
+export function parseMaxWorkers(value: string | number, source = 'maxWorkers'): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${source} must be a positive integer (got "${value}")`);
+  return n;
+}
+
+export function defaultMaxWorkers(): number {
+  return Math.max(2, availableParallelism());
+}

@@ -1,0 +1,34 @@
+/** A metric selection that cannot run: unknown metric, or a level the metric does not support. */
+export class MetricSelectionError extends Error {
+  override readonly name = 'MetricSelectionError';
+  constructor(readonly problems: readonly string[]) {
+    super(problems.length === 1 ? (problems[0] as string) : `Invalid metric selection:\n- ${problems.join('\n- ')}`);
+  }
+}
+
+/** Metrics that depend on each other in a loop; `cycle` is the path, first element repeated at the end. */
+export class DependencyCycleError extends Error {
+  override readonly name = 'DependencyCycleError';
+  constructor(readonly cycle: readonly string[]) {
+    super(`Dependency cycle between metrics: ${cycle.join(' -> ')}`);
+  }
+}
+
+/** A metric declares `dependsOn` a metric that is not registered. */
+export class UnknownDependencyError extends Error {
+  override readonly name = 'UnknownDependencyError';
+  constructor(
+    readonly metric: string,
+    readonly dependency: string,
+  ) {
+    super(`Metric "${metric}" depends on "${dependency}", which is not registered`);
+  }
+}
+
+/** Sessions asked for that the data provider does not have. */
+export class SessionNotFoundError extends Error {
+  override readonly name = 'SessionNotFoundError';
+  constructor(readonly sessionIds: readonly string[]) {
+    super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${sessionIds.join(', ')}`);
+  }
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import type { CacheManager, CachedComputation } from '../contracts/cache.js';
+import type { Metric, MetricContext, MetricOutcome, MetricValue, PortableMetricRef } from '../contracts/metric.js';
+import type { DataProvider, MetricProvider } from '../contracts/provider.js';
+import type { Element, OntologyLevel, Session } from '../ontology/types.js';
+import { elementsAt } from '../ontology/types.js';
+import type { EngineOptions } from './engine-options.js';
+import { defaultMaxWorkers, parseMaxWorkers } from './engine-options.js';
+import { SessionNotFoundError } from './errors.js';
+import { MetricRegistry } from './metric-registry.js';
+import type { RegisteredMetric } from './metric-registry.js';
+import type { SessionComputation } from './output.js';
+import type { ElementOutcome } from './record-builder.js';
+import { appendRecords, invalidOutcome, toError } from './record-builder.js';
+import { resultIdPrefix } from './result-id.js';
+import { SessionResultLookup } from './result-lookup.js';
+import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
+import { TopologicalScheduler } from './scheduler.js';
+import { createStrategy } from './strategies/create-strategy.js';
+import type { ExecutionStrategy, StrategyName, TaskJob } from './strategies/strategy.js';
+
+/** Metric names per ontology level, as in `mce_config.yaml`'s `metrics:` section. */
+export type MetricSelection = Partial<Record<OntologyLevel, readonly string[]>>;
+
+export interface ComputeOptions {
+  /** true (default): every selected level; false: only the Session-level selection (plus its dependencies). */
+  recursive?: boolean;
+  /**
+   * Which metrics, per level; or a list of names, each computed at every level it supports (only Session when not
+   * recursive). Default: every registered metric at every level it supports.
+   */
+  metrics?: MetricSelection | readonly string[];
+  /** Identifies the computation in result ids; re-using it makes a re-run overwrite instead of duplicate. */
+  runId?: string;
+  /** Per-metric options (threshold, model, eval_mode, …), by metric name or `provider:name`. */
+  metricOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  signal?: AbortSignal;
+}
+
+interface RunContext {
+  plan: ExecutionPlan;
+  runId: string;
+  options: ComputeOptions;
+  cache: CacheManager | undefined;
+}
+
+/** The prepared part of one task: its elements, cached outcomes, and what is left to compute. */
+interface PreparedTask {
+  task: ScheduledTask;
+  elements: Element[];
+  ctx: MetricContext;
+  outcomes: ElementOutcome[];
+  keys: Array<string | undefined> | undefined;
+  /** Elements not replayed from the cache; undefined = all. */
+  missing: number[] | undefined;
+}
+
+const NO_OPTIONS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Computes metrics over sessions (SPEC §2): dependency order from the TopologicalScheduler, one task per
+ * (metric, level) on every element of the level, failure isolation (an error is that result's FailedRecord), and
+ * record/replay through an optional CacheManager. Pure computation: sessions come from a DataProvider or memory.
+ */
+export class MetricEngine {
+  readonly registry: MetricRegistry;
+  readonly strategyName: StrategyName;
+  readonly maxWorkers: number;
+  readonly #scheduler: TopologicalScheduler;
+  readonly #options: EngineOptions;
+  #strategy: ExecutionStrategy | undefined;
+  #dataProvider: DataProvider | undefined;
+  #cache: CacheManager | undefined;
+
+  constructor(options: EngineOptions = {}, registry: MetricRegistry = new MetricRegistry()) {
+    this.#options = options;
+    this.registry = registry;
+    this.strategyName = options.strategy ?? 'asyncio';
+    this.maxWorkers = options.maxWorkers === undefined ? defaultMaxWorkers() : parseMaxWorkers(options.maxWorkers);
+    this.#scheduler = new TopologicalScheduler(registry);
+  }
+
+  /** `portableRef` lets thread/process strategies load the metric in a worker; without one it runs on the async pool. */
+  registerMetric(metric: Metric, portableRef?: PortableMetricRef): RegisteredMetric {
+    return this.registry.register(metric, portableRef);
+  }
+
+  registerProvider(provider: MetricProvider, portableRef?: PortableMetricRef): void {
+    this.registry.registerProvider(provider, portableRef);
+  }
+
+  setDataProvider(provider: DataProvider): void {
+    this.#dataProvider = provider;
+  }
+
+  setCacheManager(cache: CacheManager | undefined): void {
+    this.#cache = cache;
+  }
+
+  /** The tasks a computation would run, by stage; throws the selection / dependency errors a compute would. */
+  plan(options: ComputeOptions = {}): ExecutionPlan {
+    return this.#scheduler.plan(this.#requests(options));
+  }
+
+  async computeSession(sessionId: string, options: ComputeOptions = {}): Promise<SessionComputation> {
+    const run = this.#run(options);
+    const session = await this.#requireProvider().retrieve(sessionId);
+    if (!session) throw new SessionNotFoundError([sessionId]);
+    return this.#computeOne(session, run);
+  }
+
+  /** Results in the order of `sessionIds`; throws SessionNotFoundError (before computing) for unknown ids. */
+  async computeSessionsBatch(sessionIds: readonly string[], options: ComputeOptions = {}): Promise<SessionComputation[]> {
+    const run = this.#run(options);
+    const sessions = await this.#requireProvider().fetchBatch(sessionIds);
+    const byId = new Map(sessions.map((s) => [s.id, s]));
+    const missing = sessionIds.filter((id) => !byId.has(id));
+    if (missing.length > 0) throw new SessionNotFoundError(missing);
+    return this.#computeMany(
+      sessionIds.map((id) => byId.get(id) as Session),
+      run,
+    );
+  }
+
+  computeLoadedSession(session: Session, options: ComputeOptions = {}): Promise<SessionComputation> {
+    return this.#computeOne(session, this.#run(options));
+  }
+
+  computeLoadedSessions(sessions: readonly Session[], options: ComputeOptions = {}): Promise<SessionComputation[]> {
+    return this.#computeMany(sessions, this.#run(options));
+  }
+
+  /** Stops worker threads / processes (they are also unref'd while idle, so an open engine never blocks exit). */
+  async close(): Promise<void> {
+    const strategy = this.#strategy;
+    this.#strategy = undefined;
+    await strategy?.close();
+  }
+
+  #run(options: ComputeOptions): RunContext {
+    return { plan: this.plan(options), runId: options.runId ?? randomUUID(), options, cache: this.#cache };
+  }
+
+  #requireProvider(): DataProvider {
+    if (!this.#dataProvider) throw new Error('No data provider set: call setDataProvider() first');
+    return this.#dataProvider;
+  }
+
+  #strategyInstance(): ExecutionStrategy {
+    this.#strategy ??= createStrategy({
+      strategy: this.strategyName,
+      maxWorkers: this.maxWorkers,
+      ...(this.#options.workerEntry ? { workerEntry: this.#options.workerEntry } : {}),
+    });
+    return this.#strategy;
+  }
+
+  #requests({ metrics, recursive = true }: ComputeOptions): MetricRequest[] {
+    const requests: MetricRequest[] = [];
+    if (metrics === undefined || Array.isArray(metrics)) {
+      const entries = metrics === undefined ? this.registry.list() : (metrics as readonly string[]);
+      for (const item of entries) {
+        const name = typeof item === 'string' ? item : item.key;
+        const entry = typeof item === 'string' ? this.#tryGet(item) : item;
+        // Unknown names are reported by the scheduler with the level they were asked at.
+        const levels = entry ? entry.metric.metadata.levels : (['Session'] as const);
+        if (!recursive) {
+          if (metrics !== undefined || levels.includes('Session')) requests.push({ metric: name, level: 'Session' });
+        } else {
+          for (const level of levels) requests.push({ metric: name, level });
+        }
+      }
+      return requests;
+    }
+    const selection = metrics as MetricSelection;
+    for (const level of Object.keys(selection) as OntologyLevel[]) {
+      if (!recursive && level !== 'Session') continue;
+      for (const metric of selection[level] ?? []) requests.push({ metric, level });
+    }
+    return requests;
+  }
+
+  #tryGet(name: string): RegisteredMetric | undefined {
+    try {
+      return this.registry.get(name);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #computeMany(sessions: readonly Session[], run: RunContext): Promise<SessionComputation[]> {
+    const out = new Array<SessionComputation>(sessions.length);
+    const concurrency = Math.max(1, this.#options.sessionConcurrency ?? this.maxWorkers);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < sessions.length) {
+        const i = next++;
+        out[i] = await this.#computeOne(sessions[i] as Session, run);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, sessions.length) }, lane));
+    return out;
+  }
+
+  async #computeOne(session: Session, run: RunContext): Promise<SessionComputation> {
+    const out: SessionComputation = { sessionId: session.id, results: [], failed: [], skipped: [] };
+    const lookup = new SessionResultLookup(session.id);
+    const strategy = this.#strategyInstance();
+    for (const stage of run.plan.stages) {
+      const prepared = stage.map((task) => this.#prepare(task, session, lookup, run));
+      if (run.cache?.read) await Promise.all(prepared.map((p) => this.#replay(p, run.cache as CacheManager)));
+      const jobs: TaskJob[] = [];
+      const owners: PreparedTask[] = [];
+      for (const p of prepared) {
+        const elements = p.missing ? p.missing.map((i) => p.elements[i] as Element) : p.elements;
+        if (elements.length === 0) continue;
+        jobs.push({ entry: p.task.entry, level: p.task.level, elements, indices: p.missing, ctx: p.ctx });
+        owners.push(p);
+      }
+      const computed = jobs.length > 0 ? await strategy.runStage(session, jobs) : [];
+      owners.forEach((p, k) => mergeComputed(p, computed[k] ?? []));
+      if (run.cache?.write) await Promise.all(prepared.map((p) => this.#record(p, run.cache as CacheManager)));
+      const timestamp = new Date().toISOString();
+      for (const p of prepared) {
+        const { entry, level } = p.task;
+        const { provider, name } = entry.metric.metadata;
+        const prefix = resultIdPrefix(run.runId, session.id, provider, name, level);
+        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, out);
+        if (run.plan.dependencyKeys.has(entry.key)) lookup.add(provider, name, results);
+      }
+    }
+    return out;
+  }
+
+  #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
+    const { metric, key } = task.entry;
+    const options = run.options.metricOptions?.[key] ?? run.options.metricOptions?.[metric.metadata.name] ?? NO_OPTIONS;
+    const ctx: MetricContext = { session, level: task.level, options, results: lookup };
+    if (run.options.signal) ctx.signal = run.options.signal;
+    const elements = elementsAt(session, task.level) as Element[];
+    const prepared: PreparedTask = { task, elements, ctx, outcomes: [], keys: undefined, missing: undefined };
+    const cache = run.cache;
+    if (cache && (cache.read || cache.write) && metric.cacheKey) {
+      // Keys are computed once, here: a key that cannot be built is that element's failure.
+      prepared.keys = elements.map((element, i) => {
+        try {
+          return metric.cacheKey?.(element, ctx);
+        } catch (error) {
+          prepared.outcomes[i] = toError(error);
+          return undefined;
+        }
+      });
+      prepared.missing = elements.flatMap((_, i) => (prepared.outcomes[i] === undefined ? [i] : []));
+    }
+    return prepared;
+  }
+
+  async #replay(p: PreparedTask, cache: CacheManager): Promise<void> {
+    if (!p.keys || !p.missing) return;
+    const hits = await Promise.all(
+      p.missing.map(async (i) => {
+        const key = p.keys?.[i];
+        if (key === undefined) return undefined;
+        try {
+          return await cache.get(key);
+        } catch {
+          return undefined; // the cache is an optimisation: a failing read means compute
+        }
+      }),
+    );
+    const missing: number[] = [];
+    p.missing.forEach((i, k) => {
+      const hit = hits[k];
+      if (hit) p.outcomes[i] = replayed(hit);
+      else missing.push(i);
+    });
+    p.missing = missing;
+  }
+
+  async #record(p: PreparedTask, cache: CacheManager): Promise<void> {
+    if (!p.keys) return;
+    const writes: Array<Promise<void>> = [];
+    for (const i of p.missing ?? []) {
+      const key = p.keys[i];
+      const outcome = p.outcomes[i];
+      if (key === undefined || invalidOutcome(outcome) !== undefined || isSkipped(outcome)) continue;
+      const { value, reasoning, details, evaluation } = outcome as MetricValue;
+      const entry: CachedComputation = { value, recordedAt: new Date().toISOString() };
+      if (reasoning !== undefined) entry.reasoning = reasoning;
+      if (details !== undefined) entry.details = details;
+      if (evaluation !== undefined) entry.evaluation = evaluation;
+      writes.push(cache.set(key, entry).catch(() => undefined)); // a failing write loses a replay, not a result
+    }
+    await Promise.all(writes);
+  }
+}
+
+function mergeComputed(p: PreparedTask, computed: readonly ElementOutcome[]): void {
+  if (!p.missing) {
+    p.outcomes = computed as ElementOutcome[];
+    return;
+  }
+  p.missing.forEach((i, k) => (p.outcomes[i] = computed[k] ?? new Error('no outcome returned')));
+}
+
+function replayed(hit: CachedComputation): MetricOutcome {
+  const value: MetricValue = { value: hit.value, details: { ...hit.details, replayed: true } };
+  if (hit.reasoning !== undefined) value.reasoning = hit.reasoning;
+  if (hit.evaluation !== undefined) value.evaluation = hit.evaluation;
+  return value;
+}
+
+function isSkipped(outcome: ElementOutcome | undefined): boolean {
+  return typeof (outcome as { skipped?: unknown } | undefined)?.skipped === 'string';
+}

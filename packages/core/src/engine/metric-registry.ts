@@ -1,0 +1,98 @@
+import type { Metric, PortableMetricRef } from '../contracts/metric.js';
+import type { MetricProvider } from '../contracts/provider.js';
+
+/** A registered metric: the instance, its `provider:name` key, and how to load it off the main thread (if it can be). */
+export interface RegisteredMetric {
+  readonly key: string;
+  readonly metric: Metric;
+  readonly portableRef?: PortableMetricRef;
+}
+
+export interface ProviderInfo {
+  name: string;
+  description: string;
+  version: string;
+  metrics: string[];
+}
+
+export function metricKey(metric: Metric): string {
+  return `${metric.metadata.provider}:${metric.metadata.name}`;
+}
+
+/**
+ * Registered metrics and providers. Look-ups take `provider:name` or a bare name; a bare name shared by several
+ * providers is ambiguous and must be qualified.
+ */
+export class MetricRegistry {
+  readonly #byKey = new Map<string, RegisteredMetric>();
+  readonly #keysByName = new Map<string, string[]>();
+  readonly #providers = new Map<string, MetricProvider>();
+
+  /**
+   * `portableRef` names a module export that a worker thread or child process can import to get the same metric:
+   * a Metric, a MetricProvider (the metric is picked by name) or a function returning either.
+   */
+  register(metric: Metric, portableRef?: PortableMetricRef): RegisteredMetric {
+    const key = metricKey(metric);
+    if (this.#byKey.has(key)) throw new Error(`Metric "${key}" is already registered`);
+    const entry: RegisteredMetric = portableRef ? { key, metric, portableRef } : { key, metric };
+    this.#byKey.set(key, entry);
+    const keys = this.#keysByName.get(metric.metadata.name) ?? [];
+    keys.push(key);
+    this.#keysByName.set(metric.metadata.name, keys);
+    return entry;
+  }
+
+  /** Registers every metric of the provider; `portableRef` points at the provider's export (optional). */
+  registerProvider(provider: MetricProvider, portableRef?: PortableMetricRef): void {
+    if (this.#providers.has(provider.name)) throw new Error(`Provider "${provider.name}" is already registered`);
+    for (const metric of provider.metrics()) {
+      if (metric.metadata.provider !== provider.name) {
+        throw new Error(
+          `Provider "${provider.name}" lists metric "${metricKey(metric)}" of another provider (metadata.provider)`,
+        );
+      }
+    }
+    this.#providers.set(provider.name, provider);
+    for (const metric of provider.metrics()) this.register(metric, portableRef);
+  }
+
+  /** By `provider:name`, or by bare name when exactly one provider has it. Throws when ambiguous. */
+  get(nameOrKey: string): RegisteredMetric | undefined {
+    const direct = this.#byKey.get(nameOrKey);
+    if (direct) return direct;
+    const keys = this.#keysByName.get(nameOrKey);
+    if (!keys) return undefined;
+    if (keys.length > 1) {
+      throw new Error(`Metric name "${nameOrKey}" is ambiguous: use one of ${keys.map((k) => `"${k}"`).join(', ')}`);
+    }
+    return this.#byKey.get(keys[0] as string);
+  }
+
+  /** Resolves a `dependsOn` entry: bare names mean the dependent's own provider first. */
+  resolveDependency(dependency: string, fromProvider: string): RegisteredMetric | undefined {
+    if (dependency.includes(':')) return this.#byKey.get(dependency);
+    return this.#byKey.get(`${fromProvider}:${dependency}`) ?? this.get(dependency);
+  }
+
+  has(nameOrKey: string): boolean {
+    return this.#byKey.has(nameOrKey) || this.#keysByName.has(nameOrKey);
+  }
+
+  list(): RegisteredMetric[] {
+    return [...this.#byKey.values()];
+  }
+
+  listProviders(): ProviderInfo[] {
+    return [...this.#providers.values()].map((p) => ({
+      name: p.name,
+      description: p.description,
+      version: p.version,
+      metrics: p.metrics().map((m) => m.metadata.name),
+    }));
+  }
+
+  getProvider(name: string): MetricProvider | undefined {
+    return this.#providers.get(name);
+  }
+}

@@ -1,0 +1,114 @@
+import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/metric.js';
+import type { EvaluationUsage } from '../ontology/metric-result.js';
+import type { Element, OntologyLevel } from '../ontology/types.js';
+import type { SessionComputation, ResultRecord } from './output.js';
+import { resultId } from './result-id.js';
+
+/** What a metric produced for one element: its outcome, or the error it threw. */
+export type ElementOutcome = MetricOutcome | Error;
+
+export interface TaskOutput {
+  results: ResultRecord[];
+  failed: number;
+  skipped: number;
+}
+
+/**
+ * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
+ * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. Returns the task's results.
+ */
+export function appendRecords(
+  metadata: MetricMetadata,
+  level: OntologyLevel,
+  elements: readonly Element[],
+  outcomes: readonly ElementOutcome[],
+  idPrefix: string,
+  timestamp: string,
+  out: SessionComputation,
+): ResultRecord[] {
+  const { name, provider, unit } = metadata;
+  const results: ResultRecord[] = [];
+  for (let i = 0; i < elements.length; i++) {
+    const measures = (elements[i] as Element).id;
+    const outcome = outcomes[i];
+    const problem = invalidOutcome(outcome);
+    if (problem !== undefined) {
+      out.failed.push({ name, level, measures, error: problem });
+      continue;
+    }
+    if (typeof (outcome as { skipped?: unknown }).skipped === 'string') {
+      out.skipped.push({ name, level, measures, reason: (outcome as { skipped: string }).skipped });
+      continue;
+    }
+    const { value, reasoning, details, evaluation } = outcome as MetricValue;
+    const record: ResultRecord = {
+      id: resultId(idPrefix, measures),
+      name,
+      provider,
+      level,
+      measures,
+      result: value,
+      unit,
+      reasoning: reasoning ?? '',
+      evaluationModel: evaluation ? evaluation.model : null,
+      evaluationPromptTokenCount: evaluation ? evaluation.promptTokens : 0,
+      evaluationCompletionTokenCount: evaluation ? evaluation.completionTokens : 0,
+      evaluationTotalTokenCount: evaluation ? evaluation.totalTokens : 0,
+      evaluationCost: evaluation ? evaluation.costUsd : 0,
+      timestamp,
+    };
+    if (details !== undefined) record.details = details;
+    results.push(record);
+    out.results.push(record);
+  }
+  return results;
+}
+
+/** Why an outcome cannot become a result or a skip, or undefined when it can. */
+export function invalidOutcome(outcome: ElementOutcome | undefined): string | undefined {
+  if (outcome instanceof Error) return errorText(outcome);
+  if (outcome === null || typeof outcome !== 'object') return `invalid outcome: ${describe(outcome)}`;
+  const { skipped } = outcome as { skipped?: unknown };
+  if (skipped !== undefined) return typeof skipped === 'string' ? undefined : 'invalid outcome: skip reason must be a string';
+  const { value, reasoning, details, evaluation } = outcome as Partial<MetricValue>;
+  if (typeof value !== 'number') return `invalid outcome: value is ${describe(value)}, not a number`;
+  if (!Number.isFinite(value)) return `non-finite value: ${value}`;
+  if (reasoning !== undefined && typeof reasoning !== 'string') return 'invalid outcome: reasoning must be a string';
+  if (details !== undefined && (details === null || typeof details !== 'object')) {
+    return 'invalid outcome: details must be an object';
+  }
+  if (evaluation !== undefined) return invalidEvaluation(evaluation);
+  return undefined;
+}
+
+function invalidEvaluation(e: EvaluationUsage): string | undefined {
+  if (e === null || typeof e !== 'object' || typeof e.model !== 'string') return 'invalid evaluation usage: no model';
+  for (const field of ['promptTokens', 'completionTokens', 'totalTokens'] as const) {
+    const n = e[field];
+    if (!Number.isInteger(n) || n < 0) return `invalid evaluation usage: ${field} is ${describe(n)}`;
+  }
+  if (typeof e.costUsd !== 'number' || !Number.isFinite(e.costUsd) || e.costUsd < 0) {
+    return `invalid evaluation usage: costUsd is ${describe(e.costUsd)}`;
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** `TypeError: …` keeps the kind of a runtime fault; a plain Error shows its message only. */
+export function errorText(error: Error): string {
+  if (!error.message) return error.name;
+  return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message;
+}
+
+export function toError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new Error(typeof thrown === 'string' ? thrown : describe(thrown));
+}

@@ -1,0 +1,27 @@
+import pLimit from 'p-limit';
+import type { Session } from '../../ontology/types.js';
+import type { ElementOutcome } from '../record-builder.js';
+import type { Limiter } from './in-process.js';
+import { runInProcess } from './in-process.js';
+import type { ExecutionStrategy, TaskJob } from './strategy.js';
+
+export function createLimiter(concurrency: number): Limiter {
+  const limit = pLimit(concurrency);
+  return (fn) => limit(fn);
+}
+
+/** `asyncio`: everything on this thread; LLM-judged calls run concurrently up to the limit (a promise pool). */
+export class AsyncStrategy implements ExecutionStrategy {
+  readonly name = 'asyncio';
+  readonly #limit: Limiter;
+
+  constructor(concurrency: number) {
+    this.#limit = createLimiter(concurrency);
+  }
+
+  runStage(_session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]> {
+    return Promise.all(jobs.map((job) => runInProcess(job, this.#limit)));
+  }
+
+  async close(): Promise<void> {}
+}

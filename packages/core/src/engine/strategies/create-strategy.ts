@@ -1,0 +1,28 @@
+import { createLimiter } from './async-strategy.js';
+import { AsyncStrategy } from './async-strategy.js';
+import { PooledStrategy } from './pooled-strategy.js';
+import type { ExecutionStrategy, StrategyName } from './strategy.js';
+import { WorkerPool } from './worker-pool.js';
+
+/** The worker entry next to this module: `dist/…/worker-entry.js` when built, `src/…/worker-entry.js` under tests. */
+export const DEFAULT_WORKER_ENTRY = new URL('./worker-entry.js', import.meta.url);
+
+export interface StrategyConfig {
+  strategy: StrategyName;
+  /** Worker threads / processes in the pool, and the async pool's concurrency. */
+  maxWorkers: number;
+  workerEntry?: URL;
+}
+
+export function createStrategy({ strategy, maxWorkers, workerEntry = DEFAULT_WORKER_ENTRY }: StrategyConfig): ExecutionStrategy {
+  const limit = createLimiter(maxWorkers);
+  switch (strategy) {
+    case 'asyncio':
+      return new AsyncStrategy(maxWorkers);
+    case 'thread':
+    case 'hybrid':
+      return new PooledStrategy(strategy, new WorkerPool('thread', workerEntry, maxWorkers), limit, maxWorkers);
+    case 'process':
+      return new PooledStrategy(strategy, new WorkerPool('process', workerEntry, maxWorkers), limit, maxWorkers);
+  }
+}

@@ -1,0 +1,73 @@
+import type { Metric, MetricContext, MetricOutcome } from '../../contracts/metric.js';
+import type { Element } from '../../ontology/types.js';
+import type { ElementOutcome } from '../record-builder.js';
+import { toError } from '../record-builder.js';
+import type { TaskJob } from './strategy.js';
+
+export type Limiter = <T>(fn: () => Promise<T> | T) => Promise<T>;
+
+/**
+ * Computes a job on this thread. Deterministic and aggregate metrics are called directly (a synchronous outcome is
+ * used as is: no promise per element); LLM-judged calls go through `limit`, the async pool's concurrency limit.
+ */
+export async function runInProcess(job: TaskJob, limit: Limiter): Promise<ElementOutcome[]> {
+  const metric = job.entry.metric as Metric;
+  const { elements, ctx } = job;
+  if (metric.computeBatch) return runBatch(metric, elements, ctx, limit);
+  const throttled = metric.metadata.nature === 'llm-judged';
+  const outcomes: ElementOutcome[] = new Array<ElementOutcome>(elements.length);
+  let pending: Array<Promise<void>> | undefined;
+  for (let i = 0; i < elements.length; i++) {
+    const element = elements[i] as Element;
+    if (throttled) {
+      (pending ??= []).push(
+        limit(() => metric.compute(element, ctx)).then(
+          (o) => void (outcomes[i] = o),
+          (e: unknown) => void (outcomes[i] = toError(e)),
+        ),
+      );
+      continue;
+    }
+    try {
+      const outcome = metric.compute(element, ctx);
+      if (isPromise(outcome)) {
+        (pending ??= []).push(
+          outcome.then(
+            (o) => void (outcomes[i] = o),
+            (e: unknown) => void (outcomes[i] = toError(e)),
+          ),
+        );
+      } else {
+        outcomes[i] = outcome;
+      }
+    } catch (error) {
+      outcomes[i] = toError(error);
+    }
+  }
+  if (pending) await Promise.all(pending);
+  return outcomes;
+}
+
+async function runBatch(
+  metric: Metric,
+  elements: readonly Element[],
+  ctx: MetricContext,
+  limit: Limiter,
+): Promise<ElementOutcome[]> {
+  const batch = metric.computeBatch as NonNullable<Metric['computeBatch']>;
+  try {
+    const outcomes = await limit(() => batch.call(metric, elements as Element[], ctx));
+    if (!Array.isArray(outcomes) || outcomes.length !== elements.length) {
+      const got = Array.isArray(outcomes) ? `${outcomes.length} outcomes` : 'no array';
+      return elements.map(() => new Error(`computeBatch returned ${got} for ${elements.length} elements`));
+    }
+    return outcomes as ElementOutcome[];
+  } catch (error) {
+    const failure = toError(error);
+    return elements.map(() => failure);
+  }
+}
+
+function isPromise(value: MetricOutcome | Promise<MetricOutcome>): value is Promise<MetricOutcome> {
+  return typeof (value as Promise<MetricOutcome>)?.then === 'function';
+}

@@ -1,0 +1,86 @@
+import type { Session } from '../../ontology/types.js';
+import type { ElementOutcome } from '../record-builder.js';
+import type { Limiter } from './in-process.js';
+import { runInProcess } from './in-process.js';
+import type { ExecutionStrategy, TaskJob } from './strategy.js';
+import { dependencyResults } from './strategy.js';
+import type { WireOutcome, WireTask } from './wire.js';
+import type { WorkerPool } from './worker-pool.js';
+
+/**
+ * `thread` / `process`: every metric registered with a PortableMetricRef runs in the pool; `hybrid`: the same, except
+ * LLM-judged metrics, which stay on the async pool (their work is waiting on the network, not CPU). A metric without
+ * a PortableMetricRef cannot be loaded by a worker, so it always runs on the async pool.
+ */
+export class PooledStrategy implements ExecutionStrategy {
+  constructor(
+    readonly name: 'thread' | 'process' | 'hybrid',
+    private readonly pool: WorkerPool,
+    private readonly limit: Limiter,
+    private readonly workers: number,
+  ) {}
+
+  async runStage(session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]> {
+    const outcomes: ElementOutcome[][] = new Array<ElementOutcome[]>(jobs.length);
+    const running: Array<Promise<void>> = [];
+    const remote: number[] = [];
+    jobs.forEach((job, i) => {
+      if (this.#offThread(job)) remote.push(i);
+      else running.push(runInProcess(job, this.limit).then((o) => void (outcomes[i] = o)));
+    });
+    for (const chunk of balance(remote, jobs, this.workers)) {
+      running.push(this.#runRemote(session, jobs, chunk, outcomes));
+    }
+    await Promise.all(running);
+    return outcomes;
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  #offThread(job: TaskJob): boolean {
+    if (!job.entry.portableRef) return false;
+    return this.name !== 'hybrid' || job.entry.metric.metadata.nature !== 'llm-judged';
+  }
+
+  async #runRemote(session: Session, jobs: readonly TaskJob[], chunk: number[], out: ElementOutcome[][]): Promise<void> {
+    const tasks = chunk.map((i) => toWire(jobs[i] as TaskJob));
+    try {
+      const replies = await this.pool.run(session, tasks);
+      chunk.forEach((jobIndex, k) => (out[jobIndex] = (replies[k] ?? []).map(fromWire)));
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      for (const jobIndex of chunk) out[jobIndex] = (jobs[jobIndex] as TaskJob).elements.map(() => failure);
+    }
+  }
+}
+
+/** Splits jobs into at most `n` groups of similar element counts (one worker request each). */
+function balance(indices: number[], jobs: readonly TaskJob[], n: number): number[][] {
+  const groups = Array.from({ length: Math.min(n, indices.length) }, () => ({ size: 0, items: [] as number[] }));
+  const bySize = [...indices].sort((a, b) => (jobs[b] as TaskJob).elements.length - (jobs[a] as TaskJob).elements.length);
+  for (const i of bySize) {
+    const smallest = groups.reduce((min, g) => (g.size < min.size ? g : min));
+    smallest.items.push(i);
+    smallest.size += (jobs[i] as TaskJob).elements.length;
+  }
+  // Keep the original job order inside each request (deterministic output order does not depend on it, but logs do).
+  return groups.map((g) => g.items.sort((a, b) => a - b));
+}
+
+function toWire(job: TaskJob): WireTask {
+  const task: WireTask = {
+    ref: job.entry.portableRef as NonNullable<TaskJob['entry']['portableRef']>,
+    metricKey: job.entry.key,
+    level: job.level,
+    options: { ...job.ctx.options },
+    dependencyResults: dependencyResults(job),
+  };
+  if (job.indices) task.indices = [...job.indices];
+  return task;
+}
+
+function fromWire(outcome: WireOutcome): ElementOutcome {
+  return outcome !== null && typeof outcome === 'object' && '$failed' in outcome ? new Error(outcome.$failed) : outcome;
+}

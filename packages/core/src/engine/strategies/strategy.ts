@@ -1,0 +1,33 @@
+import type { MetricContext } from '../../contracts/metric.js';
+import type { MetricResult } from '../../ontology/metric-result.js';
+import type { Element, OntologyLevel, Session } from '../../ontology/types.js';
+import type { RegisteredMetric } from '../metric-registry.js';
+import type { ElementOutcome } from '../record-builder.js';
+
+export const STRATEGY_NAMES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** One metric at one level of one session, on the given elements (all of the level, or the cache misses). */
+export interface TaskJob {
+  readonly entry: RegisteredMetric;
+  readonly level: OntologyLevel;
+  readonly elements: readonly Element[];
+  /** Positions of `elements` in `elementsAt(session, level)`; undefined when `elements` is the whole level. */
+  readonly indices: readonly number[] | undefined;
+  readonly ctx: MetricContext;
+}
+
+/** Runs the jobs of one stage of one session; returns each job's outcomes, one per element, in order. */
+export interface ExecutionStrategy {
+  readonly name: StrategyName;
+  runStage(session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]>;
+  /** Stops worker threads / processes. The strategy may be used again afterwards (pools restart lazily). */
+  close(): Promise<void>;
+}
+
+/** The results a job's metric depends on, by the names its metadata uses (sent to workers). */
+export function dependencyResults(job: TaskJob): Record<string, MetricResult[]> {
+  const out: Record<string, MetricResult[]> = {};
+  for (const name of job.entry.metric.metadata.dependsOn) out[name] = job.ctx.results.all(name);
+  return out;
+}

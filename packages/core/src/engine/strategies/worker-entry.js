@@ -1,0 +1,118 @@
+// Worker thread / child process entry of the `thread`, `process` and `hybrid` strategies. Plain JS on purpose: it
+// runs as is (from src under tests, from dist in production) and imports only Node built-ins and the metric modules
+// named by each task's PortableMetricRef. Protocol: see wire.ts.
+import { parentPort } from 'node:worker_threads';
+
+const LIST_BY_LEVEL = {
+  MASCall: 'masCalls',
+  AgentCall: 'agentCalls',
+  TaskCall: 'taskCalls',
+  LLMCall: 'llmCalls',
+  ToolCall: 'toolCalls',
+};
+
+/** @type {Map<string, Promise<unknown>>} module export by `module#exportName` */
+const exportsCache = new Map();
+
+function loadExport(ref) {
+  const key = `${ref.module}#${ref.exportName}`;
+  let loaded = exportsCache.get(key);
+  if (!loaded) {
+    loaded = import(ref.module).then((mod) => {
+      if (!(ref.exportName in mod)) throw new Error(`module "${ref.module}" has no export "${ref.exportName}"`);
+      return mod[ref.exportName];
+    });
+    exportsCache.set(key, loaded);
+  }
+  return loaded;
+}
+
+const isMetric = (value) => value && typeof value === 'object' && value.metadata && typeof value.compute === 'function';
+const keyOf = (metric) => `${metric.metadata.provider}:${metric.metadata.name}`;
+
+/** The export may be the Metric, a MetricProvider (picked by key), or a function returning either. */
+async function resolveMetric(ref, metricKey) {
+  let value = await loadExport(ref);
+  if (typeof value === 'function' && !isMetric(value)) value = await value();
+  if (isMetric(value) && keyOf(value) === metricKey) return value;
+  if (value && typeof value.metrics === 'function') {
+    const found = value.metrics().find((m) => keyOf(m) === metricKey);
+    if (found) return found;
+  }
+  throw new Error(`export "${ref.exportName}" of "${ref.module}" does not provide metric "${metricKey}"`);
+}
+
+function lookupOver(dependencyResults) {
+  const byName = new Map(Object.entries(dependencyResults));
+  return {
+    get: (name, elementId) => (byName.get(name) ?? []).find((r) => r.measures.id === elementId),
+    all: (name) => byName.get(name) ?? [],
+  };
+}
+
+const failure = (error) => ({
+  $failed:
+    error instanceof Error
+      ? error.name && error.name !== 'Error' && error.message
+        ? `${error.name}: ${error.message}`
+        : error.message || error.name
+      : String(error),
+});
+
+async function runTask(session, task) {
+  const metric = await resolveMetric(task.ref, task.metricKey);
+  const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
+  const elements = task.indices ? task.indices.map((i) => all[i]) : all;
+  const ctx = { session, level: task.level, options: task.options, results: lookupOver(task.dependencyResults) };
+  if (typeof metric.computeBatch === 'function') {
+    try {
+      const outcomes = await metric.computeBatch(elements, ctx);
+      if (!Array.isArray(outcomes) || outcomes.length !== elements.length) {
+        const got = Array.isArray(outcomes) ? `${outcomes.length} outcomes` : 'no array';
+        return elements.map(() => ({ $failed: `computeBatch returned ${got} for ${elements.length} elements` }));
+      }
+      return outcomes.map((o) => (o instanceof Error ? failure(o) : o));
+    } catch (error) {
+      return elements.map(() => failure(error));
+    }
+  }
+  return Promise.all(
+    elements.map(async (element) => {
+      try {
+        return await metric.compute(element, ctx);
+      } catch (error) {
+        return failure(error);
+      }
+    }),
+  );
+}
+
+async function handle(request) {
+  try {
+    const outcomes = [];
+    for (const task of request.tasks) outcomes.push(await runTask(request.session, task));
+    return { id: request.id, outcomes };
+  } catch (error) {
+    return { id: request.id, error: failure(error).$failed };
+  }
+}
+
+function serve(send, onMessage) {
+  onMessage((request) =>
+    handle(request).then((reply) => {
+      try {
+        send(reply);
+      } catch (error) {
+        // An outcome that cannot be cloned (a function in details, …) fails the request, not the worker.
+        send({ id: request.id, error: `outcome could not be sent back: ${failure(error).$failed}` });
+      }
+    }),
+  );
+}
+
+if (parentPort) {
+  const port = parentPort;
+  serve((reply) => port.postMessage(reply), (listener) => port.on('message', listener));
+} else if (typeof process.send === 'function') {
+  serve((reply) => process.send(reply), (listener) => process.on('message', listener));
+}
