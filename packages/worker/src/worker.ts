@@ -70,6 +70,7 @@ export class MceWorker {
     });
     this.connection.on('error', (error: unknown) => this.log.warn({ err: error }, 'broker connection error'));
     this.connection.on('connection', () => {
+      this.metrics.connections.inc();
       this.log.info({ queue: this.queues.main }, 'connected to the broker');
       // Retry and dead-letter queues exist from the start, not only from the first failure.
       void this.declareTopology(declarations);

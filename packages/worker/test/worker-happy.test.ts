@@ -5,7 +5,7 @@ import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
 import { PgResultsProcessor } from './support/pg-processor.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
-const log = createLogger({ level: 'silent' });
+const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 describe.skipIf(!available)('worker: happy path', () => {
   const queue = uniqueQueue('happy');

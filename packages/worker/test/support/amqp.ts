@@ -39,8 +39,9 @@ export class Broker {
     try {
       const { messageCount } = await this.connection.queueDeclare({ queue, passive: true });
       return messageCount;
-    } catch {
-      return 0;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'NOT_FOUND') return 0;
+      throw error;
     }
   }
 
@@ -70,14 +71,24 @@ export class Broker {
   }
 }
 
-/** Makes the broker close client connections, as a restart or a network cut would. */
-export async function closeAllConnections(): Promise<void> {
-  await run('rabbitmqctl', ['close_all_connections', 'test']);
+/**
+ * Makes the broker close the client connections whose connection name starts with `prefix`, as a broker restart or
+ * `rabbitmqctl close_all_connections` would; only those, because other test files share the broker. Returns how many.
+ */
+export async function closeConnections(prefix: string): Promise<number> {
+  const { stdout } = await run('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet']);
+  const pids = stdout
+    .split('\n')
+    .filter((line) => line.includes(`{"connection_name","${prefix}`))
+    .map((line) => line.split('\t')[0] ?? '')
+    .filter((pid) => pid.startsWith('<'));
+  for (const pid of pids) await run('rabbitmqctl', ['close_connection', pid, 'test']);
+  return pids.length;
 }
 
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 20_000, what = 'condition'): Promise<void> {
+export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000, what = 'condition'): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (!(await check())) {
+  while (!(await check().catch(() => false))) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

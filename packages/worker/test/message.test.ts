@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { messageKey, parseMessage, runIdFor } from '@mce/worker';
+
+describe('parseMessage', () => {
+  it('accepts {"session_id"} and {"session_ids"} as bytes, text or an already parsed body', () => {
+    expect(parseMessage(Buffer.from('{"session_id":"s1"}'))).toEqual({ ok: true, sessionIds: ['s1'] });
+    expect(parseMessage('{"session_ids":["a","b","a"]}')).toEqual({ ok: true, sessionIds: ['a', 'b'] });
+    expect(parseMessage({ session_id: 'x' })).toEqual({ ok: true, sessionIds: ['x'] });
+  });
+
+  it('says what is wrong with a malformed body', () => {
+    expect(parseMessage(Buffer.from('not json'))).toEqual({ ok: false, error: 'body is not JSON: not json' });
+    expect(parseMessage([1])).toEqual({ ok: false, error: 'body must be a JSON object with "session_id" or "session_ids"' });
+    expect(parseMessage({ session_id: '' })).toEqual({ ok: false, error: '"session_id" must be a non-empty string' });
+    expect(parseMessage({ session_ids: [] })).toEqual({ ok: false, error: '"session_ids" must be a non-empty array of non-empty strings' });
+    expect(parseMessage({ session_ids: ['a', 3] })).toEqual({ ok: false, error: '"session_ids" must be a non-empty array of non-empty strings' });
+    expect(parseMessage({ sessionId: 'a' })).toEqual({ ok: false, error: 'body has neither "session_id" nor "session_ids"' });
+    expect(parseMessage({ session_id: 'a', session_ids: ['b'] })).toEqual({ ok: false, error: 'body has both "session_id" and "session_ids"' });
+  });
+});
+
+describe('message key and run id', () => {
+  it('uses the message id when there is one, else the sha256 of the body', () => {
+    expect(messageKey('m-1', Buffer.from('{}'))).toBe('m-1');
+    const sha = createHash('sha256').update('{"session_id":"s1"}').digest('hex');
+    expect(messageKey(undefined, Buffer.from('{"session_id":"s1"}'))).toBe(`sha256:${sha}`);
+    expect(messageKey('', { session_id: 's1' })).toBe(`sha256:${sha}`);
+  });
+
+  it('derives one stable run id per (message, session)', () => {
+    const expected = createHash('sha256').update('m-1\0s1').digest('hex').slice(0, 32);
+    expect(runIdFor('m-1', 's1')).toBe(expected);
+    expect(runIdFor('m-1', 's1')).toHaveLength(32);
+    expect(runIdFor('m-1', 's2')).not.toBe(expected);
+    expect(runIdFor('m-2', 's1')).not.toBe(expected);
+  });
+});
