@@ -1,0 +1,29 @@
+import { nativeMetric, type NativeMetric } from './define.js';
+import { callsWithin, type CallKind } from './session-index.js';
+
+const LEVELS = ['Session', 'MASCall', 'AgentCall'] as const;
+const SCOPE =
+  'in a Session: all of them; in a MASCall: those with its masCallId; in an AgentCall: those whose nearest ' +
+  'enclosing agent call it is (calls of nested agent calls count at those agent calls)';
+
+function countMetric(name: string, kind: CallKind, what: string): NativeMetric {
+  return nativeMetric(
+    name,
+    {
+      levels: LEVELS,
+      nature: 'deterministic',
+      unit: 'count',
+      valueRange: 'non-negative integer',
+      description: `Number of ${what} ${SCOPE}.`,
+      requirements: [`${kind === 'llm' ? 'llmCalls' : kind === 'tool' ? 'toolCalls' : 'agentCalls'}`],
+    },
+    (element, ctx) => {
+      const value = callsWithin(kind, ctx.level, element, ctx.session).length;
+      return { value, reasoning: `${value} ${what} in this ${ctx.level}.` };
+    },
+  );
+}
+
+export const LLMCallCount = countMetric('LLMCallCount', 'llm', 'LLM calls');
+export const ToolCallCount = countMetric('ToolCallCount', 'tool', 'tool calls');
+export const AgentCallCount = countMetric('AgentCallCount', 'agent', 'agent calls');

@@ -1,0 +1,95 @@
+import type { CallLevel, MetricContext, MetricOutcome, Session } from '@mce/core';
+import { skip } from '@mce/core';
+import { fmt, nativeMetric, type NativeMetric } from './define.js';
+
+/** Mean of a non-empty list. */
+export function mean(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return sum / values.length;
+}
+
+/** Nearest-rank percentile of a non-empty list: the smallest value with at least p % of the values ≤ it. */
+export function nearestRankPercentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1]!;
+}
+
+/** The Duration results of the session's calls at `level`; throws when calls exist but none has a Duration. */
+function callDurations(ctx: MetricContext, level: 'LLMCall' | 'ToolCall'): number[] | undefined {
+  const calls = level === 'LLMCall' ? ctx.session.llmCalls : ctx.session.toolCalls;
+  if (calls.length === 0) return undefined;
+  const durations: number[] = [];
+  for (const result of ctx.results.all('Duration')) {
+    if (result.measures.level === level) durations.push(result.result);
+  }
+  if (durations.length === 0) {
+    throw new Error(`no Duration result for the session's ${calls.length} ${level}(s): compute Duration at ${level}`);
+  }
+  return durations;
+}
+
+function callDurationAggregate(
+  name: string,
+  level: Extract<CallLevel, 'LLMCall' | 'ToolCall'>,
+  statistic: string,
+  reduce: (values: readonly number[]) => number,
+  description: string,
+): NativeMetric {
+  const what = level === 'LLMCall' ? 'LLM calls' : 'tool calls';
+  return nativeMetric(
+    name,
+    {
+      levels: ['Session'],
+      nature: 'aggregate',
+      unit: 'ms',
+      valueRange: 'non-negative number',
+      description,
+      requirements: [`Duration at ${level}`],
+      dependsOn: ['Duration'],
+    },
+    (_element, ctx): MetricOutcome => {
+      const durations = callDurations(ctx, level);
+      if (!durations) return skip(`the session has no ${what}`);
+      const value = reduce(durations);
+      const total = (ctx.session as Session)[level === 'LLMCall' ? 'llmCalls' : 'toolCalls'].length;
+      const missing = total - durations.length;
+      return {
+        value,
+        reasoning:
+          `${statistic} of the Duration of ${durations.length} ${what}: ${fmt(value)} ms` +
+          (missing > 0 ? ` (${missing} call(s) without a Duration result left out).` : '.'),
+        details: { calls: durations.length, ...(missing > 0 ? { missing } : {}) },
+      };
+    },
+  );
+}
+
+export const MeanLLMCallDuration = callDurationAggregate(
+  'MeanLLMCallDuration',
+  'LLMCall',
+  'Mean',
+  mean,
+  'Mean Duration (ms) of the session\'s LLM calls, read from their Duration results (not recomputed). Skipped when ' +
+    'the session has no LLM call.',
+);
+
+export const P95LLMCallDuration = callDurationAggregate(
+  'P95LLMCallDuration',
+  'LLMCall',
+  '95th percentile (nearest rank)',
+  (values) => nearestRankPercentile(values, 95),
+  '95th percentile of the Duration (ms) of the session\'s LLM calls, by the nearest-rank method: the value at rank ' +
+    '⌈0.95·n⌉ of the n durations sorted ascending (no interpolation). Read from the Duration results. Skipped when ' +
+    'the session has no LLM call.',
+);
+
+export const MeanToolCallDuration = callDurationAggregate(
+  'MeanToolCallDuration',
+  'ToolCall',
+  'Mean',
+  mean,
+  'Mean Duration (ms) of the session\'s tool calls, read from their Duration results (not recomputed). Skipped when ' +
+    'the session has no tool call.',
+);

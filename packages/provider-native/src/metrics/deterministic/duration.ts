@@ -1,0 +1,44 @@
+import { ONTOLOGY_LEVELS, type Call, type Session } from '@mce/core';
+import { fmt, nativeMetric } from './define.js';
+import { sessionIndex } from './session-index.js';
+
+function checkedDuration(what: string, start: number, end: number): number {
+  if (!Number.isFinite(start) || !Number.isFinite(end)) {
+    throw new Error(`${what}: start/end time must be finite numbers (got ${start}, ${end})`);
+  }
+  if (end < start) throw new Error(`${what}: ends before it starts (start ${start}, end ${end})`);
+  return end - start;
+}
+
+export const Duration = nativeMetric(
+  'Duration',
+  {
+    levels: ONTOLOGY_LEVELS,
+    nature: 'deterministic',
+    unit: 'ms',
+    valueRange: 'non-negative number',
+    description:
+      'Wall-clock duration in milliseconds: end − start of the element. For a Session: from the earliest start to ' +
+      'the latest end of all its elements (MAS, agent, task, LLM and tool calls), or the session\'s own start/end ' +
+      'when it has no elements.',
+    requirements: ['startTime', 'endTime'],
+  },
+  (element, ctx) => {
+    if (ctx.level === 'Session') {
+      const session = element as Session;
+      const span = sessionIndex(session).span;
+      if (!span) {
+        const value = checkedDuration(`Session ${session.id}`, session.startTime, session.endTime);
+        return { value, reasoning: `Session has no elements; its own start to end is ${fmt(value)} ms.` };
+      }
+      const value = checkedDuration(`Session ${session.id}`, span.start, span.end);
+      return {
+        value,
+        reasoning: `Earliest start to latest end of the session's ${span.elements} elements: ${fmt(value)} ms.`,
+      };
+    }
+    const call = element as Call;
+    const value = checkedDuration(`${ctx.level} ${call.id}`, call.startTime, call.endTime);
+    return { value, reasoning: `${ctx.level} '${call.name}' took ${fmt(value)} ms.` };
+  },
+);

@@ -1,0 +1,37 @@
+import type { LLMCall } from '@mce/core';
+import { nativeMetric, type NativeMetric } from './define.js';
+import { callsWithin } from './session-index.js';
+import { tokenCount, type TokenField } from './token-counts.js';
+
+const LEVELS = ['Session', 'MASCall', 'AgentCall', 'LLMCall'] as const;
+
+function tokenMetric(name: string, field: TokenField, what: string): NativeMetric {
+  return nativeMetric(
+    name,
+    {
+      levels: LEVELS,
+      nature: 'deterministic',
+      unit: 'tokens',
+      valueRange: 'non-negative integer',
+      description:
+        `${what} of an LLM call (usage.${field}); for an AgentCall, MASCall or Session the sum over its LLM calls ` +
+        '(AgentCall: the LLM calls whose nearest enclosing agent call it is; MASCall: those with its masCallId). ' +
+        'A call with a missing or NaN count makes the metric fail rather than sum a wrong value.',
+      requirements: [`llmCalls.usage.${field}`],
+    },
+    (element, ctx) => {
+      if (ctx.level === 'LLMCall') {
+        const value = tokenCount(element as LLMCall, field);
+        return { value, reasoning: `${what} reported by the LLM call: ${value}.` };
+      }
+      const calls = callsWithin('llm', ctx.level, element, ctx.session);
+      let value = 0;
+      for (const call of calls) value += tokenCount(call, field);
+      return { value, reasoning: `${what} summed over ${calls.length} LLM call(s): ${value}.` };
+    },
+  );
+}
+
+export const PromptTokens = tokenMetric('PromptTokens', 'inputTokens', 'Prompt tokens (input, cached included)');
+export const CompletionTokens = tokenMetric('CompletionTokens', 'outputTokens', 'Completion tokens (output)');
+export const TotalTokens = tokenMetric('TotalTokens', 'totalTokens', 'Total tokens (as reported, else input + output)');

@@ -1,0 +1,123 @@
+/**
+ * An LLM-judged metric: a written 1–5 rubric, a versioned prompt built from the element, one judge call (or N
+ * samples) per computation, and a record/replay key over everything that determines the result.
+ */
+import { createHash } from 'node:crypto';
+import type { Element, Metric, MetricContext, MetricMetadata, MetricValue, OntologyLevel } from '@mce/core';
+import type { Judge } from '../../judge/judge.js';
+import { judgeTemperature } from '../../judge/config.js';
+import type { JudgedElement } from './inputs.js';
+
+export const LLM_PROVIDER = 'mce';
+export const LLM_MODULE = '@mce/provider-native';
+
+export interface JudgedMetricDefinition {
+  name: string;
+  levels: readonly OntologyLevel[];
+  description: string;
+  requirements: readonly string[];
+  /** Bumped whenever the rubric or the prompt layout changes: cached results of older versions are not replayed. */
+  promptVersion: number;
+  /** The written 1–5 rubric. */
+  rubric: string;
+  /** The user message for the judge; throws MissingJudgeInputError when an input is missing. */
+  prompt(target: JudgedElement, budget: number): string;
+}
+
+export type JudgeSource = Judge | (() => Judge);
+
+/** A judged metric also says how to load it off the main thread (same shape as the deterministic ones). */
+export interface JudgedMetric extends Metric {
+  readonly portable: { module: string; exportName: string };
+  readonly rubric: string;
+  readonly promptVersion: number;
+  /** The exact judge prompt for an element (what the cache key hashes). */
+  promptFor(element: Element, ctx: MetricContext): string;
+}
+
+/** Canonical JSON (sorted keys) so equal options give equal keys. */
+export function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSource): JudgedMetric {
+  const judge = typeof source === 'function' ? source : () => source;
+  const metadata: MetricMetadata = Object.freeze({
+    name: definition.name,
+    provider: LLM_PROVIDER,
+    levels: definition.levels,
+    nature: 'llm-judged',
+    unit: 'dimensionless',
+    valueRange: '0.0-1.0',
+    description: definition.description,
+    requirements: definition.requirements,
+    dependsOn: [],
+  });
+  const levels = new Set(definition.levels);
+  const prompts = new WeakMap<object, string>();
+
+  const promptFor = (element: Element, ctx: MetricContext): string => {
+    if (!levels.has(ctx.level)) throw new Error(`${definition.name} is not defined at the ${ctx.level} level`);
+    const cached = prompts.get(element);
+    if (cached !== undefined) return cached;
+    const prompt = definition.prompt({ level: ctx.level, element, session: ctx.session }, judge().config.transcriptTokens);
+    prompts.set(element, prompt);
+    return prompt;
+  };
+
+  return Object.freeze({
+    metadata,
+    portable: Object.freeze({ module: LLM_MODULE, exportName: definition.name }),
+    rubric: definition.rubric,
+    promptVersion: definition.promptVersion,
+    promptFor,
+
+    cacheKey(element: Element, ctx: MetricContext): string | undefined {
+      const j = judge();
+      if (!j.model) return undefined;
+      let prompt: string;
+      try {
+        prompt = promptFor(element, ctx);
+      } catch {
+        return undefined; // compute() reports the missing input
+      }
+      const { samples, logprobs, topLogprobs, maxTokens } = j.config;
+      const settings = { samples, temperature: judgeTemperature(samples, j.config.temperature), logprobs, topLogprobs, maxTokens };
+      const inputs = sha256(stableJson({ rubric: definition.rubric, prompt, level: ctx.level }));
+      const options = sha256(stableJson({ options: ctx.options, judge: settings }));
+      return `${LLM_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options.slice(0, 16)}|in:${inputs}`;
+    },
+
+    async compute(element: Element, ctx: MetricContext): Promise<MetricValue> {
+      const j = judge();
+      j.requireModel(definition.name);
+      const prompt = promptFor(element, ctx);
+      const result = await j.score({
+        metric: definition.name,
+        rubric: definition.rubric,
+        prompt,
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+      });
+      return {
+        value: result.value,
+        reasoning: result.reasoning,
+        details: {
+          score: result.score,
+          scoring: result.scoring,
+          promptVersion: definition.promptVersion,
+          ...(result.samples.length > 1 ? { sampleScores: result.samples.map((s) => s.score) } : {}),
+        },
+        evaluation: result.usage,
+      };
+    },
+  });
+}

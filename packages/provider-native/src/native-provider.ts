@@ -1,0 +1,20 @@
+import type { Metric, MetricProvider, PortableMetricRef } from '@mce/core';
+import { DETERMINISTIC_METRICS } from './metrics/deterministic/catalog.js';
+import { NATIVE_MODULE, NATIVE_PROVIDER } from './metrics/deterministic/define.js';
+
+/**
+ * Every metric this package implements. The LLM-judged and MCP metrics join this list here (not by registration at
+ * run time), so a worker thread importing the package sees the same catalog as the main thread.
+ */
+const NATIVE_METRICS: readonly Metric[] = Object.freeze([...DETERMINISTIC_METRICS]);
+
+/** The built-in provider `mce`. */
+export const nativeProvider: MetricProvider = Object.freeze({
+  name: NATIVE_PROVIDER,
+  description: 'Built-in mce metrics: duration, tokens, cost, call counts, error rates, cycles, agent interactions',
+  version: '0.1.0',
+  metrics: () => NATIVE_METRICS,
+});
+
+/** How a worker thread or child process loads the whole provider (`MetricRegistry.registerProvider(p, ref)`). */
+export const NATIVE_PROVIDER_REF: PortableMetricRef = Object.freeze({ module: NATIVE_MODULE, exportName: 'nativeProvider' });
