@@ -1,5 +1,6 @@
 export * from './judge/index.js';
+export * from './metrics/llm/index.js';
 export * from './prices/index.js';
 export * from './metrics/deterministic/index.js';
-export { DETERMINISTIC_METRICS, defaultMetricSelection, type MetricSelection } from './metrics/deterministic/catalog.js';
+export { DETERMINISTIC_METRICS, defaultMetricSelection } from './metrics/deterministic/catalog.js';
 export { nativeProvider, NATIVE_PROVIDER_REF } from './native-provider.js';

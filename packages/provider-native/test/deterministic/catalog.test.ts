@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PortableMetricRef } from '@mce/core';
+import type { MetricMetadata, PortableMetricRef } from '@mce/core';
+import { SpecRegistry } from '@mce/core';
 import * as nativePackage from '../../src/index.js';
 import { DETERMINISTIC_METRICS, NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '../../src/index.js';
 
@@ -60,5 +61,23 @@ describe('deterministic catalog', () => {
     expect(selection.ToolCall).toEqual(['Duration']);
     selection.Session.pop();
     expect(defaultMetricSelection().Session).toHaveLength(NAMES.length);
+  });
+});
+
+describe('agreement with the core spec catalog', () => {
+  it('each metric has the levels, nature, unit, range and dependencies its SpecRegistry entry announces', () => {
+    const specs = new SpecRegistry();
+    for (const m of DETERMINISTIC_METRICS) {
+      const spec = specs.get(`mce:${m.metadata.name}`);
+      expect(spec, m.metadata.name).toBeDefined();
+      const pick = (x: MetricMetadata) => ({
+        levels: [...x.levels].sort(),
+        nature: x.nature,
+        unit: x.unit,
+        valueRange: x.valueRange,
+        dependsOn: [...x.dependsOn],
+      });
+      expect(pick(m.metadata), m.metadata.name).toEqual(pick(spec!));
+    }
   });
 });

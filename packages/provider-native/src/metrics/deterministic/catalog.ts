@@ -30,14 +30,15 @@ export const DETERMINISTIC_METRICS: readonly NativeMetric[] = Object.freeze([
   MeanToolCallDuration,
 ]);
 
-export type MetricSelection = Record<OntologyLevel, string[]>;
-
 /**
  * The default metric set: per ontology level, the name of every deterministic metric defined at that level
- * (in catalog order). A fresh object on each call, so callers may edit it.
+ * (in catalog order), shaped like core's `MetricSelection`. A fresh object on each call, so callers may edit it.
  */
-export function defaultMetricSelection(): MetricSelection {
-  const selection = Object.fromEntries(ONTOLOGY_LEVELS.map((level) => [level, [] as string[]])) as MetricSelection;
+export function defaultMetricSelection(): Record<OntologyLevel, string[]> {
+  const selection = Object.fromEntries(ONTOLOGY_LEVELS.map((level) => [level, [] as string[]])) as Record<
+    OntologyLevel,
+    string[]
+  >;
   for (const metric of DETERMINISTIC_METRICS) {
     for (const level of metric.metadata.levels) selection[level].push(metric.metadata.name);
   }
