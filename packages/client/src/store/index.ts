@@ -1,0 +1,15 @@
+export * from './types.js';
+export { mergeSessions, mergeSessionHeader, coalesceSessions, sessionHeader, type SessionHeader } from './merge.js';
+export { openStore, openStoreFromEnv, type OpenStoreOptions } from './open.js';
+export { storeUrlFromEnv, storeTargetFromEnv, parseStoreUrl, DEFAULT_STORE_URL, type StoreTarget } from './url.js';
+export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
+export { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
+export type {
+  Neo4jDriverLike,
+  Neo4jSessionLike,
+  CypherTransactionLike,
+  CypherResultLike,
+  CypherRecordLike,
+  Neo4jTarget,
+} from './neo4j/driver.js';

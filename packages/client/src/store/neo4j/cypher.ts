@@ -1,0 +1,118 @@
+/**
+ * Every Cypher statement the Neo4j store sends. Labels are the ontology class names; every call node also carries
+ * the `Call` label (one uniqueness constraint on `(sessionId, id)` covers all call classes and lets `CHILD_OF`
+ * find a parent of any class). Relations:
+ *   (Session)-[:HAS_CALL]->(MASCall|AgentCall|TaskCall|LLMCall|ToolCall)
+ *   (call)-[:CHILD_OF]->(parent call)          (span parent, when the parent is in the session)
+ *   (Session)-[:HAS_MCP_SERVER]->(MCPServer)
+ *   (MetricResult)-[:ofMetricType]->(Metric)
+ *   (MetricResult)-[:measures]->(Session or call)
+ */
+import type { CallLevel } from '@mce/core';
+
+/** Version of the graph schema below; stored on the `(:MceSchema {id: 'mce'})` node. */
+export const NEO4J_SCHEMA_VERSION = 1;
+
+/** Constraints and indexes, one statement each (schema statements cannot share a transaction with writes). */
+export const SCHEMA_STATEMENTS: readonly string[] = [
+  'CREATE CONSTRAINT mce_session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE',
+  'CREATE CONSTRAINT mce_call_key IF NOT EXISTS FOR (c:Call) REQUIRE (c.sessionId, c.id) IS UNIQUE',
+  'CREATE CONSTRAINT mce_mcp_server_key IF NOT EXISTS FOR (m:MCPServer) REQUIRE (m.sessionId, m.name) IS UNIQUE',
+  'CREATE CONSTRAINT mce_metric_id IF NOT EXISTS FOR (m:Metric) REQUIRE m.id IS UNIQUE',
+  'CREATE CONSTRAINT mce_metric_result_id IF NOT EXISTS FOR (r:MetricResult) REQUIRE r.id IS UNIQUE',
+  'CREATE INDEX mce_session_start IF NOT EXISTS FOR (s:Session) ON (s.startTime)',
+  'CREATE INDEX mce_metric_result_session IF NOT EXISTS FOR (r:MetricResult) ON (r.sessionId)',
+];
+
+export const RECORD_SCHEMA_VERSION = `MERGE (v:MceSchema {id: 'mce'}) SET v.version = $version`;
+
+/**
+ * Lock (and create when new) the batch's Session nodes, in id order, and return what is stored: the header and
+ * the next free position of calls and servers. A node created here has no startTime yet: it is new.
+ */
+export const LOCK_AND_READ_SESSIONS = `UNWIND $ids AS id
+MERGE (s:Session {id: id})
+SET s.id = id
+WITH s
+OPTIONAL MATCH (s)-[:HAS_CALL]->(c)
+WITH s, max(c.seq) AS lastCall
+OPTIONAL MATCH (s)-[:HAS_MCP_SERVER]->(m)
+RETURN properties(s) AS session, lastCall, max(m.seq) AS lastServer`;
+
+export const WRITE_SESSION_HEADERS = `UNWIND $rows AS row
+MATCH (s:Session {id: row.id})
+SET s = row`;
+
+/** Upsert calls of one class; a stored call keeps its position (`seq`). */
+export function writeCalls(kind: CallLevel): string {
+  return `UNWIND $rows AS row
+MATCH (s:Session {id: row.sessionId})
+MERGE (c:Call {sessionId: row.sessionId, id: row.id})
+WITH s, c, row, coalesce(c.seq, row.seq) AS seq
+SET c = row, c.seq = seq, c:${kind}
+MERGE (s)-[:HAS_CALL]->(c)`;
+}
+
+export const WRITE_SERVERS = `UNWIND $rows AS row
+MATCH (s:Session {id: row.sessionId})
+MERGE (m:MCPServer {sessionId: row.sessionId, name: row.name})
+WITH s, m, row, coalesce(m.seq, row.seq) AS seq
+SET m = row, m.seq = seq
+MERGE (s)-[:HAS_MCP_SERVER]->(m)`;
+
+/** Link calls to their span parent once both are stored (a parent may arrive in a later part). */
+export const LINK_PARENTS = `UNWIND $ids AS sessionId
+MATCH (c:Call {sessionId: sessionId})
+WHERE c.parentId IS NOT NULL AND NOT (c)-[:CHILD_OF]->()
+MATCH (p:Call {sessionId: sessionId, id: c.parentId})
+MERGE (c)-[:CHILD_OF]->(p)`;
+
+export const READ_SESSION = `MATCH (s:Session {id: $id}) WHERE s.startTime IS NOT NULL RETURN properties(s) AS session`;
+export const READ_CALLS = `MATCH (:Session {id: $id})-[:HAS_CALL]->(c) RETURN c.payload AS payload ORDER BY c.seq`;
+export const READ_SERVERS = `MATCH (:Session {id: $id})-[:HAS_MCP_SERVER]->(m) RETURN m.payload AS payload ORDER BY m.seq`;
+
+export function listSessions(hasLimit: boolean): string {
+  return `MATCH (s:Session)
+WHERE s.startTime IS NOT NULL
+  AND ($from IS NULL OR s.startTime >= $from) AND ($to IS NULL OR s.startTime <= $to)
+  AND ($serviceName IS NULL OR s.serviceName = $serviceName) AND ($appName IS NULL OR s.appName = $appName)
+WITH s ORDER BY s.startTime DESC, s.id SKIP $offset${hasLimit ? ' LIMIT $limit' : ''}
+OPTIONAL MATCH (s)-[:HAS_CALL]->(c)
+WITH s, c.kind AS kind, count(c) AS n
+WITH s, collect({kind: kind, n: n}) AS kinds
+RETURN s.id AS id, s.startTime AS startTime, s.endTime AS endTime, s.serviceName AS serviceName,
+  s.appName AS appName, kinds, size([(s)-[:HAS_MCP_SERVER]->() | 1]) AS servers
+ORDER BY startTime DESC, id`;
+}
+
+export const SESSIONS_EXIST = `MATCH (s:Session) WHERE s.id IN $ids AND s.startTime IS NOT NULL RETURN s.id AS id`;
+
+export const KNOWN_METRICS = `MATCH (m:Metric) WHERE m.id IN $ids RETURN m.id AS id`;
+
+export const WRITE_METRICS = `UNWIND $rows AS row
+MERGE (m:Metric {id: row.id})
+SET m = row`;
+
+/** A rewritten result may point elsewhere: drop its old relations before linking again. */
+export const UNLINK_RESULTS = `UNWIND $ids AS id
+MATCH (:MetricResult {id: id})-[old:ofMetricType|measures]->()
+DELETE old`;
+
+export const WRITE_RESULTS = `UNWIND $rows AS row
+MERGE (r:MetricResult {id: row.id})
+SET r = row
+WITH r, row
+MATCH (m:Metric {id: row.ofMetricType})
+MERGE (r)-[:ofMetricType]->(m)
+WITH r, row
+OPTIONAL MATCH (call:Call {sessionId: row.sessionId, id: row.measuresId}) WHERE row.measuresLevel <> 'Session'
+OPTIONAL MATCH (session:Session {id: row.measuresId}) WHERE row.measuresLevel = 'Session'
+WITH r, coalesce(call, session) AS target
+FOREACH (t IN CASE WHEN target IS NULL THEN [] ELSE [target] END | MERGE (r)-[:measures]->(t))`;
+
+export const READ_RESULTS = `MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)
+WHERE r.sessionId = $sessionId
+  AND ($recursive OR (r.measuresLevel = 'Session' AND r.measuresId = $sessionId))
+  AND ($names IS NULL OR r.name IN $names)
+WITH r, m ORDER BY r.computedAt DESC, r.id
+RETURN properties(r) AS result, properties(m) AS metric`;

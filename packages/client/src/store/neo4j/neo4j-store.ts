@@ -1,0 +1,266 @@
+/**
+ * The knowledge graph on Neo4j through the official driver: nodes labelled with the ontology class names (see
+ * `cypher.ts` for the model), rows sent in `UNWIND $rows` batches, integers as Neo4j Integers, nested values as
+ * JSON strings, every session closed in `finally`. A batch of sessions is one write transaction: the Session
+ * nodes are locked first (in id order), so two writers of the same session merge instead of racing.
+ */
+import type { Call, CallLevel, MetricDefinition, MetricResult, Session } from '@mce/core';
+import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
+import { allCalls, assembleSession, countsFrom, toEpochMs } from '../rows.js';
+import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
+import type {
+  KnowledgeGraphStore,
+  ListSessionsOptions,
+  MetricResultsQuery,
+  SessionSummary,
+  StoredMetricResult,
+  StoreLogger,
+  WriteResultsOutcome,
+} from '../types.js';
+import { defaultLogger } from '../logger.js';
+import * as cypher from './cypher.js';
+import { acquireDriver, releaseDriver, type CypherTransactionLike, type Neo4jDriverLike, type Neo4jTarget } from './driver.js';
+import { fromNeo4j, int, properties } from './values.js';
+
+export interface Neo4jStoreOptions {
+  /** Database name (`NEO4J_DATABASE`); the server default when absent. */
+  database?: string;
+  /** Rows per `UNWIND $rows` statement (default 1000). */
+  batchSize?: number;
+  logger?: StoreLogger;
+  /** A driver (or a test double) to use instead of the shared driver for `target`. Not closed by the store. */
+  driver?: Neo4jDriverLike;
+}
+
+const CALL_KINDS: readonly CallLevel[] = ['MASCall', 'AgentCall', 'TaskCall', 'LLMCall', 'ToolCall'];
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Node properties of a call: its queryable scalars (agentName, toolName, requestModel, …) and the whole call. */
+function callNode(sessionId: string, call: Call, seq: number): Record<string, unknown> {
+  const scalars = Object.fromEntries(
+    Object.entries(call).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
+  );
+  return properties({ ...scalars, sessionId, seq: int(seq), payload: JSON.stringify(call) });
+}
+
+function headerNode(header: SessionHeader): Record<string, unknown> {
+  return properties({
+    id: header.id,
+    startTime: header.startTime,
+    endTime: header.endTime,
+    serviceName: header.serviceName,
+    appName: header.appName,
+    traceIds: header.traceIds,
+    userInput: header.userInput,
+    finalResponse: header.finalResponse,
+    attributes: header.attributes === undefined ? undefined : JSON.stringify(header.attributes),
+  });
+}
+
+function headerFromNode(node: Record<string, unknown>): SessionHeader {
+  const header: SessionHeader = {
+    kind: 'Session',
+    id: node.id as string,
+    startTime: node.startTime as number,
+    endTime: node.endTime as number,
+    traceIds: (node.traceIds as string[] | undefined) ?? [],
+  };
+  for (const key of ['serviceName', 'appName', 'userInput', 'finalResponse'] as const) {
+    if (typeof node[key] === 'string') header[key] = node[key];
+  }
+  if (typeof node.attributes === 'string') header.attributes = JSON.parse(node.attributes) as Record<string, unknown>;
+  return header;
+}
+
+function resultNode(result: MetricResult): Record<string, unknown> {
+  const row = resultRow(result);
+  return properties({
+    ...row,
+    evaluationPromptTokenCount: int(row.evaluationPromptTokenCount),
+    evaluationCompletionTokenCount: int(row.evaluationCompletionTokenCount),
+    evaluationTotalTokenCount: int(row.evaluationTotalTokenCount),
+    computedAt: int(row.computedAt),
+  });
+}
+
+export class Neo4jStore implements KnowledgeGraphStore {
+  readonly kind = 'neo4j' as const;
+  private readonly driver: Neo4jDriverLike;
+  private readonly ownsDriver: boolean;
+  private readonly batchSize: number;
+  private readonly logger: StoreLogger;
+  private closed = false;
+
+  constructor(
+    private readonly target: Neo4jTarget,
+    private readonly options: Neo4jStoreOptions = {},
+  ) {
+    this.ownsDriver = !options.driver;
+    this.driver = options.driver ?? acquireDriver(target);
+    this.batchSize = options.batchSize ?? 1000;
+    this.logger = options.logger ?? defaultLogger();
+  }
+
+  async init(): Promise<void> {
+    for (const statement of cypher.SCHEMA_STATEMENTS) await this.write((tx) => tx.run(statement, {}));
+    await this.write((tx) => tx.run(cypher.RECORD_SCHEMA_VERSION, { version: int(cypher.NEO4J_SCHEMA_VERSION) }));
+  }
+
+  async writeSessions(sessions: readonly Session[]): Promise<void> {
+    const batch = coalesceSessions(sessions).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    if (batch.length === 0) return;
+    const ids = batch.map((s) => s.id);
+    await this.write(async (tx) => {
+      const stored = new Map<string, { header?: SessionHeader; nextCall: number; nextServer: number }>();
+      for (const record of (await tx.run(cypher.LOCK_AND_READ_SESSIONS, { ids })).records) {
+        const r = fromNeo4j(record.toObject()) as { session: Record<string, unknown>; lastCall: number | null; lastServer: number | null };
+        stored.set(r.session.id as string, {
+          header: r.session.startTime === undefined ? undefined : headerFromNode(r.session),
+          nextCall: r.lastCall === null ? 0 : r.lastCall + 1,
+          nextServer: r.lastServer === null ? 0 : r.lastServer + 1,
+        });
+      }
+      const headers = batch.map((s) => headerNode(mergeSessionHeader(stored.get(s.id)?.header, sessionHeader(s))));
+      await this.runBatches(tx, cypher.WRITE_SESSION_HEADERS, headers);
+
+      const callsByKind = new Map<CallLevel, Record<string, unknown>[]>(CALL_KINDS.map((k) => [k, []]));
+      const servers: Record<string, unknown>[] = [];
+      for (const session of batch) {
+        const next = stored.get(session.id) ?? { nextCall: 0, nextServer: 0 };
+        allCalls(session).forEach((call, i) => callsByKind.get(call.kind)?.push(callNode(session.id, call, next.nextCall + i)));
+        session.mcpServers.forEach((server, i) =>
+          servers.push(
+            properties({
+              sessionId: session.id,
+              name: server.name,
+              seq: int(next.nextServer + i),
+              transport: server.transport,
+              payload: JSON.stringify(server),
+            }),
+          ),
+        );
+      }
+      for (const [kind, rows] of callsByKind) await this.runBatches(tx, cypher.writeCalls(kind), rows);
+      await this.runBatches(tx, cypher.WRITE_SERVERS, servers);
+      await tx.run(cypher.LINK_PARENTS, { ids });
+    });
+  }
+
+  async getSession(id: string): Promise<Session | undefined> {
+    return this.read(async (tx) => {
+      const found = (await tx.run(cypher.READ_SESSION, { id })).records[0];
+      if (!found) return undefined;
+      const header = headerFromNode(fromNeo4j(found.toObject().session) as Record<string, unknown>);
+      const calls = (await tx.run(cypher.READ_CALLS, { id })).records.map((r) => r.toObject().payload as string);
+      const servers = (await tx.run(cypher.READ_SERVERS, { id })).records.map((r) => r.toObject().payload as string);
+      return assembleSession(header, calls, servers);
+    });
+  }
+
+  async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
+    const params = {
+      from: options.from === undefined ? null : toEpochMs(options.from),
+      to: options.to === undefined ? null : toEpochMs(options.to),
+      serviceName: options.serviceName ?? null,
+      appName: options.appName ?? null,
+      offset: int(options.offset ?? 0),
+      ...(options.limit === undefined ? {} : { limit: int(options.limit) }),
+    };
+    const records = await this.read(async (tx) => (await tx.run(cypher.listSessions(options.limit !== undefined), params)).records);
+    return records.map((record) => {
+      const r = fromNeo4j(record.toObject()) as Record<string, unknown>;
+      const kinds = (r.kinds as { kind: string | null; n: number }[]).filter((k) => k.kind !== null) as { kind: string; n: number }[];
+      const summary: SessionSummary = {
+        id: r.id as string,
+        startTime: r.startTime as number,
+        endTime: r.endTime as number,
+        counts: countsFrom(kinds, r.servers as number),
+      };
+      if (typeof r.serviceName === 'string') summary.serviceName = r.serviceName;
+      if (typeof r.appName === 'string') summary.appName = r.appName;
+      return summary;
+    });
+  }
+
+  async sessionExists(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const records = await this.read(async (tx) => (await tx.run(cypher.SESSIONS_EXIST, { ids: [...ids] })).records);
+    return new Set(records.map((r) => r.toObject().id as string));
+  }
+
+  async writeMetricResults(
+    definitions: readonly MetricDefinition[],
+    results: readonly MetricResult[],
+  ): Promise<WriteResultsOutcome> {
+    assertDefinitions(definitions);
+    return this.write(async (tx) => {
+      const known = new Set(definitions.map((d) => d.id));
+      const missing = missingMetricIds(definitions, results);
+      if (missing.length > 0) {
+        for (const r of (await tx.run(cypher.KNOWN_METRICS, { ids: missing })).records) known.add(r.toObject().id as string);
+      }
+      const { valid, rejected } = validateResults(results, known, this.logger);
+      await this.runBatches(tx, cypher.WRITE_METRICS, definitions.map((d) => properties({ ...d })));
+      for (const chunk of batches(valid, this.batchSize)) {
+        await tx.run(cypher.UNLINK_RESULTS, { ids: chunk.map((r) => r.id) });
+        await tx.run(cypher.WRITE_RESULTS, { rows: chunk.map(resultNode) });
+      }
+      return { written: valid.length, rejected };
+    });
+  }
+
+  async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
+    if (query.metricNames && query.metricNames.length === 0) return [];
+    const params = { sessionId, recursive: query.recursive ?? false, names: query.metricNames ? [...query.metricNames] : null };
+    const records = await this.read(async (tx) => (await tx.run(cypher.READ_RESULTS, params)).records);
+    return records.map((record) => {
+      const { result, metric } = fromNeo4j(record.toObject()) as { result: Record<string, unknown>; metric: Record<string, unknown> };
+      return {
+        result: resultFromRow({ evaluationModel: null, details: null, ...result } as unknown as ResultRow),
+        metric: metricFromRow({ description: null, ...metric } as unknown as MetricRow),
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.ownsDriver) await releaseDriver(this.target);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async runBatches(tx: CypherTransactionLike, statement: string, rows: readonly Record<string, unknown>[]) {
+    for (const chunk of batches(rows, this.batchSize)) await tx.run(statement, { rows: chunk });
+  }
+
+  private async write<T>(work: (tx: CypherTransactionLike) => Promise<T>): Promise<T> {
+    const session = this.driver.session(this.sessionConfig());
+    try {
+      return await session.executeWrite(work);
+    } finally {
+      await session.close();
+    }
+  }
+
+  private async read<T>(work: (tx: CypherTransactionLike) => Promise<T>): Promise<T> {
+    const session = this.driver.session(this.sessionConfig());
+    try {
+      return await session.executeRead(work);
+    } finally {
+      await session.close();
+    }
+  }
+
+  private sessionConfig(): { database?: string } {
+    const database = this.options.database ?? this.target.database;
+    return database ? { database } : {};
+  }
+}

@@ -1,0 +1,48 @@
+import { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
+import { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
+import { SqliteStore } from './sqlite/sqlite-store.js';
+import type { KnowledgeGraphStore, StoreLogger } from './types.js';
+import { parseStoreUrl, sqliteFile, storeTargetFromEnv, type StoreTarget } from './url.js';
+
+export interface OpenStoreOptions {
+  logger?: StoreLogger;
+  /** PostgreSQL only: schema (search_path) the tables live in. */
+  schema?: PostgresStoreOptions['schema'];
+  /** PostgreSQL only: pool size. */
+  maxConnections?: number;
+  /** Neo4j only: rows per UNWIND batch, database, or an injected driver. */
+  neo4j?: Neo4jStoreOptions;
+}
+
+/**
+ * Open the store a URL (or target) names and create/migrate its schema. Close it when done, or hold it with
+ * `await using store = await openStore(url)`.
+ */
+export async function openStore(target: string | StoreTarget, options: OpenStoreOptions = {}): Promise<KnowledgeGraphStore> {
+  const resolved = typeof target === 'string' ? parseStoreUrl(target) : target;
+  const store = createStore(resolved, options);
+  try {
+    await store.init();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}
+
+/** The store the environment selects (`MCE_STORE_URL`, the Neo4j variables, else `sqlite:.mce/mce.db`). */
+export function openStoreFromEnv(env: Record<string, string | undefined> = process.env, options: OpenStoreOptions = {}) {
+  return openStore(storeTargetFromEnv(env), options);
+}
+
+function createStore(target: StoreTarget, options: OpenStoreOptions): KnowledgeGraphStore {
+  const logger = options.logger ? { logger: options.logger } : {};
+  switch (target.kind) {
+    case 'sqlite':
+      return new SqliteStore(sqliteFile(target), logger);
+    case 'postgres':
+      return new PostgresStore(target.url, { ...logger, schema: options.schema, maxConnections: options.maxConnections });
+    case 'neo4j':
+      return new Neo4jStore(target, { ...logger, ...options.neo4j });
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Versioned schema of the PostgreSQL store, applied in order under an advisory lock (see `migrate`).
+ * Append a migration to change the schema; never edit an applied one. Times of sessions and calls are epoch
+ * milliseconds (double precision); `metric_results.computed_at` is the result's timestamp as a timestamptz.
+ */
+export const POSTGRES_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'sessions, calls, MCP servers, metrics and results',
+    sql: `
+CREATE TABLE sessions (
+  id text PRIMARY KEY,
+  start_time double precision NOT NULL,
+  end_time double precision NOT NULL,
+  service_name text,
+  app_name text,
+  trace_ids text[] NOT NULL DEFAULT '{}',
+  user_input text,
+  final_response text,
+  attributes json
+);
+CREATE INDEX sessions_start ON sessions (start_time DESC);
+
+CREATE TABLE calls (
+  session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  id text NOT NULL,
+  kind text NOT NULL,
+  seq integer NOT NULL,
+  name text NOT NULL,
+  trace_id text,
+  parent_id text,
+  start_time double precision NOT NULL,
+  end_time double precision NOT NULL,
+  status text NOT NULL,
+  payload json NOT NULL,
+  PRIMARY KEY (session_id, id)
+);
+CREATE INDEX calls_seq ON calls (session_id, seq);
+
+CREATE TABLE mcp_servers (
+  session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  seq integer NOT NULL,
+  transport text,
+  payload json NOT NULL,
+  PRIMARY KEY (session_id, name)
+);
+
+CREATE TABLE metrics (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  computed_by text NOT NULL,
+  unit text NOT NULL,
+  value_range text NOT NULL,
+  description text
+);
+
+CREATE TABLE metric_results (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  result double precision NOT NULL,
+  reasoning text NOT NULL,
+  evaluation_model text,
+  evaluation_prompt_token_count integer NOT NULL,
+  evaluation_completion_token_count integer NOT NULL,
+  evaluation_total_token_count integer NOT NULL,
+  evaluation_cost double precision NOT NULL,
+  "timestamp" text NOT NULL,
+  computed_at timestamptz NOT NULL,
+  of_metric_type text NOT NULL,
+  measures_level text NOT NULL,
+  measures_id text NOT NULL,
+  session_id text NOT NULL,
+  details json
+);
+CREATE INDEX metric_results_session ON metric_results (session_id, computed_at DESC);
+`,
+  },
+];

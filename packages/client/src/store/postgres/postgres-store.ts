@@ -1,0 +1,341 @@
+/**
+ * The shared store on PostgreSQL through `pg` (a pool). Schema created and migrated on start under an advisory
+ * lock; bulk writes are `INSERT … SELECT FROM unnest($1::text[], …) ON CONFLICT`, one transaction per call, so
+ * several worker processes can write at once and lose nothing.
+ */
+import pg from 'pg';
+import type { MetricDefinition, MetricResult, Session } from '@mce/core';
+import { coalesceSessions, mergeSessionHeader, sessionHeader } from '../merge.js';
+import {
+  assembleSession,
+  callRows,
+  countsFrom,
+  headerFromRow,
+  headerRow,
+  serverRows,
+  toEpochMs,
+  type HeaderRow,
+} from '../rows.js';
+import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
+import type {
+  KnowledgeGraphStore,
+  ListSessionsOptions,
+  MetricResultsQuery,
+  SessionSummary,
+  StoredMetricResult,
+  StoreLogger,
+  WriteResultsOutcome,
+} from '../types.js';
+import { defaultLogger } from '../logger.js';
+import { POSTGRES_MIGRATIONS } from './migrations.js';
+
+export interface PostgresStoreOptions {
+  /** Schema the tables live in (created when missing; the connection's search_path). Default: `public`. */
+  schema?: string;
+  /** Pool size (default 4). */
+  maxConnections?: number;
+  logger?: StoreLogger;
+}
+
+/** Rows per statement of a bulk write (keeps each statement's parameters a few MB at most). */
+const CHUNK = 5000;
+/** First key of the two-key advisory locks this store takes. */
+const LOCK_NAMESPACE = 0x6d6365; // "mce"
+
+type Row = Record<string, unknown>;
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Column arrays for `unnest`: one array per key, in the order of `keys`. */
+function columns<T extends object>(rows: readonly T[], keys: readonly (keyof T)[]): unknown[][] {
+  return keys.map((k) => rows.map((r) => r[k]));
+}
+
+const HEADER_SELECT = `SELECT id, start_time AS "startTime", end_time AS "endTime", service_name AS "serviceName",
+  app_name AS "appName", trace_ids AS "traceIds", user_input AS "userInput", final_response AS "finalResponse",
+  attributes::text AS attributes FROM sessions`;
+
+export class PostgresStore implements KnowledgeGraphStore {
+  readonly kind = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly schema: string;
+  private readonly logger: StoreLogger;
+
+  constructor(url: string, options: PostgresStoreOptions = {}) {
+    this.schema = options.schema ?? 'public';
+    this.logger = options.logger ?? defaultLogger();
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: options.maxConnections ?? 4,
+      options: `-c search_path=${quoteIdent(this.schema)}`,
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    this.pool.on('error', (error) => this.logger.warn({ error: error.message }, 'idle PostgreSQL connection lost'));
+  }
+
+  /** Create the schema and apply pending migrations; two processes starting together take turns. */
+  async init(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `migrate:${this.schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const applied = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+      );
+      for (const m of POSTGRES_MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }
+    });
+  }
+
+  async writeSessions(sessions: readonly Session[]): Promise<void> {
+    const batch = coalesceSessions(sessions);
+    if (batch.length === 0) return;
+    const ids = batch.map((s) => s.id);
+    await this.transaction(async (client) => {
+      // Per-session locks (in a fixed order) make the read-merge-write of a session safe across processes.
+      await client.query(
+        `SELECT pg_advisory_xact_lock($1, k) FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest($2::text[]) AS id ORDER BY k) AS keys`,
+        [LOCK_NAMESPACE, ids],
+      );
+      const stored = new Map(
+        (await client.query<Row>(`${HEADER_SELECT} WHERE id = ANY($1)`, [ids])).rows.map((r) => [r.id as string, r]),
+      );
+      const nextSeq = new Map<string, { calls: number; servers: number }>(
+        (
+          await client.query<{ id: string; calls: number; servers: number }>(
+            `SELECT id, (SELECT COALESCE(MAX(seq) + 1, 0) FROM calls c WHERE c.session_id = s.id) AS calls,
+               (SELECT COALESCE(MAX(seq) + 1, 0) FROM mcp_servers m WHERE m.session_id = s.id) AS servers
+             FROM sessions s WHERE id = ANY($1)`,
+            [ids],
+          )
+        ).rows.map((r) => [r.id, r]),
+      );
+      const headers = batch.map((s) => {
+        const before = stored.get(s.id);
+        return headerRow(mergeSessionHeader(before ? headerFromRow(before as unknown as HeaderRow) : undefined, sessionHeader(s)));
+      });
+      await client.query(
+        `INSERT INTO sessions (id, start_time, end_time, service_name, app_name, trace_ids, user_input, final_response, attributes)
+         SELECT id, st, et, sn, an, ARRAY(SELECT json_array_elements_text(ti)), ui, fr, at
+         FROM unnest($1::text[], $2::float8[], $3::float8[], $4::text[], $5::text[], $6::json[], $7::text[], $8::text[], $9::json[])
+           AS t(id, st, et, sn, an, ti, ui, fr, at)
+         ON CONFLICT (id) DO UPDATE SET start_time = excluded.start_time, end_time = excluded.end_time,
+           service_name = excluded.service_name, app_name = excluded.app_name, trace_ids = excluded.trace_ids,
+           user_input = excluded.user_input, final_response = excluded.final_response, attributes = excluded.attributes`,
+        [
+          ...columns(headers, ['id', 'startTime', 'endTime', 'serviceName', 'appName']),
+          headers.map((h) => JSON.stringify(h.traceIds)),
+          ...columns(headers, ['userInput', 'finalResponse', 'attributes']),
+        ],
+      );
+      const calls = batch.flatMap((s) => callRows(s, nextSeq.get(s.id)?.calls ?? 0));
+      for (const chunk of chunks(calls)) {
+        await client.query(
+          `INSERT INTO calls (session_id, id, kind, seq, name, trace_id, parent_id, start_time, end_time, status, payload)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
+             $8::float8[], $9::float8[], $10::text[], $11::json[])
+           ON CONFLICT (session_id, id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
+             trace_id = excluded.trace_id, parent_id = excluded.parent_id, start_time = excluded.start_time,
+             end_time = excluded.end_time, status = excluded.status, payload = excluded.payload`,
+          columns(chunk, ['sessionId', 'id', 'kind', 'seq', 'name', 'traceId', 'parentId', 'startTime', 'endTime', 'status', 'payload']),
+        );
+      }
+      const servers = batch.flatMap((s) => serverRows(s, nextSeq.get(s.id)?.servers ?? 0));
+      for (const chunk of chunks(servers)) {
+        await client.query(
+          `INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::json[])
+           ON CONFLICT (session_id, name) DO UPDATE SET transport = excluded.transport, payload = excluded.payload`,
+          columns(chunk, ['sessionId', 'name', 'seq', 'transport', 'payload']),
+        );
+      }
+    });
+  }
+
+  async getSession(id: string): Promise<Session | undefined> {
+    return this.transaction(async (client) => {
+      const header = (await client.query<Row>(`${HEADER_SELECT} WHERE id = $1`, [id])).rows[0];
+      if (!header) return undefined;
+      const calls = await client.query<string[]>({
+        text: 'SELECT payload::text FROM calls WHERE session_id = $1 ORDER BY seq',
+        values: [id],
+        rowMode: 'array',
+      });
+      const servers = await client.query<string[]>({
+        text: 'SELECT payload::text FROM mcp_servers WHERE session_id = $1 ORDER BY seq',
+        values: [id],
+        rowMode: 'array',
+      });
+      return assembleSession(
+        headerFromRow(header as unknown as HeaderRow),
+        calls.rows.map((r) => r[0] as string),
+        servers.rows.map((r) => r[0] as string),
+      );
+    }, 'READ ONLY');
+  }
+
+  async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const filter = (clause: string, value: unknown) => {
+      params.push(value);
+      where.push(clause.replace('?', `$${params.length}`));
+    };
+    if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
+    if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
+    if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
+    if (options.appName !== undefined) filter('app_name = ?', options.appName);
+    params.push(options.limit ?? null, options.offset ?? 0);
+    const { rows } = await this.pool.query<Row>(
+      `SELECT s.id, s.start_time AS "startTime", s.end_time AS "endTime", s.service_name AS "serviceName",
+         s.app_name AS "appName",
+         (SELECT COUNT(*)::int FROM mcp_servers m WHERE m.session_id = s.id) AS servers,
+         (SELECT json_agg(json_build_object('kind', kind, 'n', n)) FROM
+           (SELECT kind, COUNT(*)::int AS n FROM calls c WHERE c.session_id = s.id GROUP BY kind) AS k) AS kinds
+       FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY s.start_time DESC, s.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map((r) => {
+      const summary: SessionSummary = {
+        id: r.id as string,
+        startTime: r.startTime as number,
+        endTime: r.endTime as number,
+        counts: countsFrom((r.kinds as { kind: string; n: number }[] | null) ?? [], r.servers as number),
+      };
+      if (r.serviceName !== null) summary.serviceName = r.serviceName as string;
+      if (r.appName !== null) summary.appName = r.appName as string;
+      return summary;
+    });
+  }
+
+  async sessionExists(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1)', [[...ids]]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async writeMetricResults(
+    definitions: readonly MetricDefinition[],
+    results: readonly MetricResult[],
+  ): Promise<WriteResultsOutcome> {
+    assertDefinitions(definitions);
+    return this.transaction(async (client) => {
+      const known = new Set(definitions.map((d) => d.id));
+      const missing = missingMetricIds(definitions, results);
+      if (missing.length > 0) {
+        const found = await client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [missing]);
+        for (const { id } of found.rows) known.add(id);
+      }
+      const { valid, rejected } = validateResults(results, known, this.logger);
+      if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
+      // Sorted ids: two writers upserting overlapping batches lock rows in the same order (no deadlock).
+      const rows = valid.map(resultRow).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      for (const chunk of chunks(rows)) {
+        await client.query(
+          `INSERT INTO metric_results (id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count,
+             evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost, "timestamp", computed_at,
+             of_metric_type, measures_level, measures_id, session_id, details)
+           SELECT id, name, result, reasoning, model, pt, ct, tt, cost, ts, ts::timestamptz, mt, ml, mi, sid, details
+           FROM unnest($1::text[], $2::text[], $3::float8[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[],
+             $9::float8[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::json[])
+             AS t(id, name, result, reasoning, model, pt, ct, tt, cost, ts, mt, ml, mi, sid, details)
+           ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
+             evaluation_model = excluded.evaluation_model,
+             evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
+             evaluation_completion_token_count = excluded.evaluation_completion_token_count,
+             evaluation_total_token_count = excluded.evaluation_total_token_count,
+             evaluation_cost = excluded.evaluation_cost, "timestamp" = excluded."timestamp",
+             computed_at = excluded.computed_at, of_metric_type = excluded.of_metric_type,
+             measures_level = excluded.measures_level, measures_id = excluded.measures_id,
+             session_id = excluded.session_id, details = excluded.details`,
+          columns(chunk, [
+            'id', 'name', 'result', 'reasoning', 'evaluationModel', 'evaluationPromptTokenCount',
+            'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost', 'timestamp',
+            'ofMetricType', 'measuresLevel', 'measuresId', 'sessionId', 'details',
+          ]),
+        );
+      }
+      return { written: valid.length, rejected };
+    });
+  }
+
+  /**
+   * Insert new definitions and update only the ones that changed: every batch carries the same few definitions,
+   * and an unconditional upsert would make concurrent writers queue on those rows until each commits.
+   */
+  private async upsertDefinitions(client: pg.PoolClient, definitions: readonly MetricDefinition[]): Promise<void> {
+    const unique = [...new Map(definitions.map((d) => [d.id, { ...d, description: d.description ?? null }])).values()].sort(
+      (a, b) => (a.id < b.id ? -1 : 1),
+    );
+    const params = columns(unique, ['id', 'name', 'computedBy', 'unit', 'valueRange', 'description']);
+    const source = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+      AS t(id, name, computed_by, unit, value_range, description)`;
+    await client.query(`INSERT INTO metrics SELECT * FROM ${source} ON CONFLICT (id) DO NOTHING`, params);
+    await client.query(
+      `UPDATE metrics m SET name = t.name, computed_by = t.computed_by, unit = t.unit, value_range = t.value_range,
+         description = t.description FROM ${source}
+       WHERE m.id = t.id AND (m.name, m.computed_by, m.unit, m.value_range, m.description)
+         IS DISTINCT FROM (t.name, t.computed_by, t.unit, t.value_range, t.description)`,
+      params,
+    );
+  }
+
+  async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
+    if (query.metricNames && query.metricNames.length === 0) return [];
+    const where = ['r.session_id = $1'];
+    if (!query.recursive) where.push(`r.measures_level = 'Session' AND r.measures_id = $1`);
+    const params: unknown[] = [sessionId];
+    if (query.metricNames) {
+      params.push([...query.metricNames]);
+      where.push('r.name = ANY($2)');
+    }
+    const { rows } = await this.pool.query<Row>(
+      `SELECT r.id, r.name, r.result, r.reasoning, r.evaluation_model AS "evaluationModel",
+         r.evaluation_prompt_token_count AS "evaluationPromptTokenCount",
+         r.evaluation_completion_token_count AS "evaluationCompletionTokenCount",
+         r.evaluation_total_token_count AS "evaluationTotalTokenCount", r.evaluation_cost AS "evaluationCost",
+         r."timestamp", r.of_metric_type AS "ofMetricType", r.measures_level AS "measuresLevel",
+         r.measures_id AS "measuresId", r.session_id AS "sessionId", r.details::text AS details,
+         m.id AS "m_id", m.name AS "m_name", m.computed_by AS "m_computedBy", m.unit AS "m_unit",
+         m.value_range AS "m_valueRange", m.description AS "m_description"
+       FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type
+       WHERE ${where.join(' AND ')} ORDER BY r.computed_at DESC, r.id`,
+      params,
+    );
+    return rows.map(storedResult);
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>, mode = 'READ WRITE'): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query(`BEGIN ${mode}`);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

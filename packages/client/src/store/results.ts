@@ -1,0 +1,155 @@
+/**
+ * Metric results on their way into and out of a store: validation against the ontology (core's
+ * `validateMetricResult`) before any write, and the flat row form the SQL adapters use.
+ */
+import { describeIssues, MetricDefinitionSchema, validateMetricResult } from '@mce/core';
+import type { MetricDefinition, MetricResult, OntologyLevel } from '@mce/core';
+import type { RejectedResult, StoredMetricResult, StoreLogger } from './types.js';
+
+export interface ValidatedBatch {
+  valid: MetricResult[];
+  rejected: RejectedResult[];
+}
+
+/**
+ * Split a batch into the results that fit the ontology and point at a known Metric, and the rejected ones (each
+ * logged with its reasons). When a result id repeats in the batch, the last one wins (it is an upsert anyway).
+ */
+export function validateResults(
+  results: readonly MetricResult[],
+  knownMetricIds: ReadonlySet<string>,
+  logger: StoreLogger,
+): ValidatedBatch {
+  const valid = new Map<string, MetricResult>();
+  const rejected: RejectedResult[] = [];
+  results.forEach((result, index) => {
+    const reasons = validateMetricResult(result);
+    if (reasons.length === 0 && !knownMetricIds.has(result.ofMetricType)) {
+      reasons.push({ path: 'ofMetricType', message: `no Metric definition with id "${result.ofMetricType}"` });
+    }
+    if (reasons.length === 0) {
+      valid.set(result.id, result);
+      return;
+    }
+    const id = typeof result?.id === 'string' && result.id !== '' ? result.id : `#${index}`;
+    rejected.push({ id, reasons });
+    logger.warn({ metricResultId: id, reasons }, 'metric result rejected: it does not fit the ontology');
+  });
+  return { valid: [...valid.values()], rejected };
+}
+
+/** The Metric ids the batch refers to that the batch's own definitions do not provide. */
+export function missingMetricIds(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): string[] {
+  const defined = new Set(definitions.map((d) => d.id));
+  const missing = new Set<string>();
+  for (const r of results) if (typeof r?.ofMetricType === 'string' && !defined.has(r.ofMetricType)) missing.add(r.ofMetricType);
+  return [...missing];
+}
+
+export interface ResultRow {
+  id: string;
+  name: string;
+  result: number;
+  reasoning: string;
+  evaluationModel: string | null;
+  evaluationPromptTokenCount: number;
+  evaluationCompletionTokenCount: number;
+  evaluationTotalTokenCount: number;
+  evaluationCost: number;
+  timestamp: string;
+  /** Epoch ms of `timestamp`, the sort key of "newest first". */
+  computedAt: number;
+  ofMetricType: string;
+  measuresLevel: OntologyLevel;
+  measuresId: string;
+  sessionId: string;
+  details: string | null;
+}
+
+export function resultRow(r: MetricResult): ResultRow {
+  return {
+    id: r.id,
+    name: r.name,
+    result: r.result,
+    reasoning: r.reasoning,
+    evaluationModel: r.evaluationModel,
+    evaluationPromptTokenCount: r.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: r.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: r.evaluationTotalTokenCount,
+    evaluationCost: r.evaluationCost,
+    timestamp: r.timestamp,
+    computedAt: Date.parse(r.timestamp),
+    ofMetricType: r.ofMetricType,
+    measuresLevel: r.measures.level,
+    measuresId: r.measures.id,
+    sessionId: r.sessionId,
+    details: r.details === undefined ? null : JSON.stringify(r.details),
+  };
+}
+
+export function resultFromRow(row: Omit<ResultRow, 'computedAt'>): MetricResult {
+  const result: MetricResult = {
+    id: row.id,
+    name: row.name,
+    result: row.result,
+    reasoning: row.reasoning,
+    evaluationModel: row.evaluationModel,
+    evaluationPromptTokenCount: row.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: row.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: row.evaluationTotalTokenCount,
+    evaluationCost: row.evaluationCost,
+    timestamp: row.timestamp,
+    ofMetricType: row.ofMetricType,
+    measures: { level: row.measuresLevel, id: row.measuresId },
+    sessionId: row.sessionId,
+  };
+  if (row.details !== null) result.details = JSON.parse(row.details) as Record<string, unknown>;
+  return result;
+}
+
+export interface MetricRow {
+  id: string;
+  name: string;
+  computedBy: string;
+  unit: string;
+  valueRange: string;
+  description: string | null;
+}
+
+export function metricFromRow(row: MetricRow): MetricDefinition {
+  const metric: MetricDefinition = {
+    id: row.id,
+    name: row.name,
+    computedBy: row.computedBy,
+    unit: row.unit,
+    valueRange: row.valueRange,
+  };
+  if (row.description !== null) metric.description = row.description;
+  return metric;
+}
+
+/** Definitions come from metric metadata (code, not data): one that does not fit is a programming error. */
+export function assertDefinitions(definitions: readonly MetricDefinition[]): void {
+  for (const definition of definitions) {
+    const parsed = MetricDefinitionSchema.safeParse(definition);
+    if (!parsed.success) {
+      const reasons = describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ');
+      throw new Error(`invalid Metric definition ${JSON.stringify(definition?.id)}: ${reasons}`);
+    }
+  }
+}
+
+/** A joined result row (metric columns prefixed `m_`) → the result and its Metric. */
+export function storedResult(row: Record<string, unknown>): StoredMetricResult {
+  return {
+    result: resultFromRow(row as unknown as ResultRow),
+    metric: metricFromRow({
+      id: row.m_id,
+      name: row.m_name,
+      computedBy: row.m_computedBy,
+      unit: row.m_unit,
+      valueRange: row.m_valueRange,
+      description: row.m_description,
+    } as MetricRow),
+  };
+}

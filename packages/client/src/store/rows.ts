@@ -1,0 +1,155 @@
+/**
+ * The table form of a session shared by the SQL adapters (and the Neo4j node properties): one row per session
+ * header, one row per call (queryable columns + the whole call as JSON), one row per MCP server of the inventory.
+ * Reading a session back is one JSON.parse per call, which keeps a 10k-span read fast.
+ */
+import type { Call, CallLevel, MCPServer, Session } from '@mce/core';
+import type { SessionCounts } from './types.js';
+import type { SessionHeader } from './merge.js';
+
+export interface CallRow {
+  sessionId: string;
+  id: string;
+  kind: CallLevel;
+  /** Position in the session, so a session reads back in the order it was written. */
+  seq: number;
+  name: string;
+  traceId: string | null;
+  parentId: string | null;
+  startTime: number;
+  endTime: number;
+  status: string;
+  payload: string;
+}
+
+export interface ServerRow {
+  sessionId: string;
+  name: string;
+  seq: number;
+  transport: string | null;
+  payload: string;
+}
+
+export interface HeaderRow {
+  id: string;
+  startTime: number;
+  endTime: number;
+  serviceName: string | null;
+  appName: string | null;
+  traceIds: string[];
+  userInput: string | null;
+  finalResponse: string | null;
+  attributes: string | null;
+}
+
+export function allCalls(session: Session): Call[] {
+  return [...session.masCalls, ...session.agentCalls, ...session.taskCalls, ...session.llmCalls, ...session.toolCalls];
+}
+
+export function callRows(session: Session, firstSeq: number): CallRow[] {
+  return allCalls(session).map((call, i) => ({
+    sessionId: session.id,
+    id: call.id,
+    kind: call.kind,
+    seq: firstSeq + i,
+    name: call.name,
+    traceId: call.traceId ?? null,
+    parentId: call.parentId ?? null,
+    startTime: call.startTime,
+    endTime: call.endTime,
+    status: call.status,
+    payload: JSON.stringify(call),
+  }));
+}
+
+export function serverRows(session: Session, firstSeq: number): ServerRow[] {
+  return session.mcpServers.map((server, i) => ({
+    sessionId: session.id,
+    name: server.name,
+    seq: firstSeq + i,
+    transport: server.transport ?? null,
+    payload: JSON.stringify(server),
+  }));
+}
+
+export function headerRow(header: SessionHeader): HeaderRow {
+  return {
+    id: header.id,
+    startTime: header.startTime,
+    endTime: header.endTime,
+    serviceName: header.serviceName ?? null,
+    appName: header.appName ?? null,
+    traceIds: header.traceIds,
+    userInput: header.userInput ?? null,
+    finalResponse: header.finalResponse ?? null,
+    attributes: header.attributes === undefined ? null : JSON.stringify(header.attributes),
+  };
+}
+
+/** Drop absent (null) columns so a read-back object has exactly the keys that were written. */
+function present<T extends object>(fields: T): T {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)) as T;
+}
+
+export function headerFromRow(row: HeaderRow): SessionHeader {
+  return present({
+    kind: 'Session' as const,
+    id: row.id,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    serviceName: row.serviceName ?? undefined,
+    appName: row.appName ?? undefined,
+    traceIds: row.traceIds,
+    userInput: row.userInput ?? undefined,
+    finalResponse: row.finalResponse ?? undefined,
+    attributes: row.attributes === null ? undefined : (JSON.parse(row.attributes) as Record<string, unknown>),
+  });
+}
+
+/** Assemble a session from its header and its call / server payloads (already in `seq` order). */
+export function assembleSession(header: SessionHeader, callPayloads: Iterable<string>, serverPayloads: Iterable<string>): Session {
+  const session: Session = {
+    ...header,
+    masCalls: [],
+    agentCalls: [],
+    taskCalls: [],
+    llmCalls: [],
+    toolCalls: [],
+    mcpServers: [...serverPayloads].map((p) => JSON.parse(p) as MCPServer),
+  };
+  for (const payload of callPayloads) {
+    const call = JSON.parse(payload) as Call;
+    listFor(session, call.kind).push(call);
+  }
+  return session;
+}
+
+const LISTS = {
+  MASCall: 'masCalls',
+  AgentCall: 'agentCalls',
+  TaskCall: 'taskCalls',
+  LLMCall: 'llmCalls',
+  ToolCall: 'toolCalls',
+} as const satisfies Record<CallLevel, keyof Session>;
+
+function listFor(session: Session, kind: CallLevel): Call[] {
+  return session[LISTS[kind]] as Call[];
+}
+
+/** Counts from `kind → number` pairs as SQL `GROUP BY kind` returns them. */
+export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServers: number): SessionCounts {
+  const counts: SessionCounts = { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers };
+  for (const { kind, n } of pairs) {
+    const key = LISTS[kind as CallLevel];
+    if (key) counts[key] = n;
+  }
+  return counts;
+}
+
+/** `from` / `to` of a listing as epoch ms. */
+export function toEpochMs(value: number | Date | string): number {
+  if (typeof value === 'number') return value;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(`not a time: ${String(value)}`);
+  return ms;
+}

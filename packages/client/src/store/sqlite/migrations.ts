@@ -1,0 +1,79 @@
+/**
+ * Versioned schema of the SQLite store. Append a migration to change the schema; never edit an applied one.
+ * Times are epoch milliseconds (REAL); JSON columns hold JSON text (query them with `->>`).
+ */
+export const SQLITE_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'sessions, calls, MCP servers, metrics and results',
+    sql: `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  start_time REAL NOT NULL,
+  end_time REAL NOT NULL,
+  service_name TEXT,
+  app_name TEXT,
+  trace_ids TEXT NOT NULL DEFAULT '[]',
+  user_input TEXT,
+  final_response TEXT,
+  attributes TEXT
+);
+CREATE INDEX sessions_start ON sessions (start_time DESC);
+
+CREATE TABLE calls (
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  trace_id TEXT,
+  parent_id TEXT,
+  start_time REAL NOT NULL,
+  end_time REAL NOT NULL,
+  status TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (session_id, id)
+) WITHOUT ROWID;
+CREATE INDEX calls_seq ON calls (session_id, seq);
+CREATE INDEX calls_kind ON calls (session_id, kind);
+
+CREATE TABLE mcp_servers (
+  session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  transport TEXT,
+  payload TEXT NOT NULL,
+  PRIMARY KEY (session_id, name)
+) WITHOUT ROWID;
+
+CREATE TABLE metrics (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  computed_by TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  value_range TEXT NOT NULL,
+  description TEXT
+);
+
+CREATE TABLE metric_results (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  result REAL NOT NULL,
+  reasoning TEXT NOT NULL,
+  evaluation_model TEXT,
+  evaluation_prompt_token_count INTEGER NOT NULL,
+  evaluation_completion_token_count INTEGER NOT NULL,
+  evaluation_total_token_count INTEGER NOT NULL,
+  evaluation_cost REAL NOT NULL,
+  timestamp TEXT NOT NULL,
+  computed_at REAL NOT NULL,
+  of_metric_type TEXT NOT NULL,
+  measures_level TEXT NOT NULL,
+  measures_id TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  details TEXT
+);
+CREATE INDEX metric_results_session ON metric_results (session_id, computed_at DESC);
+`,
+  },
+];

@@ -1,0 +1,236 @@
+/**
+ * The embedded store: one SQLite file (WAL) through better-sqlite3. Everything is synchronous underneath; each
+ * write is one IMMEDIATE transaction of prepared statements, which is what makes bulk writes fast and lets two
+ * processes share the file safely.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { MetricDefinition, MetricResult, Session } from '@mce/core';
+import { coalesceSessions, mergeSessionHeader, type SessionHeader } from '../merge.js';
+import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
+import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
+import type {
+  KnowledgeGraphStore,
+  ListSessionsOptions,
+  MetricResultsQuery,
+  SessionSummary,
+  StoredMetricResult,
+  StoreLogger,
+  WriteResultsOutcome,
+} from '../types.js';
+import { SQLITE_MIGRATIONS } from './migrations.js';
+import { defaultLogger } from '../logger.js';
+
+export interface SqliteStoreOptions {
+  logger?: StoreLogger;
+}
+
+type Row = Record<string, unknown>;
+
+const HEADER_COLUMNS = `id, start_time AS startTime, end_time AS endTime, service_name AS serviceName,
+  app_name AS appName, trace_ids AS traceIds, user_input AS userInput, final_response AS finalResponse, attributes`;
+
+const RESULT_COLUMNS = `r.id, r.name, r.result, r.reasoning, r.evaluation_model AS evaluationModel,
+  r.evaluation_prompt_token_count AS evaluationPromptTokenCount,
+  r.evaluation_completion_token_count AS evaluationCompletionTokenCount,
+  r.evaluation_total_token_count AS evaluationTotalTokenCount, r.evaluation_cost AS evaluationCost, r.timestamp,
+  r.of_metric_type AS ofMetricType, r.measures_level AS measuresLevel, r.measures_id AS measuresId,
+  r.session_id AS sessionId, r.details,
+  m.id AS m_id, m.name AS m_name, m.computed_by AS m_computedBy, m.unit AS m_unit, m.value_range AS m_valueRange,
+  m.description AS m_description`;
+
+export class SqliteStore implements KnowledgeGraphStore {
+  readonly kind = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly logger: StoreLogger;
+
+  /** `file` is a path, or `:memory:`. Its directory is created on first use. */
+  constructor(file: string, options: SqliteStoreOptions = {}) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 10000');
+    this.logger = options.logger ?? defaultLogger();
+  }
+
+  async init(): Promise<void> {
+    this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+    const migrate = this.db.transaction(() => {
+      const applied = new Set(
+        (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+      );
+      for (const m of SQLITE_MIGRATIONS) {
+        if (applied.has(m.version)) continue;
+        this.db.exec(m.sql);
+        this.db
+          .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+          .run(m.version, m.name, new Date().toISOString());
+      }
+    });
+    migrate.immediate();
+  }
+
+  async writeSessions(sessions: readonly Session[]): Promise<void> {
+    const db = this.db;
+    const selectHeader = db.prepare(`SELECT ${HEADER_COLUMNS} FROM sessions WHERE id = ?`);
+    const maxSeq = db.prepare(`SELECT
+      (SELECT COALESCE(MAX(seq) + 1, 0) FROM calls WHERE session_id = ?) AS calls,
+      (SELECT COALESCE(MAX(seq) + 1, 0) FROM mcp_servers WHERE session_id = ?) AS servers`);
+    const upsertHeader = db.prepare(`INSERT INTO sessions
+      (id, start_time, end_time, service_name, app_name, trace_ids, user_input, final_response, attributes)
+      VALUES (@id, @startTime, @endTime, @serviceName, @appName, @traceIds, @userInput, @finalResponse, @attributes)
+      ON CONFLICT (id) DO UPDATE SET start_time = excluded.start_time, end_time = excluded.end_time,
+        service_name = excluded.service_name, app_name = excluded.app_name, trace_ids = excluded.trace_ids,
+        user_input = excluded.user_input, final_response = excluded.final_response, attributes = excluded.attributes`);
+    // A stored element keeps its position (seq) and takes the new value.
+    const upsertCall = db.prepare(`INSERT INTO calls
+      (session_id, id, kind, seq, name, trace_id, parent_id, start_time, end_time, status, payload)
+      VALUES (@sessionId, @id, @kind, @seq, @name, @traceId, @parentId, @startTime, @endTime, @status, @payload)
+      ON CONFLICT (session_id, id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
+        trace_id = excluded.trace_id, parent_id = excluded.parent_id, start_time = excluded.start_time,
+        end_time = excluded.end_time, status = excluded.status, payload = excluded.payload`);
+    const upsertServer = db.prepare(`INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
+      VALUES (@sessionId, @name, @seq, @transport, @payload)
+      ON CONFLICT (session_id, name) DO UPDATE SET transport = excluded.transport, payload = excluded.payload`);
+
+    const write = db.transaction((batch: Session[]) => {
+      for (const session of batch) {
+        const stored = selectHeader.get(session.id) as Row | undefined;
+        const { masCalls: _m, agentCalls: _a, taskCalls: _t, llmCalls: _l, toolCalls: _c, mcpServers: _s, ...incoming } = session;
+        const header = mergeSessionHeader(stored ? sqliteHeader(stored) : undefined, incoming);
+        const row = headerRow(header);
+        upsertHeader.run({ ...row, traceIds: JSON.stringify(row.traceIds) });
+        const next = (stored ? maxSeq.get(session.id, session.id) : { calls: 0, servers: 0 }) as { calls: number; servers: number };
+        for (const call of callRows(session, next.calls)) upsertCall.run(call);
+        for (const server of serverRows(session, next.servers)) upsertServer.run(server);
+      }
+    });
+    write.immediate(coalesceSessions(sessions));
+  }
+
+  async getSession(id: string): Promise<Session | undefined> {
+    const read = this.db.transaction(() => {
+      const stored = this.db.prepare(`SELECT ${HEADER_COLUMNS} FROM sessions WHERE id = ?`).get(id) as Row | undefined;
+      if (!stored) return undefined;
+      const calls = this.db.prepare('SELECT payload FROM calls WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
+      const servers = this.db.prepare('SELECT payload FROM mcp_servers WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
+      return assembleSession(sqliteHeader(stored), calls, servers);
+    });
+    return read();
+  }
+
+  async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const filter = (clause: string, value: unknown) => {
+      where.push(clause);
+      params.push(value);
+    };
+    if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
+    if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
+    if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
+    if (options.appName !== undefined) filter('app_name = ?', options.appName);
+    const sql = `SELECT id, start_time AS startTime, end_time AS endTime, service_name AS serviceName, app_name AS appName,
+        (SELECT COUNT(*) FROM mcp_servers m WHERE m.session_id = s.id) AS servers
+      FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
+    const rows = this.db.prepare(sql).all(...params, options.limit ?? -1, options.offset ?? 0) as Row[];
+    const countCalls = this.db.prepare('SELECT kind, COUNT(*) AS n FROM calls WHERE session_id = ? GROUP BY kind');
+    return rows.map((r) => {
+      const summary: SessionSummary = {
+        id: r.id as string,
+        startTime: r.startTime as number,
+        endTime: r.endTime as number,
+        counts: countsFrom(countCalls.all(r.id) as { kind: string; n: number }[], r.servers as number),
+      };
+      if (r.serviceName !== null) summary.serviceName = r.serviceName as string;
+      if (r.appName !== null) summary.appName = r.appName as string;
+      return summary;
+    });
+  }
+
+  async sessionExists(ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT id FROM sessions WHERE id IN (${chunk.map(() => '?').join(',')})`)
+        .pluck()
+        .all(...chunk) as string[];
+      for (const id of rows) found.add(id);
+    }
+    return found;
+  }
+
+  async writeMetricResults(
+    definitions: readonly MetricDefinition[],
+    results: readonly MetricResult[],
+  ): Promise<WriteResultsOutcome> {
+    assertDefinitions(definitions);
+    const db = this.db;
+    const upsertMetric = db.prepare(`INSERT INTO metrics (id, name, computed_by, unit, value_range, description)
+      VALUES (@id, @name, @computedBy, @unit, @valueRange, @description)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name, computed_by = excluded.computed_by, unit = excluded.unit,
+        value_range = excluded.value_range, description = excluded.description`);
+    const upsertResult = db.prepare(`INSERT INTO metric_results (id, name, result, reasoning, evaluation_model,
+        evaluation_prompt_token_count, evaluation_completion_token_count, evaluation_total_token_count,
+        evaluation_cost, timestamp, computed_at, of_metric_type, measures_level, measures_id, session_id, details)
+      VALUES (@id, @name, @result, @reasoning, @evaluationModel, @evaluationPromptTokenCount,
+        @evaluationCompletionTokenCount, @evaluationTotalTokenCount, @evaluationCost, @timestamp, @computedAt,
+        @ofMetricType, @measuresLevel, @measuresId, @sessionId, @details)
+      ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
+        evaluation_model = excluded.evaluation_model,
+        evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
+        evaluation_completion_token_count = excluded.evaluation_completion_token_count,
+        evaluation_total_token_count = excluded.evaluation_total_token_count,
+        evaluation_cost = excluded.evaluation_cost, timestamp = excluded.timestamp, computed_at = excluded.computed_at,
+        of_metric_type = excluded.of_metric_type, measures_level = excluded.measures_level,
+        measures_id = excluded.measures_id, session_id = excluded.session_id, details = excluded.details`);
+    const knownMetric = db.prepare('SELECT 1 FROM metrics WHERE id = ?').pluck();
+
+    const write = db.transaction(() => {
+      const known = new Set(definitions.map((d) => d.id));
+      for (const id of missingMetricIds(definitions, results)) if (knownMetric.get(id)) known.add(id);
+      const { valid, rejected } = validateResults(results, known, this.logger);
+      for (const d of definitions) upsertMetric.run({ ...d, description: d.description ?? null });
+      for (const r of valid) upsertResult.run(resultRow(r));
+      return { written: valid.length, rejected };
+    });
+    return write.immediate();
+  }
+
+  async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
+    const where = ['r.session_id = ?'];
+    const params: unknown[] = [sessionId];
+    if (!query.recursive) {
+      where.push(`r.measures_level = 'Session' AND r.measures_id = ?`);
+      params.push(sessionId);
+    }
+    if (query.metricNames) {
+      if (query.metricNames.length === 0) return [];
+      where.push(`r.name IN (${query.metricNames.map(() => '?').join(',')})`);
+      params.push(...query.metricNames);
+    }
+    const rows = this.db
+      .prepare(`SELECT ${RESULT_COLUMNS} FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type
+        WHERE ${where.join(' AND ')} ORDER BY r.computed_at DESC, r.id`)
+      .all(...params) as Row[];
+    return rows.map(storedResult);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function sqliteHeader(row: Row): SessionHeader {
+  return headerFromRow({ ...row, traceIds: JSON.parse(row.traceIds as string) as string[] } as HeaderRow);
+}

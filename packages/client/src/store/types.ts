@@ -1,0 +1,94 @@
+/**
+ * The knowledge-graph store contract every adapter (SQLite, PostgreSQL, Neo4j) fulfils and the conformance suite
+ * checks. Sessions and metric observations use the ontology types of `@mce/core` unchanged.
+ */
+import type { MetricDefinition, MetricResult, Session, ValidationIssue } from '@mce/core';
+
+/** Element counts of a stored session (what `mce sessions list` shows). */
+export interface SessionCounts {
+  masCalls: number;
+  agentCalls: number;
+  taskCalls: number;
+  llmCalls: number;
+  toolCalls: number;
+  mcpServers: number;
+}
+
+export interface SessionSummary {
+  id: string;
+  startTime: number;
+  endTime: number;
+  serviceName?: string;
+  appName?: string;
+  counts: SessionCounts;
+}
+
+export interface ListSessionsOptions {
+  /** Sessions that start at or after this time (epoch ms, or a Date / ISO string). */
+  from?: number | Date | string;
+  /** Sessions that start at or before this time. */
+  to?: number | Date | string;
+  serviceName?: string;
+  appName?: string;
+  /** Page size; all when absent. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface MetricResultsQuery {
+  /** false (default): results measuring the Session itself; true: also every call of the session. */
+  recursive?: boolean;
+  /** Keep only results whose `name` is one of these. */
+  metricNames?: readonly string[];
+}
+
+/** A stored observation with the Metric it is of (enough for core's `toResultRecord`). */
+export interface StoredMetricResult {
+  result: MetricResult;
+  metric: MetricDefinition;
+}
+
+export interface RejectedResult {
+  id: string;
+  reasons: ValidationIssue[];
+}
+
+export interface WriteResultsOutcome {
+  written: number;
+  rejected: RejectedResult[];
+}
+
+export interface KnowledgeGraphStore extends AsyncDisposable {
+  /** Which adapter this is: `sqlite`, `postgres` or `neo4j`. */
+  readonly kind: StoreKind;
+  /** Create or migrate the schema (idempotent; `openStore` calls it). */
+  init(): Promise<void>;
+  /**
+   * Write sessions with all their elements in one transaction. Writing a session id again merges: elements are
+   * upserted by id, start/end become min/max, trace ids are unioned, other session fields keep existing non-empty
+   * values, MCP servers are upserted by name (see `mergeSessions`).
+   */
+  writeSessions(sessions: readonly Session[]): Promise<void>;
+  /** The full session, equal to what was written (merged); undefined when unknown. */
+  getSession(id: string): Promise<Session | undefined>;
+  /** Summaries, newest (latest start) first. */
+  listSessions(options?: ListSessionsOptions): Promise<SessionSummary[]>;
+  /** The subset of `ids` that are stored. */
+  sessionExists(ids: readonly string[]): Promise<Set<string>>;
+  /**
+   * Upsert the Metric definitions and the results in one transaction (idempotent on the result id). Each result is
+   * validated first; one that does not fit the ontology (or points at an unknown Metric) is logged, reported in
+   * `rejected` and not saved; the rest is saved.
+   */
+  writeMetricResults(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): Promise<WriteResultsOutcome>;
+  /** Results of a session, newest first (ties by id). */
+  getMetricResults(sessionId: string, query?: MetricResultsQuery): Promise<StoredMetricResult[]>;
+  close(): Promise<void>;
+}
+
+export type StoreKind = 'sqlite' | 'postgres' | 'neo4j';
+
+/** The minimal logger a store reports rejected results to (pino-compatible). */
+export interface StoreLogger {
+  warn(details: object, message: string): void;
+}

@@ -1,0 +1,226 @@
+/**
+ * The store conformance suite: the same behaviour asserted against every adapter. `open` must return a fresh,
+ * empty, initialised store (its own file / schema / database) each time it is called.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toResultRecord } from '@mce/core';
+import type { MetricResult, Session } from '@mce/core';
+import { mergeSessions, type KnowledgeGraphStore, type StoreLogger } from '../../../src/store/index.js';
+import { bareSession, bigSession, DEFINITIONS, metricResult, richSession, toolCall, weatherServer } from './sessions.js';
+
+export interface StoreFactory {
+  open(logger: StoreLogger): Promise<KnowledgeGraphStore>;
+}
+
+const [DURATION, TOOL_ERRORS, RELEVANCY] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
+
+export function storeConformance(name: string, factory: StoreFactory): void {
+  describe(`${name} store conformance`, () => {
+    let store: KnowledgeGraphStore;
+    let warnings: { details: object; message: string }[];
+
+    beforeEach(async () => {
+      warnings = [];
+      store = await factory.open({ warn: (details, message) => warnings.push({ details, message }) });
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('reads a session back exactly as written, every field of every class included', async () => {
+      const session = richSession();
+      await store.writeSessions([session]);
+      expect(await store.getSession('sess-rich')).toStrictEqual(session);
+      expect(await store.getSession('unknown')).toBeUndefined();
+    });
+
+    it('init is idempotent (migrations already applied are skipped)', async () => {
+      await store.writeSessions([bareSession('kept', 5)]);
+      await store.init();
+      expect(await store.sessionExists(['kept'])).toEqual(new Set(['kept']));
+    });
+
+    it('merges a session written in two parts', async () => {
+      const partA = bareSession('split', 1000, {
+        traceIds: ['t1'],
+        userInput: 'first question',
+        serviceName: '',
+        toolCalls: [toolCall('split', 1, 1000), toolCall('split', 2, 1000)],
+        mcpServers: [{ name: 'weather', tools: [], resources: [], prompts: [] }],
+      });
+      const updated = toolCall('split', 2, 1000, { status: 'error', error: { message: 'late failure' } });
+      const partB = bareSession('split', 900, {
+        endTime: 5000,
+        traceIds: ['t2', 't1'],
+        userInput: 'ignored: the stored value is kept',
+        serviceName: 'svc',
+        appName: 'app',
+        toolCalls: [updated, toolCall('split', 3, 1000)],
+        mcpServers: [weatherServer, { name: 'files', tools: [], resources: [], prompts: [] }],
+      });
+      await store.writeSessions([partA]);
+      await store.writeSessions([partB]);
+      const expected: Session = {
+        ...bareSession('split', 900),
+        endTime: 5000,
+        traceIds: ['t1', 't2'],
+        userInput: 'first question',
+        serviceName: 'svc',
+        appName: 'app',
+        toolCalls: [toolCall('split', 1, 1000), updated, toolCall('split', 3, 1000)],
+        mcpServers: [weatherServer, { name: 'files', tools: [], resources: [], prompts: [] }],
+      };
+      expect(await store.getSession('split')).toStrictEqual(expected);
+      expect(mergeSessions(partA, partB)).toStrictEqual(expected);
+
+      // Both parts in one batch merge the same way.
+      await store.writeSessions([{ ...partA, id: 'split2', toolCalls: [] }, { ...partB, id: 'split2', toolCalls: [] }]);
+      const [summary] = await store.listSessions({ serviceName: 'svc', limit: 1, offset: 1 });
+      expect(summary?.id).toBe('split2');
+      expect((await store.getSession('split2'))?.traceIds).toEqual(['t1', 't2']);
+    });
+
+    it('reads a 10,000-span session back complete and in order', async () => {
+      const session = bigSession('big', 10_000);
+      expect(
+        session.masCalls.length + session.agentCalls.length + session.taskCalls.length + session.llmCalls.length + session.toolCalls.length,
+      ).toBe(10_000);
+      await store.writeSessions([session]);
+      const back = await store.getSession('big');
+      expect(back).toStrictEqual(session);
+      const [summary] = await store.listSessions();
+      expect(summary?.counts).toEqual({ masCalls: 1, agentCalls: 200, taskCalls: 2400, llmCalls: 2499, toolCalls: 4900, mcpServers: 0 });
+    });
+
+    it('lists sessions newest first with filters, paging and element counts', async () => {
+      await store.writeSessions([
+        bareSession('s1', 1000, { serviceName: 'alpha', appName: 'web' }),
+        bareSession('s2', 2000, { serviceName: 'beta', appName: 'web' }),
+        bareSession('s3', 3000, { serviceName: 'alpha', appName: 'cli' }),
+        richSession('s4', 4000),
+        bareSession('s5', 5000, { serviceName: 'alpha', appName: 'web', toolCalls: [toolCall('s5', 1, 5000)] }),
+      ]);
+      const ids = async (options: Parameters<KnowledgeGraphStore['listSessions']>[0]) =>
+        (await store.listSessions(options)).map((s) => s.id);
+      expect(await ids({})).toEqual(['s5', 's4', 's3', 's2', 's1']);
+      expect(await ids({ serviceName: 'alpha' })).toEqual(['s5', 's3', 's1']);
+      expect(await ids({ appName: 'web' })).toEqual(['s5', 's2', 's1']);
+      expect(await ids({ serviceName: 'alpha', appName: 'web' })).toEqual(['s5', 's1']);
+      expect(await ids({ from: 2000, to: 4000 })).toEqual(['s4', 's3', 's2']);
+      expect(await ids({ from: new Date(3000), to: new Date(5000).toISOString() })).toEqual(['s5', 's4', 's3']);
+      expect(await ids({ limit: 2 })).toEqual(['s5', 's4']);
+      expect(await ids({ limit: 2, offset: 2 })).toEqual(['s3', 's2']);
+      expect(await ids({ offset: 4 })).toEqual(['s1']);
+      const all = await store.listSessions();
+      expect(all[0]).toStrictEqual({
+        id: 's5',
+        startTime: 5000,
+        endTime: 6000,
+        serviceName: 'alpha',
+        appName: 'web',
+        counts: { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 1, mcpServers: 0 },
+      });
+      expect(all[1]).toStrictEqual({
+        id: 's4',
+        startTime: 4000,
+        endTime: 9000.25,
+        serviceName: 'travel-service',
+        appName: 'travel-app',
+        counts: { masCalls: 1, agentCalls: 1, taskCalls: 1, llmCalls: 1, toolCalls: 1, mcpServers: 2 },
+      });
+      expect(await store.sessionExists(['s2', 'nope', 's4', 's2'])).toEqual(new Set(['s2', 's4']));
+      expect(await store.sessionExists([])).toEqual(new Set());
+    });
+
+    it('writes results in bulk and rewrites the same ids without duplicates', async () => {
+      const batch = Array.from({ length: 60 }, (_, i) =>
+        metricResult(`r${String(i).padStart(2, '0')}`, 'sess', { metric: DEFINITIONS[i % 3], at: i, value: i }),
+      );
+      expect(await store.writeMetricResults(DEFINITIONS, batch)).toEqual({ written: 60, rejected: [] });
+      const rewritten = batch.map((r) => ({ ...r, result: r.result + 1000 }));
+      // The definitions are already stored: a batch may omit them.
+      expect(await store.writeMetricResults([], rewritten)).toEqual({ written: 60, rejected: [] });
+      const stored = await store.getMetricResults('sess');
+      expect(stored).toHaveLength(60);
+      expect(stored.map((s) => s.result.result)).toEqual(Array.from({ length: 60 }, (_, i) => 1059 - i));
+      expect(stored[59]).toStrictEqual({ result: rewritten[0], metric: DURATION });
+      expect(stored.find((s) => s.result.id === 'r01')).toStrictEqual({ result: rewritten[1], metric: TOOL_ERRORS });
+      expect(stored.find((s) => s.result.id === 'r02')).toStrictEqual({ result: rewritten[2], metric: RELEVANCY });
+      expect(warnings).toEqual([]);
+    });
+
+    it('rejects invalid results one by one with reasons and saves the rest', async () => {
+      const good1 = metricResult('good-1', 'sess', { at: 1 });
+      const good2 = metricResult('good-2', 'sess', { metric: RELEVANCY, at: 2 });
+      const notANumber = { ...metricResult('bad-nan', 'sess'), result: Number.NaN };
+      const negativeCost = { ...metricResult('bad-cost', 'sess'), evaluationCost: -0.5, evaluationPromptTokenCount: 1.5 };
+      const unknownMetric = { ...metricResult('bad-metric', 'sess'), ofMetricType: 'mce:Nope' };
+      const noId = { ...metricResult('', 'sess') };
+      const badDate = { ...metricResult('bad-date', 'sess'), timestamp: 'yesterday' };
+      const outcome = await store.writeMetricResults(DEFINITIONS, [good1, notANumber, negativeCost, good2, unknownMetric, noId, badDate]);
+      expect(outcome.written).toBe(2);
+      expect(outcome.rejected.map((r) => [r.id, r.reasons.map((x) => x.path)])).toEqual([
+        ['bad-nan', ['result']],
+        ['bad-cost', ['evaluationPromptTokenCount', 'evaluationCost']],
+        ['bad-metric', ['ofMetricType']],
+        ['#5', ['id']],
+        ['bad-date', ['timestamp']],
+      ]);
+      expect(outcome.rejected[2]?.reasons[0]?.message).toBe('no Metric definition with id "mce:Nope"');
+      expect(warnings).toHaveLength(5);
+      expect(warnings[0]).toMatchObject({ details: { metricResultId: 'bad-nan' } });
+      expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([good2, good1]);
+    });
+
+    it('reads results of the session or of all its calls, by metric names, newest first', async () => {
+      const results: MetricResult[] = [
+        metricResult('session-old', 'S', { at: 10 }),
+        metricResult('session-new', 'S', { at: 30, metric: RELEVANCY }),
+        metricResult('llm', 'S', { at: 20, level: 'LLMCall', measures: 'span-llm', metric: RELEVANCY }),
+        metricResult('tool', 'S', { at: 40, level: 'ToolCall', measures: 'span-tool', metric: TOOL_ERRORS }),
+        metricResult('agent-tie-b', 'S', { at: 5, level: 'AgentCall', measures: 'span-agent' }),
+        metricResult('agent-tie-a', 'S', { at: 5, level: 'AgentCall', measures: 'span-agent' }),
+        metricResult('other-session', 'T', { at: 50 }),
+      ];
+      await store.writeSessions([richSession('S', 0)]);
+      expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 7, rejected: [] });
+      const ids = async (q?: Parameters<KnowledgeGraphStore['getMetricResults']>[1]) =>
+        (await store.getMetricResults('S', q)).map((s) => s.result.id);
+      expect(await ids()).toEqual(['session-new', 'session-old']);
+      expect(await ids({ recursive: true })).toEqual(['tool', 'session-new', 'llm', 'session-old', 'agent-tie-a', 'agent-tie-b']);
+      expect(await ids({ recursive: true, metricNames: ['AnswerRelevancy', 'ToolErrorRate'] })).toEqual(['tool', 'session-new', 'llm']);
+      expect(await ids({ metricNames: ['Duration'] })).toEqual(['session-old']);
+      expect(await ids({ metricNames: [] })).toEqual([]);
+      expect(await store.getMetricResults('nobody', { recursive: true })).toEqual([]);
+
+      const [newest] = await store.getMetricResults('S');
+      expect(toResultRecord(newest!.result, newest!.metric)).toStrictEqual({
+        id: 'session-new',
+        name: 'AnswerRelevancy',
+        provider: 'deepeval',
+        level: 'Session',
+        measures: 'S',
+        result: 0.75,
+        unit: 'dimensionless',
+        reasoning: 'The answer addresses the question.',
+        evaluationModel: 'gpt-4o',
+        evaluationPromptTokenCount: 512,
+        evaluationCompletionTokenCount: 40,
+        evaluationTotalTokenCount: 552,
+        evaluationCost: 0.00168,
+        timestamp: '2026-01-01T00:00:30.000Z',
+        details: { samples: [4, 5], method: 'logprobs' },
+      });
+    });
+
+    it('is an async-disposable resource', async () => {
+      const other = await factory.open({ warn: () => undefined });
+      {
+        await using held = other;
+        await held.writeSessions([bareSession('disposable', 1)]);
+      }
+      // Closing twice is harmless.
+      await other.close();
+    });
+  });
+}

@@ -1,0 +1,282 @@
+/**
+ * Hand-built sessions and results for the store conformance suite: every optional field of every ontology class
+ * is filled, so a round trip that drops or reshapes anything fails.
+ */
+import type {
+  AgentCall,
+  Call,
+  LLMCall,
+  MASCall,
+  MCPServer,
+  MetricDefinition,
+  MetricResult,
+  OntologyLevel,
+  Session,
+  TaskCall,
+  ToolCall,
+} from '@mce/core';
+
+const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+
+export const weatherServer: MCPServer = {
+  name: 'weather',
+  transport: 'stdio',
+  tools: [
+    {
+      name: 'get_forecast',
+      description: 'Forecast for a city',
+      inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+    },
+  ],
+  resources: [{ uri: 'weather://stations', name: 'stations', description: 'All stations', mimeType: 'application/json' }],
+  prompts: [
+    {
+      name: 'daily_report',
+      description: 'A report for one day',
+      arguments: [{ name: 'date', description: 'ISO date', required: true }],
+    },
+  ],
+};
+
+/** A session with one of each call class, every field set (times with sub-millisecond fractions). */
+export function richSession(id = 'sess-rich', start = T0): Session {
+  const traceId = `${id}-trace-1`;
+  const mas: MASCall = {
+    kind: 'MASCall',
+    id: `${id}-mas`,
+    traceId,
+    name: 'invoke_workflow travel',
+    startTime: start,
+    endTime: start + 5000.25,
+    status: 'ok',
+    input: { question: 'Weather in Paris?' },
+    output: 'Sunny, 21°C',
+    attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'travel', retries: 0 },
+    workflowName: 'travel',
+    userInput: 'Weather in Paris?',
+    finalResponse: 'Sunny, 21°C',
+  };
+  const agent: AgentCall = {
+    kind: 'AgentCall',
+    id: `${id}-agent`,
+    traceId,
+    parentId: mas.id,
+    masCallId: mas.id,
+    name: 'invoke_agent planner',
+    startTime: start + 10.5,
+    endTime: start + 4900.125,
+    status: 'ok',
+    input: 'Weather in Paris?',
+    output: 'Sunny, 21°C',
+    attributes: { 'gen_ai.agent.name': 'planner' },
+    agentName: 'planner',
+    agentId: 'agent-42',
+    userInput: 'Weather in Paris?',
+    finalResponse: 'Sunny, 21°C',
+    mcpServers: [weatherServer],
+  };
+  const task: TaskCall = {
+    kind: 'TaskCall',
+    id: `${id}-task`,
+    traceId,
+    parentId: agent.id,
+    masCallId: mas.id,
+    agentCallId: agent.id,
+    name: 'plan.task',
+    startTime: start + 20,
+    endTime: start + 4800,
+    status: 'unset',
+    input: { steps: ['lookup', 'answer'] },
+    output: { done: true },
+    attributes: { 'traceloop.span.kind': 'task' },
+    taskName: 'plan',
+  };
+  const llm: LLMCall = {
+    kind: 'LLMCall',
+    id: `${id}-llm`,
+    traceId,
+    parentId: task.id,
+    masCallId: mas.id,
+    agentCallId: agent.id,
+    name: 'chat gpt-4o',
+    startTime: start + 30.000001,
+    endTime: start + 1530.999999,
+    status: 'ok',
+    attributes: { 'gen_ai.request.temperature': 0.2, 'gen_ai.request.stop': ['\n\n'], nested: { a: [1, { b: null }] } },
+    operation: 'chat',
+    requestModel: 'gpt-4o',
+    responseModel: 'gpt-4o-2024-08-06',
+    provider: 'openai',
+    usage: { inputTokens: 1200, outputTokens: 80, cacheReadTokens: 1024, cacheWriteTokens: 0, reasoningTokens: 16, totalTokens: 1280 },
+    inputMessages: [
+      { role: 'system', content: 'You plan trips.' },
+      { role: 'user', content: 'Weather in Paris?', name: 'alice' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'call_1', name: 'get_forecast', arguments: { city: 'Paris' } }],
+      },
+      { role: 'tool', content: '{"temp":21}', toolCallId: 'call_1', name: 'get_forecast' },
+    ],
+    outputMessages: [{ role: 'assistant', content: 'Sunny, 21°C — «quotes» and emoji 🌞' }],
+    finishReasons: ['stop'],
+    toolDefinitions: [{ name: 'get_forecast', description: 'Forecast for a city', inputSchema: { type: 'object' } }],
+  };
+  const tool: ToolCall = {
+    kind: 'ToolCall',
+    id: `${id}-tool`,
+    traceId: `${id}-trace-2`,
+    parentId: agent.id,
+    masCallId: mas.id,
+    agentCallId: agent.id,
+    name: 'execute_tool get_forecast',
+    startTime: start + 1600,
+    endTime: start + 1700.5,
+    status: 'error',
+    error: { type: 'TimeoutError', message: 'upstream took 30s' },
+    input: { city: 'Paris' },
+    output: null,
+    attributes: { 'mcp.method.name': 'tools/call' },
+    toolName: 'get_forecast',
+    toolCallId: 'call_1',
+    arguments: { city: 'Paris', units: ['metric'] },
+    result: { temp: 21, ok: false },
+    definition: { name: 'get_forecast', description: 'Forecast for a city', inputSchema: { type: 'object' } },
+    mcp: { server: 'weather', kind: 'tool', method: 'tools/call', uri: 'weather://tools/get_forecast' },
+  };
+  return {
+    kind: 'Session',
+    id,
+    startTime: start,
+    endTime: start + 5000.25,
+    serviceName: 'travel-service',
+    appName: 'travel-app',
+    traceIds: [traceId, `${id}-trace-2`],
+    userInput: 'Weather in Paris?',
+    finalResponse: 'Sunny, 21°C',
+    masCalls: [mas],
+    agentCalls: [agent],
+    taskCalls: [task],
+    llmCalls: [llm],
+    toolCalls: [tool],
+    mcpServers: [weatherServer, { name: 'empty', tools: [], resources: [], prompts: [] }],
+    attributes: { 'service.version': '1.2.3', tenant: { id: 7 } },
+  };
+}
+
+/** A minimal session: required fields only. */
+export function bareSession(id: string, start: number, extra: Partial<Session> = {}): Session {
+  return {
+    kind: 'Session',
+    id,
+    startTime: start,
+    endTime: start + 1000,
+    traceIds: [],
+    masCalls: [],
+    agentCalls: [],
+    taskCalls: [],
+    llmCalls: [],
+    toolCalls: [],
+    mcpServers: [],
+    ...extra,
+  };
+}
+
+export function toolCall(sessionId: string, n: number, start: number, extra: Partial<ToolCall> = {}): ToolCall {
+  return {
+    kind: 'ToolCall',
+    id: `${sessionId}-tool-${n}`,
+    name: `execute_tool t${n}`,
+    startTime: start + n,
+    endTime: start + n + 0.5,
+    status: 'ok',
+    toolName: `t${n}`,
+    arguments: { n },
+    ...extra,
+  };
+}
+
+/**
+ * A session of `spans` calls cycling through the five call classes (an agent per 50 spans, LLM calls with a few
+ * messages each), as an ingester would produce for a long run.
+ */
+export function bigSession(id: string, spans: number, start = T0): Session {
+  const session = bareSession(id, start, { serviceName: 'bench', traceIds: [`${id}-trace`] });
+  const mas: MASCall = { kind: 'MASCall', id: `${id}-m0`, traceId: `${id}-trace`, name: 'workflow', startTime: start, endTime: start + spans, status: 'ok' };
+  session.masCalls.push(mas);
+  let agentId = '';
+  for (let i = 1; i < spans; i++) {
+    const base = { id: `${id}-s${i}`, traceId: `${id}-trace`, masCallId: mas.id, startTime: start + i, endTime: start + i + 0.75, status: 'ok' as const };
+    let call: Call;
+    if (i % 50 === 1) {
+      agentId = base.id;
+      call = { ...base, kind: 'AgentCall', parentId: mas.id, name: `invoke_agent a${i}`, agentName: `a${i % 7}` };
+    } else if (i % 4 === 0) {
+      call = {
+        ...base,
+        kind: 'LLMCall',
+        parentId: agentId,
+        agentCallId: agentId,
+        name: 'chat',
+        operation: 'chat',
+        requestModel: 'gpt-4o-mini',
+        usage: { inputTokens: 100 + i, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 120 + i },
+        inputMessages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: `question ${i} `.repeat(5) },
+        ],
+        outputMessages: [{ role: 'assistant', content: `answer ${i}` }],
+        finishReasons: ['stop'],
+        toolDefinitions: [],
+      };
+    } else if (i % 4 === 1) {
+      call = { ...base, kind: 'TaskCall', parentId: agentId, agentCallId: agentId, name: 'task', taskName: `task${i}` };
+    } else {
+      call = { ...base, kind: 'ToolCall', parentId: agentId, agentCallId: agentId, name: 'tool', toolName: `tool${i % 9}`, arguments: { i }, result: `r${i}` };
+    }
+    pushCall(session, call);
+  }
+  return session;
+}
+
+export function pushCall(session: Session, call: Call): void {
+  ({
+    MASCall: session.masCalls,
+    AgentCall: session.agentCalls,
+    TaskCall: session.taskCalls,
+    LLMCall: session.llmCalls,
+    ToolCall: session.toolCalls,
+  })[call.kind].push(call as never);
+}
+
+export const DEFINITIONS: MetricDefinition[] = [
+  { id: 'mce:Duration', name: 'Duration', computedBy: 'mce', unit: 'ms', valueRange: 'non-negative number', description: 'Wall time' },
+  { id: 'mce:ToolErrorRate', name: 'ToolErrorRate', computedBy: 'mce', unit: '%', valueRange: '0-100' },
+  { id: 'deepeval:AnswerRelevancy', name: 'AnswerRelevancy', computedBy: 'deepeval', unit: 'dimensionless', valueRange: '0.0-1.0' },
+];
+
+/** A valid result; `at` is the computation time in seconds after 2026-01-01T00:00:00Z. */
+export function metricResult(
+  id: string,
+  sessionId: string,
+  options: { metric?: MetricDefinition; level?: OntologyLevel; measures?: string; at?: number; value?: number } = {},
+): MetricResult {
+  const metric = options.metric ?? DEFINITIONS[0]!;
+  const judged = metric.computedBy === 'deepeval';
+  return {
+    id,
+    name: metric.name,
+    result: options.value ?? 0.75,
+    reasoning: judged ? 'The answer addresses the question.' : '',
+    evaluationModel: judged ? 'gpt-4o' : null,
+    evaluationPromptTokenCount: judged ? 512 : 0,
+    evaluationCompletionTokenCount: judged ? 40 : 0,
+    evaluationTotalTokenCount: judged ? 552 : 0,
+    evaluationCost: judged ? 0.00168 : 0,
+    timestamp: new Date(T0 + (options.at ?? 0) * 1000).toISOString(),
+    ofMetricType: metric.id,
+    measures: { level: options.level ?? 'Session', id: options.measures ?? sessionId },
+    sessionId,
+    ...(judged ? { details: { samples: [4, 5], method: 'logprobs' } } : {}),
+  };
+}
