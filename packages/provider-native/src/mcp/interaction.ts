@@ -1,0 +1,70 @@
+/**
+ * What the MCP metrics judge, independent of how it was traced: the user's request, what the user saw, the MCP
+ * servers on offer and the MCP primitives called. Built from a Session / AgentCall, or written directly (tests,
+ * the labelled set, library users).
+ */
+import type { MCPPrimitiveKind, MCPServer } from '@mce/core';
+
+export interface MCPCallRecord {
+  /** Server the call went to, when known. */
+  server?: string;
+  kind: MCPPrimitiveKind;
+  /** Tool or prompt name; for a resource, its name or uri. */
+  name: string;
+  /** For a resource read. */
+  uri?: string;
+  arguments?: unknown;
+  result?: unknown;
+  /** The call failed: the error message (or `true` when only the status says so). */
+  error?: string | true;
+}
+
+export interface MCPInteraction {
+  /** The user's request (one turn), or the whole conversation's user messages. */
+  request: string;
+  /** What the user saw in reply. */
+  output: string;
+  servers: MCPServer[];
+  calls: MCPCallRecord[];
+  /** Earlier conversation (previous turns) the arguments may legitimately draw on. */
+  priorContext?: string;
+}
+
+/** A conversation split into turns: a user message and everything until the next one. */
+export interface MCPConversation {
+  servers: MCPServer[];
+  turns: Omit<MCPInteraction, 'servers' | 'priorContext'>[];
+}
+
+/** The interaction of one turn of a conversation, with the earlier turns as context. */
+export function turnInteraction(conversation: MCPConversation, index: number): MCPInteraction {
+  const turn = conversation.turns[index];
+  if (!turn) throw new RangeError(`no turn ${index}`);
+  const prior = conversation.turns
+    .slice(0, index)
+    .map((t) => [t.request, t.output, ...t.calls.map((c) => stringify(c.result))].join('\n'))
+    .join('\n');
+  return { ...turn, servers: conversation.servers, ...(prior ? { priorContext: prior } : {}) };
+}
+
+/** The whole conversation as one interaction (every request, every call, the last output). */
+export function wholeInteraction(conversation: MCPConversation): MCPInteraction {
+  const turns = conversation.turns;
+  return {
+    request: turns.map((t) => t.request).join('\n'),
+    output: turns.map((t) => t.output).filter(Boolean).join('\n'),
+    servers: conversation.servers,
+    calls: turns.flatMap((t) => t.calls),
+  };
+}
+
+/** JSON for objects, the text itself for strings; '' for undefined. */
+export function stringify(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Calibration of the local System One model: one L2-regularised logistic regression per question on the
+ * structural features, fitted on the labelled set (good = 1, bad = 0). Deterministic (full-batch Newton steps
+ * from zero, fixed count, rounded), so the committed weights can be checked against a fresh fit.
+ */
+import { FEATURE_NAMES, type FeatureVector } from './features.js';
+import { SYSTEM_ONE_QUESTIONS, type SystemOneQuestion } from './types.js';
+
+export interface LogisticWeights {
+  bias: number;
+  weights: number[];
+}
+
+export interface CalibratedWeights {
+  features: string[];
+  /** L2 penalty (bias not penalised). */
+  lambda: number;
+  /** Examples each question was fitted on. */
+  examples: Record<SystemOneQuestion, number>;
+  questions: Record<SystemOneQuestion, LogisticWeights>;
+}
+
+export interface CalibrationExample {
+  features: FeatureVector;
+  labels: Partial<Record<SystemOneQuestion, 0 | 1>>;
+}
+
+/** Candidate L2 penalties; the one with the lowest cross-validated log-loss on the calibration data is used. */
+export const LAMBDA_GRID = [0.03, 0.1, 0.3, 1, 3] as const;
+const FOLDS = 5;
+const NEWTON_STEPS = 25;
+const round = (x: number) => Math.round(x * 1e6) / 1e6 || 0;
+
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** Solve A x = b (Gaussian elimination with partial pivoting); A is small (features + 1). */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
+    [m[c], m[p]] = [m[p]!, m[c]!];
+    const pivot = m[c]![c]!;
+    if (Math.abs(pivot) < 1e-12) continue;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const k = m[r]![c]! / pivot;
+      if (k === 0) continue;
+      for (let j = c; j <= n; j++) m[r]![j]! -= k * m[c]![j]!;
+    }
+  }
+  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
+}
+
+/** Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood. */
+export function fitLogistic(xs: readonly FeatureVector[], ys: readonly (0 | 1)[], lambda: number): LogisticWeights {
+  const d = FEATURE_NAMES.length + 1; // index 0 = bias
+  let w = new Array<number>(d).fill(0);
+  for (let step = 0; step < NEWTON_STEPS; step++) {
+    const grad = new Array<number>(d).fill(0);
+    const hess = Array.from({ length: d }, () => new Array<number>(d).fill(0));
+    xs.forEach((x, i) => {
+      const row = [1, ...x];
+      let z = 0;
+      for (let j = 0; j < d; j++) z += w[j]! * row[j]!;
+      const p = sigmoid(z);
+      const r = p - ys[i]!;
+      const s = p * (1 - p);
+      for (let j = 0; j < d; j++) {
+        grad[j]! += r * row[j]!;
+        for (let k = 0; k < d; k++) hess[j]![k]! += s * row[j]! * row[k]!;
+      }
+    });
+    for (let j = 1; j < d; j++) {
+      grad[j]! += lambda * w[j]!;
+      hess[j]![j]! += lambda;
+    }
+    hess[0]![0]! += 1e-6;
+    const delta = solve(hess, grad);
+    w = w.map((v, j) => v - delta[j]!);
+  }
+  return { bias: round(w[0]!), weights: w.slice(1).map(round) };
+}
+
+function logLoss(w: LogisticWeights, x: FeatureVector, y: 0 | 1): number {
+  let z = w.bias;
+  x.forEach((v, i) => (z += (w.weights[i] ?? 0) * v));
+  const p = Math.min(1 - 1e-9, Math.max(1e-9, sigmoid(z)));
+  return -(y ? Math.log(p) : Math.log(1 - p));
+}
+
+/** The penalty from LAMBDA_GRID with the lowest 5-fold cross-validated log-loss (folds by position, deterministic). */
+export function chooseLambda(examples: readonly CalibrationExample[]): number {
+  let best: number = LAMBDA_GRID[0];
+  let bestLoss = Infinity;
+  for (const lambda of LAMBDA_GRID) {
+    let loss = 0;
+    for (const q of SYSTEM_ONE_QUESTIONS) {
+      const used = examples.filter((e) => e.labels[q] !== undefined);
+      for (let fold = 0; fold < FOLDS; fold++) {
+        const train = used.filter((_, i) => i % FOLDS !== fold);
+        const test = used.filter((_, i) => i % FOLDS === fold);
+        const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda);
+        for (const e of test) loss += logLoss(w, e.features, e.labels[q]!);
+      }
+    }
+    if (loss < bestLoss - 1e-12) {
+      bestLoss = loss;
+      best = lambda;
+    }
+  }
+  return best;
+}
+
+export function calibrate(examples: readonly CalibrationExample[], lambda = chooseLambda(examples)): CalibratedWeights {
+  const questions = {} as Record<SystemOneQuestion, LogisticWeights>;
+  const counts = {} as Record<SystemOneQuestion, number>;
+  for (const q of SYSTEM_ONE_QUESTIONS) {
+    const used = examples.filter((e) => e.labels[q] !== undefined);
+    questions[q] = fitLogistic(
+      used.map((e) => e.features),
+      used.map((e) => e.labels[q]!),
+      lambda,
+    );
+    counts[q] = used.length;
+  }
+  return { features: [...FEATURE_NAMES], lambda, examples: counts, questions };
+}

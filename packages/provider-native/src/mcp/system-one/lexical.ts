@@ -1,0 +1,80 @@
+/**
+ * Lexical signals for the local System One model: a small tokenizer (camelCase / snake_case split, light
+ * stemming, stop words dropped) and BM25 relevance of each available primitive to the request.
+ */
+
+const STOP = new Set(
+  (
+    'a an the and or but if then of to in on at by for with from into onto about as is are was were be been being ' +
+    'do does did done have has had i me my we our you your he she it its they them their this that these those ' +
+    'what which who whom whose when where why how can could would should will shall may might must please ' +
+    'there here not no so than too very just also any some all each every up down out over again more most ' +
+    'get give tell show let make want need like know find one two use using via s t'
+  ).split(' '),
+);
+
+/** Light suffix stripping, enough to match "forecasts"/"forecast", "booking"/"book", "created"/"create". */
+export function stem(word: string): string {
+  if (word.length <= 3) return word;
+  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
+  if (word.endsWith('es') && word.length > 4 && /(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+const cache = new Map<string, string[]>();
+
+/** Content tokens of a text, stemmed; cached (the same descriptions are tokenized again and again). */
+export function tokens(text: string): string[] {
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const out: string[] = [];
+  const words = text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/);
+  for (const w of words) if (w && !STOP.has(w)) out.push(stem(w));
+  if (cache.size > 50_000) cache.clear();
+  cache.set(text, out);
+  return out;
+}
+
+export function tokenSet(text: string): Set<string> {
+  return new Set(tokens(text));
+}
+
+/**
+ * BM25 scores of each document for the query, the documents being the primitives on offer (k1 = 1.2, b = 0.75);
+ * idf over those documents, floored so a word every tool shares still counts a little.
+ */
+export function bm25(query: readonly string[], documents: readonly (readonly string[])[]): number[] {
+  const n = documents.length;
+  if (n === 0) return [];
+  const avg = documents.reduce((a, d) => a + d.length, 0) / n || 1;
+  const df = new Map<string, number>();
+  for (const d of documents) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
+  const q = new Set(query);
+  return documents.map((d) => {
+    const tf = new Map<string, number>();
+    for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let score = 0;
+    for (const t of q) {
+      const f = tf.get(t);
+      if (!f) continue;
+      const dfi = df.get(t) ?? 0;
+      const idf = Math.max(0.2, Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5)));
+      score += (idf * f * 2.2) / (f + 1.2 * (0.25 + 0.75 * (d.length / avg)));
+    }
+    return score;
+  });
+}
+
+/** Share of `part`'s tokens that occur in `whole` (0 when `part` has none). */
+export function coverage(part: readonly string[], whole: ReadonlySet<string>): number {
+  if (part.length === 0) return 0;
+  let hit = 0;
+  for (const t of part) if (whole.has(t)) hit++;
+  return hit / part.length;
+}

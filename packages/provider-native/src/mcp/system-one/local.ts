@@ -1,0 +1,53 @@
+/**
+ * The `local` System One model: structural features → calibrated logistic probability p that the answer is
+ * "yes" → four levels as Binomial(3, p), so the expected level / 3 is exactly the calibrated p.
+ * In-process, deterministic, no network.
+ */
+import weightsFile from './weights.json' with { type: 'json' };
+import type { CalibratedWeights, LogisticWeights } from './calibrate.js';
+import { sigmoid } from './calibrate.js';
+import { FEATURE_NAMES, extractFeatures, type FeatureVector } from './features.js';
+import type { SystemOneAnswer, SystemOneModel, SystemOneQuestion, SystemOneRequest, SystemOneResult } from './types.js';
+import { answerFrom } from './types.js';
+
+export const CALIBRATED_WEIGHTS = weightsFile as CalibratedWeights;
+
+/** Level probabilities of Binomial(3, p). */
+export function levelProbabilities(p: number): [number, number, number, number] {
+  const q = 1 - p;
+  return [q * q * q, 3 * p * q * q, 3 * p * p * q, p * p * p];
+}
+
+export function probabilityYes(weights: LogisticWeights, features: FeatureVector): number {
+  let z = weights.bias;
+  for (let i = 0; i < features.length; i++) z += (weights.weights[i] ?? 0) * features[i]!;
+  return sigmoid(z);
+}
+
+export class LocalSystemOne implements SystemOneModel {
+  readonly id = 'local';
+  readonly #weights: CalibratedWeights;
+
+  constructor(weights: CalibratedWeights = CALIBRATED_WEIGHTS) {
+    if (weights.features.join() !== FEATURE_NAMES.join())
+      throw new Error('System One weights were fitted on other features: run scripts/calibrate-system-one.mjs');
+    this.#weights = weights;
+  }
+
+  /** Synchronous core, for callers that batch many interactions. */
+  answerSync(request: SystemOneRequest): SystemOneResult {
+    const features = extractFeatures(request.interaction, request.extracted);
+    const answers: SystemOneAnswer[] = request.questions.map((q: SystemOneQuestion) =>
+      answerFrom(q, levelProbabilities(probabilityYes(this.#weights.questions[q], features))),
+    );
+    return { answers, model: this.id };
+  }
+
+  answer(request: SystemOneRequest): Promise<SystemOneResult> {
+    try {
+      return Promise.resolve(this.answerSync(request));
+    } catch (e) {
+      return Promise.reject(e as Error);
+    }
+  }
+}
