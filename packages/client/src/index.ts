@@ -1,1 +1,2 @@
 export * from './store/index.js';
+export * from './ingest/index.js';

@@ -1,0 +1,65 @@
+/**
+ * The dialect tables and the two orders they are asked in.
+ * Classification: the most specific marker wins (an MCP method beats `execute_tool`; a GenAI operation beats a
+ * span-name suffix; a home-grown `model` attribute is the last resort).
+ * Fields: current GenAI names first, then the older names and the vendor conventions.
+ */
+import type { Message, ToolDefinition } from '@mce/core';
+import type { SpanRecord } from '../span.js';
+import { braintrust } from './braintrust.js';
+import { folk } from './folk.js';
+import { genai } from './genai.js';
+import { genaiLegacy } from './genai-legacy.js';
+import { ioaObserve } from './ioa-observe.js';
+import { mcp } from './mcp.js';
+import { openinference } from './openinference.js';
+import { traceloop } from './traceloop.js';
+import type { Classification, Dialect, Field } from './types.js';
+import { vercel } from './vercel.js';
+
+export type { Classification, Dialect, ElementKind, Field } from './types.js';
+export { stripKindSuffix } from './traceloop.js';
+
+export const CLASSIFY_ORDER: readonly Dialect[] = [mcp, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
+export const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, braintrust, folk];
+
+export function classify(span: SpanRecord): Classification {
+  for (const d of CLASSIFY_ORDER) {
+    const c = d.classify?.(span);
+    if (c) return c;
+  }
+  return { kind: 'other' };
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The first value any dialect has for `field` on this span. */
+export function field(span: SpanRecord, name: Field): unknown {
+  for (const d of FIELD_ORDER) {
+    const sources = d.fields?.[name];
+    if (!sources) continue;
+    for (const src of sources) {
+      const v = typeof src === 'string' ? span.attributes[src] : src(span);
+      if (present(v)) return v;
+    }
+  }
+  return undefined;
+}
+
+export function stringField(span: SpanRecord, name: Field): string | undefined {
+  const v = field(span, name);
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+type Extractor = 'inputMessages' | 'outputMessages' | 'toolDefinitions';
+function firstOf<T>(span: SpanRecord, key: Extractor): T[] | undefined {
+  for (const d of FIELD_ORDER) {
+    const v = d[key]?.(span) as T[] | undefined;
+    if (v && v.length) return v;
+  }
+  return undefined;
+}
+
+export const inputMessages = (span: SpanRecord): Message[] => firstOf<Message>(span, 'inputMessages') ?? [];
+export const outputMessages = (span: SpanRecord): Message[] => firstOf<Message>(span, 'outputMessages') ?? [];
+export const toolDefinitions = (span: SpanRecord): ToolDefinition[] => firstOf<ToolDefinition>(span, 'toolDefinitions') ?? [];

@@ -1,0 +1,50 @@
+/** Arize OpenInference: `openinference.span.kind`, `llm.*`, `llm.token_count.*`, indexed messages, `tool.*`. */
+import { indexedMessages, indexedToolDefinitions, isObj, parseJsonMaybe } from '../messages.js';
+import type { Classification, Dialect } from './types.js';
+
+const KINDS: Record<string, Classification> = {
+  LLM: { kind: 'llm', operation: 'chat' },
+  EMBEDDING: { kind: 'llm', operation: 'embeddings' },
+  TOOL: { kind: 'tool' },
+  AGENT: { kind: 'agent' },
+  CHAIN: { kind: 'task' },
+  RETRIEVER: { kind: 'task' },
+  RERANKER: { kind: 'task' },
+  GUARDRAIL: { kind: 'task' },
+  EVALUATOR: { kind: 'task' },
+};
+
+const invocationModel = (span: { attributes: Record<string, unknown> }) => {
+  const p = parseJsonMaybe(span.attributes['llm.invocation_parameters']);
+  return isObj(p) && typeof p.model === 'string' ? p.model : undefined;
+};
+
+export const openinference: Dialect = {
+  name: 'openinference',
+  classify(span) {
+    const k = span.attributes['openinference.span.kind'];
+    return typeof k === 'string' ? KINDS[k.toUpperCase()] : undefined;
+  },
+  fields: {
+    requestModel: [invocationModel, 'llm.model_name'],
+    responseModel: ['llm.model_name'],
+    provider: ['llm.provider', 'llm.system'],
+    inputTokens: ['llm.token_count.prompt'],
+    outputTokens: ['llm.token_count.completion'],
+    cacheReadTokens: ['llm.token_count.prompt_details.cache_read'],
+    cacheWriteTokens: ['llm.token_count.prompt_details.cache_write'],
+    reasoningTokens: ['llm.token_count.completion_details.reasoning'],
+    totalTokens: ['llm.token_count.total'],
+    finishReasons: ['llm.finish_reason'],
+    toolName: ['tool.name', 'tool_call.function.name'],
+    toolCallId: ['tool_call.id'],
+    toolArguments: ['tool_call.function.arguments', 'tool.parameters'],
+    toolDescription: ['tool.description'],
+    agentName: ['agent.name', 'graph.node.id'],
+    input: ['input.value'],
+    output: ['output.value'],
+  },
+  inputMessages: (span) => indexedMessages(span.attributes, 'llm.input_messages', 'message.', 'tool_call.'),
+  outputMessages: (span) => indexedMessages(span.attributes, 'llm.output_messages', 'message.', 'tool_call.'),
+  toolDefinitions: (span) => indexedToolDefinitions(span.attributes, 'llm.tools'),
+};

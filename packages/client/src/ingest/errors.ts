@@ -1,0 +1,49 @@
+/** Errors and warnings of trace ingestion. An IngestError always names the file (and line for JSON Lines). */
+
+export class IngestError extends Error {
+  override readonly name = 'IngestError';
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly line?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${file}${line !== undefined ? `:${line}` : ''}: ${message}`, options);
+  }
+}
+
+export type IngestWarningCode =
+  | 'malformed-span'
+  | 'malformed-line'
+  | 'session-reemitted'
+  | 'duplicate-span'
+  | 'unknown-parent';
+
+export interface IngestWarning {
+  code: IngestWarningCode;
+  message: string;
+  file?: string;
+  line?: number;
+  /** The span named by the warning (span id, or span name when the id is unreadable). */
+  span?: string;
+  sessionId?: string;
+}
+
+/** Collects warnings and counts them per code; shared by the readers and the normaliser of one run. */
+export class WarningSink {
+  readonly list: IngestWarning[] = [];
+  readonly counts: Partial<Record<IngestWarningCode, number>> = {};
+  /** Keep at most this many warning objects (counts stay exact). */
+  constructor(private readonly keep = 1000) {}
+  add(w: IngestWarning): void {
+    this.counts[w.code] = (this.counts[w.code] ?? 0) + 1;
+    if (this.list.length < this.keep) this.list.push(w);
+  }
+  get total(): number {
+    return Object.values(this.counts).reduce((a, b) => a + (b ?? 0), 0);
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

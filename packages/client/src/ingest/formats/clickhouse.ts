@@ -1,0 +1,141 @@
+/**
+ * Rows of the OpenTelemetry Collector's ClickHouse `otel_traces` table (as JSON) → common spans.
+ * Accepts a list of rows or an object `{ sessionId: rows }`; events spelled `Events.Name` or `EventsName`;
+ * `Timestamp` as a `YYYY-MM-DD hh:mm:ss.ffffff` string (UTC), ISO string, or epoch number; `Duration` in ns.
+ */
+import type { SpanEvent, SpanRecord } from '../span.js';
+import { errorMessage, type WarningSink } from '../errors.js';
+import { decodeId, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+import type { Where } from './otlp.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function isClickHouseRow(v: unknown): boolean {
+  return isObj(v) && ('SpanId' in v || 'spanId' in v) && ('TraceId' in v || 'traceId' in v) && ('SpanAttributes' in v || 'Timestamp' in v);
+}
+
+/** `2025-06-20 21:37:08.604225` (UTC), ISO strings, epoch s/ms/µs/ns numbers → fractional epoch ms. */
+export function parseClickHouseTime(value: unknown): number | undefined {
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))) {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return undefined;
+    if (n > 1e17) return nanosToMillis(typeof value === 'string' ? value.trim() : value);
+    if (n > 1e14) return n / 1e3; // µs
+    if (n > 1e11) return n; // ms
+    return n * 1e3; // s
+  }
+  if (typeof value !== 'string') return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  if (!m) {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  const base = Date.parse(`${m[1]}T${m[2]}${m[4] ?? 'Z'}`);
+  if (Number.isNaN(base)) return undefined;
+  const frac = m[3] ? Number(`0.${m[3]}`) * 1000 : 0;
+  return base + frac;
+}
+
+/** Python-style `[datetime.datetime(2025, 6, 20, 21, 37, 8, 604341)]` strings, as some exports write event times. */
+function parsePythonDatetimes(s: string): number[] {
+  const out: number[] = [];
+  for (const m of s.matchAll(/datetime\((\d+), (\d+), (\d+), (\d+), (\d+), (\d+)(?:, (\d+))?/g)) {
+    const [y, mo, d, h, mi, se, us] = m.slice(1).map((x) => Number(x ?? 0));
+    out.push(Date.UTC(y!, mo! - 1, d!, h!, mi!, se!) + (us ?? 0) / 1000);
+  }
+  return out;
+}
+
+function column(row: Obj, names: string[]): unknown {
+  for (const n of names) if (row[n] !== undefined) return row[n];
+  return undefined;
+}
+
+function decodeEvents(row: Obj, start: number): SpanEvent[] {
+  const nested = row.Events;
+  if (Array.isArray(nested)) {
+    return nested.filter(isObj).map((e) => ({
+      name: String(e.Name ?? e.name ?? ''),
+      time: parseClickHouseTime(e.Timestamp ?? e.timestamp) ?? start,
+      attributes: decodeKeyValues(e.Attributes ?? e.attributes),
+    }));
+  }
+  const names = column(row, ['Events.Name', 'EventsName']);
+  if (!Array.isArray(names)) return [];
+  const attrs = column(row, ['Events.Attributes', 'EventsAttributes']);
+  const timesRaw = column(row, ['Events.Timestamp', 'EventsTimestamp']);
+  const times = Array.isArray(timesRaw)
+    ? timesRaw.map((t) => parseClickHouseTime(t))
+    : typeof timesRaw === 'string'
+      ? parsePythonDatetimes(timesRaw)
+      : [];
+  return names.map((n, i) => ({
+    name: String(n),
+    time: times[i] ?? start,
+    attributes: decodeKeyValues(Array.isArray(attrs) ? attrs[i] : undefined),
+  }));
+}
+
+export function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
+  if (!isObj(row)) throw new TypeError('row is not an object');
+  const traceId = decodeId(column(row, ['TraceId', 'traceId']));
+  const spanId = decodeId(column(row, ['SpanId', 'spanId']));
+  if (!traceId) throw new TypeError('row has no TraceId');
+  if (!spanId) throw new TypeError('row has no SpanId');
+  const start = parseClickHouseTime(column(row, ['Timestamp', 'startTime']));
+  if (start === undefined) throw new TypeError('row has no readable Timestamp');
+  const durationNs = decodeInt(column(row, ['Duration', 'duration']));
+  const end = durationNs !== undefined && durationNs >= 0 ? start + durationNs / 1e6 : start;
+  const resource = decodeKeyValues(row.ResourceAttributes);
+  const service = row.ServiceName;
+  if (typeof service === 'string' && service !== '' && resource['service.name'] === undefined) resource['service.name'] = service;
+  const name = column(row, ['SpanName', 'name']);
+  const message = row.StatusMessage;
+  const attributes = decodeKeyValues(row.SpanAttributes);
+  const scope = row.ScopeName;
+  return {
+    traceId,
+    spanId,
+    parentSpanId: decodeId(column(row, ['ParentSpanId', 'parentSpanId'])),
+    name: typeof name === 'string' ? name : '',
+    kind: decodeSpanKind(row.SpanKind),
+    startTime: start,
+    endTime: end,
+    status: {
+      code: decodeStatusCode(column(row, ['StatusCode', 'statusCode'])),
+      ...(typeof message === 'string' && message !== '' ? { message } : {}),
+    },
+    attributes,
+    resource,
+    ...(typeof scope === 'string' && scope !== '' ? { scope } : {}),
+    events: decodeEvents(row, start),
+    ...(sourceSessionId ? { sourceSessionId } : {}),
+  };
+}
+
+/** Every span of a ClickHouse export (list of rows, or `{ sessionId: rows }`). */
+export function* clickHouseSpans(data: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
+  const groups: [string | undefined, unknown[]][] = Array.isArray(data)
+    ? [[undefined, data]]
+    : isObj(data)
+      ? Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v : []] as [string, unknown[]])
+      : [];
+  for (const [sessionId, rows] of groups) {
+    for (const row of rows) {
+      try {
+        yield decodeClickHouseRow(row, sessionId);
+      } catch (err) {
+        const r = isObj(row) ? row : {};
+        const label = String(r.SpanId ?? r.SpanName ?? '(unnamed)');
+        warnings.add({
+          code: 'malformed-span',
+          message: `skipped row ${label}: ${errorMessage(err)}`,
+          span: label,
+          file: where.file,
+          ...(where.line !== undefined ? { line: where.line } : {}),
+        });
+      }
+    }
+  }
+}

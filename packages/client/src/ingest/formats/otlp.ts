@@ -1,0 +1,90 @@
+/** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
+import type { SpanEvent, SpanRecord } from '../span.js';
+import { errorMessage, type WarningSink } from '../errors.js';
+import { decodeId, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** True when the value looks like an OTLP request (the shape check of format detection). */
+export function isOtlpRequest(v: unknown): boolean {
+  return isObj(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resource_spans));
+}
+
+export interface Where {
+  file: string;
+  line?: number;
+}
+
+/** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start time). */
+export function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
+  if (!isObj(raw)) throw new TypeError('span is not an object');
+  const traceId = decodeId(raw.traceId ?? raw.trace_id);
+  const spanId = decodeId(raw.spanId ?? raw.span_id);
+  if (!traceId) throw new TypeError('span has no trace id');
+  if (!spanId) throw new TypeError('span has no span id');
+  const start = nanosToMillis(raw.startTimeUnixNano ?? raw.start_time_unix_nano);
+  if (start === undefined) throw new TypeError('span has no start time');
+  const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano) ?? start;
+  const status = isObj(raw.status) ? raw.status : {};
+  const events: SpanEvent[] = [];
+  for (const e of list(raw.events)) {
+    if (!isObj(e)) continue;
+    events.push({
+      name: typeof e.name === 'string' ? e.name : '',
+      time: nanosToMillis(e.timeUnixNano ?? e.time_unix_nano) ?? start,
+      attributes: decodeKeyValues(e.attributes),
+    });
+  }
+  const name = raw.name;
+  const message = status.message;
+  return {
+    traceId,
+    spanId,
+    parentSpanId: decodeId(raw.parentSpanId ?? raw.parent_span_id),
+    name: typeof name === 'string' ? name : name === undefined ? '' : String(name),
+    kind: decodeSpanKind(raw.kind),
+    startTime: start,
+    endTime: end >= start ? end : start,
+    status: {
+      code: decodeStatusCode(status.code),
+      ...(typeof message === 'string' && message !== '' ? { message } : {}),
+    },
+    attributes: decodeKeyValues(raw.attributes),
+    resource,
+    ...(scope ? { scope } : {}),
+    events,
+  };
+}
+
+/** Every span of one request; malformed spans become counted warnings naming the span. */
+export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
+  if (!isObj(request)) return;
+  for (const rs of list(request.resourceSpans ?? request.resource_spans)) {
+    if (!isObj(rs)) continue;
+    const resource = decodeKeyValues(isObj(rs.resource) ? rs.resource.attributes : undefined);
+    const scopeSpans = rs.scopeSpans ?? rs.scope_spans ?? rs.instrumentationLibrarySpans;
+    for (const ss of list(scopeSpans)) {
+      if (!isObj(ss)) continue;
+      const sc = ss.scope ?? ss.instrumentationLibrary;
+      const scope = isObj(sc) && typeof sc.name === 'string' ? sc.name : undefined;
+      for (const raw of list(ss.spans)) {
+        try {
+          yield decodeOtlpSpan(raw, resource, scope);
+        } catch (err) {
+          const r = isObj(raw) ? raw : {};
+          const label = typeof r.spanId === 'string' ? r.spanId : typeof r.name === 'string' ? r.name : '(unnamed)';
+          warnings.add({
+            code: 'malformed-span',
+            message: `skipped span ${label}: ${errorMessage(err)}`,
+            span: label,
+            file: where.file,
+            ...(where.line !== undefined ? { line: where.line } : {}),
+          });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,7 @@
+export { readSessions, streamSessions, detectFormat, writeSessionsFile, TRACE_FORMATS } from './read.js';
+export type { TraceFormat, IngestOptions, StreamOptions, ReadResult } from './read.js';
+export { IngestError, WarningSink } from './errors.js';
+export type { IngestWarning, IngestWarningCode } from './errors.js';
+export { normaliseSession } from './normalise.js';
+export { groupBySession, explicitSessionId, DEFAULT_VENDOR_SESSION_KEYS, STANDARD_SESSION_KEYS } from './session-id.js';
+export type { SpanRecord, SpanEvent } from './span.js';

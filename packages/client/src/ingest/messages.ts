@@ -1,0 +1,262 @@
+/**
+ * Message normalisation: every dialect's way of writing chat messages → the ontology's `Message`
+ * (role, text, tool calls made, tool result carried). Also tool definitions.
+ */
+import type { Message, MessageToolCall, ToolDefinition } from '@mce/core';
+
+type Obj = Record<string, unknown>;
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** JSON.parse when the string looks like JSON; the value itself otherwise (never throws). */
+export function parseJsonMaybe(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const s = v.trim();
+  const c = s[0];
+  if (c !== '{' && c !== '[' && c !== '"') return v;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return v;
+  }
+}
+
+/** Python-repr dicts (`{'a': 1, 'b': None}`) as some home-grown spans write them → JS value, or undefined. */
+export function parsePythonDict(v: unknown): unknown {
+  if (typeof v !== 'string') return undefined;
+  const json = v.replace(/'/g, '"').replace(/\bNone\b/g, 'null').replace(/\bTrue\b/g, 'true').replace(/\bFalse\b/g, 'false');
+  try {
+    return JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Text of a content value: strings (a JSON-encoded string literal is decoded), part lists, objects as JSON. */
+export function contentText(content: unknown): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') {
+    const s = content.trim();
+    if (s.length >= 2 && s.startsWith('"') && s.endsWith('"')) {
+      try {
+        const d = JSON.parse(s) as unknown;
+        if (typeof d === 'string') return d;
+      } catch {
+        /* keep as is */
+      }
+    }
+    return content;
+  }
+  if (Array.isArray(content)) {
+    return content
+      .map((p) => {
+        if (typeof p === 'string') return p;
+        if (!isObj(p)) return '';
+        const type = p.type;
+        if (type === undefined || type === 'text' || type === 'input_text' || type === 'output_text') {
+          const t = p.text ?? p.content;
+          return typeof t === 'string' ? t : '';
+        }
+        return '';
+      })
+      .filter((t) => t !== '')
+      .join('\n');
+  }
+  if (typeof content === 'number' || typeof content === 'boolean') return String(content);
+  return JSON.stringify(content);
+}
+
+function toolCallOf(v: unknown): MessageToolCall | undefined {
+  if (!isObj(v)) return undefined;
+  const fn = isObj(v.function) ? v.function : v;
+  const name = fn.name ?? v.toolName ?? v.tool_name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const id = v.id ?? v.toolCallId ?? v.tool_call_id;
+  const args = fn.arguments ?? v.args ?? v.input;
+  return {
+    ...(typeof id === 'string' && id !== '' ? { id } : {}),
+    name,
+    ...(args !== undefined ? { arguments: parseJsonMaybe(args) } : {}),
+  };
+}
+
+/**
+ * One chat message in any of: OpenAI (`content`, `tool_calls`, `tool_call_id`), GenAI semconv (`parts` with
+ * `text` / `tool_call` / `tool_call_response`), Vercel AI SDK (`content` parts `tool-call` / `tool-result`).
+ */
+export function normaliseMessage(raw: unknown, defaultRole = 'user'): Message | undefined {
+  if (typeof raw === 'string') return { role: defaultRole, content: raw };
+  if (!isObj(raw)) return undefined;
+  const role = typeof raw.role === 'string' && raw.role !== '' ? raw.role : defaultRole;
+  const msg: Message = { role, content: '' };
+  const texts: string[] = [];
+  const toolCalls: MessageToolCall[] = [];
+  let toolCallId = raw.tool_call_id ?? raw.toolCallId;
+  const parts = Array.isArray(raw.parts) ? raw.parts : Array.isArray(raw.content) ? raw.content : undefined;
+  if (parts) {
+    for (const p of parts) {
+      if (typeof p === 'string') {
+        texts.push(p);
+        continue;
+      }
+      if (!isObj(p)) continue;
+      const type = p.type;
+      if (type === 'tool_call' || type === 'tool-call' || type === 'function_call') {
+        const tc = toolCallOf(p);
+        if (tc) toolCalls.push(tc);
+      } else if (type === 'tool_call_response' || type === 'tool-result' || type === 'function_call_output') {
+        toolCallId ??= p.id ?? p.toolCallId ?? p.call_id;
+        const r = p.response ?? p.result ?? p.output;
+        texts.push(typeof r === 'string' ? r : contentText(r));
+      } else if (type === undefined || type === 'text' || type === 'input_text' || type === 'output_text') {
+        const t = p.content ?? p.text;
+        if (typeof t === 'string') texts.push(t);
+      }
+    }
+    msg.content = texts.join('\n');
+  } else {
+    msg.content = contentText(raw.content ?? raw.text ?? raw.message);
+  }
+  const rawCalls = raw.tool_calls ?? raw.toolCalls;
+  if (Array.isArray(rawCalls)) for (const c of rawCalls) {
+    const tc = toolCallOf(c);
+    if (tc) toolCalls.push(tc);
+  }
+  if (isObj(raw.function_call)) {
+    const tc = toolCallOf(raw.function_call);
+    if (tc) toolCalls.push(tc);
+  }
+  if (toolCalls.length) msg.toolCalls = toolCalls;
+  if (typeof raw.name === 'string' && raw.name !== '') msg.name = raw.name;
+  if (typeof toolCallId === 'string' && toolCallId !== '') msg.toolCallId = toolCallId;
+  return msg;
+}
+
+/** A message list given as a JSON string, an array, `{messages:[…]}`, or a single message object. */
+export function normaliseMessageList(value: unknown, defaultRole = 'user'): Message[] | undefined {
+  let v = parseJsonMaybe(value);
+  if (v === undefined || v === null || v === '') return undefined;
+  if (isObj(v) && Array.isArray(v.messages)) v = v.messages;
+  const items = Array.isArray(v) ? v : [v];
+  const out: Message[] = [];
+  for (const item of items) {
+    const m = normaliseMessage(item, defaultRole);
+    if (m) out.push(m);
+  }
+  return out;
+}
+
+/**
+ * Indexed flattened messages: `<prefix>.N.role`, `<prefix>.N.content`, `<prefix>.N.tool_calls.M.name` …
+ * `inner` is inserted after the index (OpenInference writes `llm.input_messages.N.message.role`) and `callInner`
+ * inside tool calls (`tool_calls.M.tool_call.function.name`).
+ */
+export function indexedMessages(
+  attrs: Record<string, unknown>,
+  prefix: string,
+  inner = '',
+  callInner = '',
+): Message[] | undefined {
+  const head = `${prefix}.`;
+  const byIndex = new Map<number, Record<string, unknown>>();
+  for (const key in attrs) {
+    if (!key.startsWith(head)) continue;
+    const rest = key.slice(head.length);
+    const dot = rest.indexOf('.');
+    if (dot <= 0) continue;
+    const idx = Number(rest.slice(0, dot));
+    if (!Number.isInteger(idx)) continue;
+    let field = rest.slice(dot + 1);
+    if (inner && field.startsWith(inner)) field = field.slice(inner.length);
+    let fields = byIndex.get(idx);
+    if (!fields) byIndex.set(idx, (fields = {}));
+    fields[field] = attrs[key];
+  }
+  if (byIndex.size === 0) return undefined;
+  const out: Message[] = [];
+  for (const idx of [...byIndex.keys()].sort((a, b) => a - b)) {
+    const f = byIndex.get(idx)!;
+    const calls = new Map<number, Record<string, unknown>>();
+    const contents: string[] = [];
+    for (const [k, v] of Object.entries(f)) {
+      const m = /^tool_calls\.(\d+)\.(.+)$/.exec(k);
+      if (m) {
+        let sub = m[2]!;
+        if (callInner && sub.startsWith(callInner)) sub = sub.slice(callInner.length);
+        sub = sub.replace(/^function\./, '');
+        const n = Number(m[1]);
+        let c = calls.get(n);
+        if (!c) calls.set(n, (c = {}));
+        c[sub] = v;
+      }
+      const cm = /^contents\.(\d+)\.message_content\.text$/.exec(k);
+      if (cm && typeof v === 'string') contents.push(v);
+    }
+    const msg: Message = {
+      role: typeof f.role === 'string' && f.role !== '' ? f.role : prefix.includes('completion') || prefix.includes('output') ? 'assistant' : 'user',
+      content: f.content !== undefined ? contentText(f.content) : contents.join('\n'),
+    };
+    const toolCalls: MessageToolCall[] = [];
+    for (const n of [...calls.keys()].sort((a, b) => a - b)) {
+      const tc = toolCallOf(calls.get(n));
+      if (tc) toolCalls.push(tc);
+    }
+    if (toolCalls.length) msg.toolCalls = toolCalls;
+    if (typeof f.name === 'string' && f.name !== '') msg.name = f.name;
+    const tcid = f.tool_call_id;
+    if (typeof tcid === 'string' && tcid !== '') msg.toolCallId = tcid;
+    out.push(msg);
+  }
+  return out;
+}
+
+/** One tool definition in OpenAI (`{type:'function', function:{…}}`), flat (`{name, parameters}`) or MCP form. */
+export function normaliseToolDefinition(raw: unknown): ToolDefinition | undefined {
+  const v = parseJsonMaybe(raw);
+  if (!isObj(v)) return undefined;
+  const fn = isObj(v.function) ? v.function : v;
+  const name = fn.name;
+  if (typeof name !== 'string' || name === '') return undefined;
+  const schema = parseJsonMaybe(fn.parameters ?? fn.inputSchema ?? fn.input_schema ?? fn.json_schema);
+  return {
+    name,
+    ...(typeof fn.description === 'string' ? { description: fn.description } : {}),
+    ...(isObj(schema) ? { inputSchema: schema } : {}),
+  };
+}
+
+export function normaliseToolDefinitions(value: unknown): ToolDefinition[] | undefined {
+  const v = parseJsonMaybe(value);
+  if (v === undefined || v === null || v === '') return undefined;
+  const items = Array.isArray(v) ? v : isObj(v) && Array.isArray(v.tools) ? v.tools : [v];
+  const out: ToolDefinition[] = [];
+  for (const item of items) {
+    const d = normaliseToolDefinition(item);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** Indexed definitions: `llm.request.functions.N.name/description/parameters`, `llm.tools.N.tool.json_schema`. */
+export function indexedToolDefinitions(attrs: Record<string, unknown>, prefix: string): ToolDefinition[] | undefined {
+  const head = `${prefix}.`;
+  const byIndex = new Map<number, Record<string, unknown>>();
+  for (const key in attrs) {
+    if (!key.startsWith(head)) continue;
+    const rest = key.slice(head.length);
+    const dot = rest.indexOf('.');
+    if (dot <= 0) continue;
+    const idx = Number(rest.slice(0, dot));
+    if (!Number.isInteger(idx)) continue;
+    let f = byIndex.get(idx);
+    if (!f) byIndex.set(idx, (f = {}));
+    f[rest.slice(dot + 1)] = attrs[key];
+  }
+  if (byIndex.size === 0) return undefined;
+  const out: ToolDefinition[] = [];
+  for (const idx of [...byIndex.keys()].sort((a, b) => a - b)) {
+    const f = byIndex.get(idx)!;
+    const d = f['tool.json_schema'] !== undefined ? normaliseToolDefinition(f['tool.json_schema']) : normaliseToolDefinition(f);
+    if (d) out.push(d);
+  }
+  return out;
+}

@@ -1,0 +1,474 @@
+/**
+ * Spans of one session → an ontology Session.
+ *
+ * - Kinds come from the dialect tables (`dialects/`). A workflow/graph span nested inside an agent or another
+ *   workflow is an inner chain (LlamaIndex `*.workflow` under an agent), so it becomes a TaskCall; only top-level
+ *   ones are MAS calls. Spans of no known kind (HTTP, events, framework plumbing) are not elements but still link
+ *   the tree: an element's `parentId` is its nearest ancestor that is an element.
+ * - A tool span directly inside a tool span of the same name (MCP client + server spans, `execute_tool` around
+ *   `tools/call`) is one call: the outer one is kept and takes the inner one's MCP details.
+ * - `agentCallId`: the nearest ancestor agent call, else the rule in `attribution.ts`.
+ * - `masCallId`: the nearest ancestor MAS call, else the MAS call whose window holds the element's start. A session
+ *   without any workflow span gets one implicit MAS call per trace that holds an agent, LLM or tool call (its id is
+ *   the trace id, which cannot collide with 16-digit span ids).
+ * - Errors: span status ERROR, `exception` events, `error.type` — never the words of the output text.
+ */
+import type {
+  AgentCall,
+  ElementError,
+  LLMCall,
+  MASCall,
+  MCPCallInfo,
+  MCPServer,
+  Session,
+  Status,
+  TaskCall,
+  ToolCall,
+  ToolDefinition,
+  TokenUsage,
+} from '@mce/core';
+import { AgentMatcher, checkpointNamespace, type AgentCandidate } from './attribution.js';
+import { finalAssistantResponse, firstUserInput } from './conversation.js';
+import {
+  classify,
+  field,
+  inputMessages,
+  outputMessages,
+  stringField,
+  stripKindSuffix,
+  toolDefinitions,
+  type Classification,
+} from './dialects/index.js';
+import { errorMessage, type WarningSink } from './errors.js';
+import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
+import type { SpanRecord } from './span.js';
+import { decodeInt } from './values.js';
+
+interface Node {
+  span: SpanRecord;
+  cls: Classification;
+  /** Element id when the span became an element; undefined for plumbing spans and merged tool spans. */
+  element?: boolean;
+  parent?: Node;
+}
+
+export interface NormaliseOptions {
+  warnings: WarningSink;
+  file?: string;
+}
+
+function num(v: unknown): number | undefined {
+  const n = decodeInt(v);
+  return n !== undefined && n >= 0 ? Math.round(n) : undefined;
+}
+
+function usageOf(span: SpanRecord): TokenUsage {
+  const input = num(field(span, 'inputTokens')) ?? 0;
+  const output = num(field(span, 'outputTokens')) ?? 0;
+  return {
+    inputTokens: input,
+    outputTokens: output,
+    cacheReadTokens: num(field(span, 'cacheReadTokens')) ?? 0,
+    cacheWriteTokens: num(field(span, 'cacheWriteTokens')) ?? 0,
+    reasoningTokens: num(field(span, 'reasoningTokens')) ?? 0,
+    totalTokens: num(field(span, 'totalTokens')) ?? input + output,
+  };
+}
+
+function finishReasonsOf(span: SpanRecord): string[] {
+  const v = parseJsonMaybe(field(span, 'finishReasons'));
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return typeof v === 'string' && v !== '' ? [v] : [];
+}
+
+/** Status and error from span status, `exception` events and `error.type`. */
+function statusOf(span: SpanRecord): { status: Status; error?: ElementError } {
+  const exc = span.events.find((e) => e.name === 'exception');
+  const errorType = stringField(span, 'errorType');
+  if (span.status.code !== 'error' && !exc && !errorType) return { status: span.status.code };
+  const type = errorType ?? (typeof exc?.attributes['exception.type'] === 'string' ? (exc.attributes['exception.type'] as string) : undefined);
+  const message =
+    span.status.message ?? (typeof exc?.attributes['exception.message'] === 'string' ? (exc.attributes['exception.message'] as string) : undefined);
+  return { status: 'error', error: { ...(type ? { type } : {}), ...(message ? { message } : {}) } };
+}
+
+const ifDefined = <K extends string, V>(key: K, v: V | undefined): Partial<Record<K, V>> =>
+  (v === undefined ? {} : { [key]: v }) as Partial<Record<K, V>>;
+
+function baseOf(node: Node) {
+  const s = node.span;
+  const { status, error } = statusOf(s);
+  return {
+    id: s.spanId,
+    traceId: s.traceId,
+    name: s.name,
+    startTime: s.startTime,
+    endTime: s.endTime,
+    status,
+    ...ifDefined('error', error),
+    attributes: s.attributes,
+  };
+}
+
+function nearest(node: Node, pred: (n: Node) => boolean): Node | undefined {
+  for (let p = node.parent; p; p = p.parent) if (pred(p)) return p;
+  return undefined;
+}
+
+/** Tool name from the dialects, else the span name without its kind marker. */
+function toolNameOf(span: SpanRecord, cls: Classification): string {
+  if (cls.mcpMethod === 'resources/read') {
+    const uri = stringField(span, 'mcpResourceUri');
+    if (uri) return uri;
+  }
+  if (cls.mcpMethod === 'prompts/get') {
+    const p = stringField(span, 'mcpPromptName');
+    if (p) return p;
+  }
+  const named = stringField(span, 'toolName');
+  if (named) return named;
+  const n = span.name.replace(/^(execute_tool|tools\/call|resources\/read|prompts\/get)\s+/, '');
+  return stripKindSuffix(n) || span.name || 'tool';
+}
+
+function mcpServerOf(span: SpanRecord): string | undefined {
+  const s = stringField(span, 'mcpServer');
+  if (s) return s;
+  // On the server side of an MCP request the service itself is the server.
+  return span.kind === 'server' && typeof span.resource['service.name'] === 'string' ? (span.resource['service.name'] as string) : undefined;
+}
+
+/** Tools, resources and prompts a listing span (`tools/list` …) reports (its output JSON, or GenAI tool definitions on it). */
+function listedInventory(span: SpanRecord): Partial<Pick<MCPServer, 'tools' | 'resources' | 'prompts'>> {
+  const out = parseJsonMaybe(field(span, 'output'));
+  const result = isObj(out) && isObj(out.result) ? out.result : out;
+  const inv: Partial<Pick<MCPServer, 'tools' | 'resources' | 'prompts'>> = {};
+  const tools = normaliseToolDefinitions(span.attributes['gen_ai.tool.definitions']) ?? (isObj(result) && Array.isArray(result.tools) ? normaliseToolDefinitions(result.tools) : undefined);
+  if (tools?.length) inv.tools = tools;
+  if (isObj(result) && Array.isArray(result.resources)) {
+    inv.resources = result.resources.filter(isObj).filter((r) => typeof r.uri === 'string').map((r) => ({
+      uri: r.uri as string,
+      ...ifDefined('name', typeof r.name === 'string' ? r.name : undefined),
+      ...ifDefined('description', typeof r.description === 'string' ? r.description : undefined),
+      ...ifDefined('mimeType', typeof r.mimeType === 'string' ? r.mimeType : undefined),
+    }));
+  }
+  if (isObj(result) && Array.isArray(result.prompts)) {
+    inv.prompts = result.prompts.filter(isObj).filter((p) => typeof p.name === 'string').map((p) => ({
+      name: p.name as string,
+      ...ifDefined('description', typeof p.description === 'string' ? p.description : undefined),
+      ...ifDefined(
+        'arguments',
+        Array.isArray(p.arguments)
+          ? p.arguments.filter(isObj).filter((a) => typeof a.name === 'string').map((a) => ({
+              name: a.name as string,
+              ...ifDefined('description', typeof a.description === 'string' ? a.description : undefined),
+              ...ifDefined('required', typeof a.required === 'boolean' ? a.required : undefined),
+            }))
+          : undefined,
+      ),
+    }));
+  }
+  return inv;
+}
+
+class Inventory {
+  private servers = new Map<string, MCPServer>();
+  server(name: string): MCPServer {
+    let s = this.servers.get(name);
+    if (!s) this.servers.set(name, (s = { name, tools: [], resources: [], prompts: [] }));
+    return s;
+  }
+  addTool(server: string, tool: ToolDefinition) {
+    const s = this.server(server);
+    const existing = s.tools.find((t) => t.name === tool.name);
+    if (!existing) s.tools.push({ ...tool });
+    else {
+      if (existing.description === undefined && tool.description !== undefined) existing.description = tool.description;
+      if (existing.inputSchema === undefined && tool.inputSchema !== undefined) existing.inputSchema = tool.inputSchema;
+    }
+  }
+  list(): MCPServer[] {
+    return [...this.servers.values()];
+  }
+}
+
+export function normaliseSession(sessionId: string, spans: readonly SpanRecord[], opts: NormaliseOptions): Session {
+  const { warnings } = opts;
+  // 1. Nodes, deduplicated by span id, in start order.
+  const byId = new Map<string, Node>();
+  const ordered = [...spans].sort((a, b) => a.startTime - b.startTime || a.endTime - b.endTime);
+  for (const span of ordered) {
+    if (byId.has(span.spanId)) {
+      warnings.add({ code: 'duplicate-span', message: `span ${span.spanId} (${span.name}) appears twice; the first copy is kept`, span: span.spanId, sessionId, ...ifDefined('file', opts.file) });
+      continue;
+    }
+    let cls: Classification;
+    try {
+      cls = classify(span);
+    } catch (err) {
+      warnings.add({ code: 'malformed-span', message: `skipped span ${span.spanId} (${span.name}): ${errorMessage(err)}`, span: span.spanId, sessionId, ...ifDefined('file', opts.file) });
+      continue;
+    }
+    byId.set(span.spanId, { span, cls });
+  }
+  const nodes = [...byId.values()];
+  for (const n of nodes) {
+    const p = n.span.parentSpanId ? byId.get(n.span.parentSpanId) : undefined;
+    // Guard against cycles in broken files: a parent must not be the node itself or one of its descendants.
+    if (p && p !== n) {
+      let cyclic = false;
+      for (let q: Node | undefined = p; q; q = q.parent) if (q === n) { cyclic = true; break; }
+      if (!cyclic) n.parent = p;
+    }
+  }
+
+  // 2. Final kinds: nested workflows are tasks; tool-in-same-tool spans merge into the outer one.
+  for (const n of nodes) {
+    if (n.cls.kind === 'mas' && nearest(n, (p) => p.cls.kind === 'agent' || p.cls.kind === 'mas')) n.cls = { kind: 'task' };
+  }
+  const mergedInto = new Map<Node, Node>();
+  for (const n of nodes) {
+    if (n.cls.kind !== 'tool') continue;
+    const outer = nearest(n, (p) => p.cls.kind !== 'other');
+    if (outer && outer.cls.kind === 'tool' && toolNameOf(outer.span, outer.cls) === toolNameOf(n.span, n.cls)) mergedInto.set(n, mergedInto.get(outer) ?? outer);
+  }
+  for (const n of nodes) n.element = ['mas', 'agent', 'task', 'llm', 'tool'].includes(n.cls.kind) && !mergedInto.has(n);
+
+  // 3. Agent candidates for the attribution fallback.
+  const agentNodes = nodes.filter((n) => n.element && n.cls.kind === 'agent');
+  const agentName = (n: Node) =>
+    stringField(n.span, 'agentName') ?? (stripKindSuffix(n.span.name.replace(/^invoke_agent\s+/, '')) || 'agent');
+  const matcher = new AgentMatcher(
+    agentNodes.map((n): AgentCandidate => ({
+      id: n.span.spanId,
+      name: agentName(n),
+      ...ifDefined('namespace', checkpointNamespace(n.span)),
+      start: n.span.startTime,
+      end: n.span.endTime,
+    })),
+  );
+  const agentOf = (n: Node): string | undefined => {
+    const a = nearest(n, (p) => !!p.element && p.cls.kind === 'agent');
+    if (a) return a.span.spanId;
+    return n.cls.kind === 'agent' || n.cls.kind === 'mas' ? undefined : matcher.match(n.span);
+  };
+
+  // 4. MAS calls, explicit or implicit.
+  const masNodes = nodes.filter((n) => n.element && n.cls.kind === 'mas');
+  const masCalls: MASCall[] = masNodes.map((n) => ({
+    kind: 'MASCall',
+    ...baseOf(n),
+    ...ifDefined('workflowName', stringField(n.span, 'workflowName') ?? (stripKindSuffix(n.span.name) || undefined)),
+    ...ifDefined('input', field(n.span, 'input')),
+    ...ifDefined('output', field(n.span, 'output')),
+  }));
+  if (masCalls.length === 0) {
+    const traces = new Map<string, Node[]>();
+    for (const n of nodes) {
+      let l = traces.get(n.span.traceId);
+      if (!l) traces.set(n.span.traceId, (l = []));
+      l.push(n);
+    }
+    for (const [traceId, list] of traces) {
+      if (!list.some((n) => n.element && (n.cls.kind === 'agent' || n.cls.kind === 'llm' || n.cls.kind === 'tool'))) continue;
+      const root = list.find((n) => !n.parent) ?? list[0]!;
+      masCalls.push({
+        kind: 'MASCall',
+        id: traceId,
+        traceId,
+        name: root.span.name,
+        startTime: Math.min(...list.map((n) => n.span.startTime)),
+        endTime: Math.max(...list.map((n) => n.span.endTime)),
+        status: list.some((n) => statusOf(n.span).status === 'error') ? 'error' : 'unset',
+        ...ifDefined('workflowName', stringField(root.span, 'workflowName')),
+      });
+    }
+  }
+  const masOf = (n: Node): string | undefined => {
+    if (n.cls.kind === 'mas') return undefined;
+    const m = nearest(n, (p) => !!p.element && p.cls.kind === 'mas');
+    if (m) return m.span.spanId;
+    const t = n.span.startTime;
+    const inWindow = masCalls.filter((c) => c.startTime <= t && t <= c.endTime);
+    const sameTrace = inWindow.find((c) => c.traceId === n.span.traceId);
+    if (sameTrace) return sameTrace.id;
+    if (inWindow.length) return inWindow[inWindow.length - 1]!.id;
+    return masCalls.find((c) => c.id === n.span.traceId)?.id;
+  };
+
+  // 5. Elements.
+  const agentCalls: AgentCall[] = [];
+  const taskCalls: TaskCall[] = [];
+  const llmCalls: LLMCall[] = [];
+  const toolCalls: ToolCall[] = [];
+  const inventory = new Inventory();
+  const links = (n: Node) => {
+    const parent = nearest(n, (p) => !!p.element);
+    return {
+      ...ifDefined('parentId', parent?.span.spanId),
+      ...ifDefined('masCallId', masOf(n)),
+      ...ifDefined('agentCallId', agentOf(n)),
+    };
+  };
+  for (const n of nodes) {
+    const s = n.span;
+    try {
+      if (n.cls.kind === 'mcp') {
+        const server = mcpServerOf(s);
+        if (server && /\/list$/.test(n.cls.mcpMethod ?? '')) {
+          const inv = listedInventory(s);
+          const srv = inventory.server(server);
+          const transport = stringField(s, 'mcpTransport');
+          if (transport && !srv.transport) srv.transport = transport;
+          for (const t of inv.tools ?? []) inventory.addTool(server, t);
+          for (const r of inv.resources ?? []) if (!srv.resources.some((x) => x.uri === r.uri)) srv.resources.push(r);
+          for (const p of inv.prompts ?? []) if (!srv.prompts.some((x) => x.name === p.name)) srv.prompts.push(p);
+        }
+        continue;
+      }
+      if (!n.element) continue;
+      const base = { ...baseOf(n), ...links(n) };
+      switch (n.cls.kind) {
+        case 'mas': {
+          const m = masCalls.find((c) => c.id === s.spanId);
+          if (m) Object.assign(m, links(n));
+          break;
+        }
+        case 'agent':
+          agentCalls.push({
+            kind: 'AgentCall',
+            ...base,
+            agentName: agentName(n),
+            ...ifDefined('agentId', stringField(s, 'agentId')),
+            ...ifDefined('input', field(s, 'input')),
+            ...ifDefined('output', field(s, 'output')),
+          });
+          break;
+        case 'task':
+          taskCalls.push({
+            kind: 'TaskCall',
+            ...base,
+            taskName: stringField(s, 'taskName') ?? stripKindSuffix(s.name),
+            ...ifDefined('input', field(s, 'input')),
+            ...ifDefined('output', field(s, 'output')),
+          });
+          break;
+        case 'llm':
+          llmCalls.push({
+            kind: 'LLMCall',
+            ...base,
+            operation: n.cls.operation ?? 'chat',
+            ...ifDefined('requestModel', stringField(s, 'requestModel')),
+            ...ifDefined('responseModel', stringField(s, 'responseModel')),
+            ...ifDefined('provider', stringField(s, 'provider')),
+            usage: usageOf(s),
+            inputMessages: inputMessages(s),
+            outputMessages: outputMessages(s),
+            finishReasons: finishReasonsOf(s),
+            toolDefinitions: toolDefinitions(s),
+          });
+          break;
+        case 'tool': {
+          const inner = [...mergedInto].filter(([, outer]) => outer === n).map(([i]) => i);
+          const all = [n, ...inner];
+          const cls = all.find((x) => x.cls.mcpMethod)?.cls ?? n.cls;
+          const pick = (f: Parameters<typeof field>[1]) => {
+            for (const x of all) {
+              const v = field(x.span, f);
+              if (v !== undefined) return v;
+            }
+            return undefined;
+          };
+          let mcpInfo: MCPCallInfo | undefined;
+          if (cls.mcpMethod) {
+            const server = all.map((x) => mcpServerOf(x.span)).find((v) => v !== undefined);
+            const uri = all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined);
+            mcpInfo = {
+              kind: cls.mcpMethod === 'resources/read' ? 'resource' : cls.mcpMethod === 'prompts/get' ? 'prompt' : 'tool',
+              method: cls.mcpMethod,
+              ...ifDefined('server', server),
+              ...ifDefined('uri', uri),
+            };
+          }
+          // An error on the inner (server-side) span is the call's error too.
+          const st = all.map((x) => statusOf(x.span)).find((x) => x.status === 'error');
+          const args = pick('toolArguments') ?? (all.some((x) => x.cls.kind === 'tool') ? field(s, 'input') : undefined);
+          const result = pick('toolResult') ?? field(s, 'output');
+          toolCalls.push({
+            kind: 'ToolCall',
+            ...base,
+            ...(st ? { status: 'error' as const, ...ifDefined('error', st.error) } : {}),
+            toolName: toolNameOf(s, cls),
+            ...ifDefined('toolCallId', stringField(s, 'toolCallId') ?? inner.map((x) => stringField(x.span, 'toolCallId')).find((v) => v)),
+            ...ifDefined('arguments', args === undefined ? undefined : parseJsonMaybe(args)),
+            ...ifDefined('result', result === undefined ? undefined : parseJsonMaybe(result)),
+            ...ifDefined('mcp', mcpInfo),
+          });
+          break;
+        }
+      }
+    } catch (err) {
+      warnings.add({ code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId, ...ifDefined('file', opts.file) });
+    }
+  }
+
+  // 6. Tool definitions offered to the model → each ToolCall's definition; MCP calls → the server inventory.
+  const defs = new Map<string, ToolDefinition>();
+  for (const c of llmCalls) for (const d of c.toolDefinitions) if (!defs.has(d.name)) defs.set(d.name, d);
+  const listed = new Map<string, ToolDefinition>();
+  for (const srv of inventory.list()) for (const t of srv.tools) if (!listed.has(t.name)) listed.set(t.name, t);
+  for (const t of toolCalls) {
+    const d = defs.get(t.toolName) ?? (t.mcp ? listed.get(t.toolName) : undefined);
+    if (d) t.definition = d;
+    if (t.mcp?.server) {
+      const srv = inventory.server(t.mcp.server);
+      if (t.mcp.kind === 'tool') inventory.addTool(t.mcp.server, d ?? { name: t.toolName });
+      else if (t.mcp.kind === 'resource' && t.mcp.uri && !srv.resources.some((r) => r.uri === t.mcp!.uri)) srv.resources.push({ uri: t.mcp.uri });
+      else if (t.mcp.kind === 'prompt' && !srv.prompts.some((p) => p.name === t.toolName)) srv.prompts.push({ name: t.toolName });
+    }
+  }
+
+  // 7. Conversation ends: session, MAS calls, agent calls.
+  for (const a of agentCalls) {
+    const own = llmCalls.filter((c) => c.agentCallId === a.id);
+    const ui = firstUserInput(own);
+    const fr = finalAssistantResponse(own);
+    if (ui !== undefined) a.userInput = ui;
+    if (fr !== undefined) a.finalResponse = fr;
+  }
+  for (const m of masCalls) {
+    const own = llmCalls.filter((c) => c.masCallId === m.id);
+    const ui = firstUserInput(own);
+    const fr = finalAssistantResponse(own);
+    if (ui !== undefined) m.userInput = ui;
+    if (fr !== undefined) m.finalResponse = fr;
+  }
+
+  const elements = [...masCalls, ...agentCalls, ...taskCalls, ...llmCalls, ...toolCalls];
+  const timed = elements.length ? elements : nodes.map((n) => n.span);
+  const first = ordered[0];
+  const traceIds: string[] = [];
+  for (const s of ordered) if (!traceIds.includes(s.traceId)) traceIds.push(s.traceId);
+  const serviceName = first?.resource['service.name'];
+  const userInput = firstUserInput(llmCalls);
+  const finalResponse = finalAssistantResponse(llmCalls);
+  const byStart = <T extends { startTime: number }>(l: T[]) => l.sort((a, b) => a.startTime - b.startTime);
+  return {
+    kind: 'Session',
+    id: sessionId,
+    startTime: timed.length ? Math.min(...timed.map((e) => e.startTime)) : 0,
+    endTime: timed.length ? Math.max(...timed.map((e) => e.endTime)) : 0,
+    ...ifDefined('serviceName', typeof serviceName === 'string' ? serviceName : undefined),
+    traceIds,
+    ...ifDefined('userInput', userInput),
+    ...ifDefined('finalResponse', finalResponse),
+    masCalls: byStart(masCalls),
+    agentCalls: byStart(agentCalls),
+    taskCalls: byStart(taskCalls),
+    llmCalls: byStart(llmCalls),
+    toolCalls: byStart(toolCalls),
+    mcpServers: inventory.list(),
+    ...ifDefined('attributes', first && Object.keys(first.resource).length ? first.resource : undefined),
+  };
+}

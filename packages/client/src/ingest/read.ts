@@ -1,0 +1,301 @@
+/**
+ * Reading trace and session files: format detection, whole-file reading, and streaming of JSON Lines with flat
+ * memory. Public entry points: `readSessions`, `streamSessions`, `detectFormat`, `writeSessionsFile`.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Session } from '@mce/core';
+import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
+import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
+import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
+import { isSessionDocument, sessionFromRecord, sessionsFromDocument } from './formats/session-json.js';
+import { normaliseSession } from './normalise.js';
+import { explicitSessionId, groupBySession } from './session-id.js';
+import type { SpanRecord } from './span.js';
+
+export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
+export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json'];
+
+export interface IngestOptions {
+  /** Force a format instead of detecting it from the content. */
+  format?: TraceFormat;
+  /** Vendor attribute keys holding the session id, read after the standard ones (SPEC §1). */
+  sessionKeys?: readonly string[];
+}
+
+export interface StreamOptions extends IngestOptions {
+  /** Emit a session once none of its spans was seen for this many spans (JSON Lines only). Default 50,000. */
+  windowSpans?: number;
+}
+
+export interface ReadResult {
+  sessions: Session[];
+  warnings: IngestWarning[];
+  /** Warnings per code (exact, even when the list is capped). */
+  warningCounts: Partial<Record<IngestWarning['code'], number>>;
+}
+
+const DEFAULT_WINDOW = 50_000;
+
+/** Detect the format of a file from its first bytes (and, for a single JSON document, its shape). */
+export async function detectFormat(path: string): Promise<TraceFormat> {
+  const head = await readHead(path, 1 << 16);
+  const text = head.replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new IngestError('file is empty', path);
+  const nl = text.indexOf('\n');
+  if (nl >= 0 && text.slice(nl + 1).trim() !== '') {
+    const first = text.slice(0, nl).trim();
+    if (first.startsWith('{')) {
+      try {
+        JSON.parse(first);
+        return 'otlp-jsonl';
+      } catch {
+        /* a pretty-printed document: fall through */
+      }
+    }
+  }
+  const doc = await parseWholeFile(path);
+  return documentFormat(doc, path);
+}
+
+function documentFormat(doc: unknown, path: string): TraceFormat {
+  if (isOtlpRequest(doc)) return 'otlp-json';
+  if (Array.isArray(doc)) {
+    const first = doc.find((x) => x !== null && typeof x === 'object');
+    if (first === undefined && doc.length === 0) return 'clickhouse';
+    if (isOtlpRequest(first)) return 'otlp-json';
+    if (isClickHouseRow(first)) return 'clickhouse';
+    if (isSessionDocument(first)) return 'session-json';
+  } else if (isSessionDocument(doc)) {
+    return 'session-json';
+  } else if (doc !== null && typeof doc === 'object') {
+    const values = Object.values(doc as Record<string, unknown>);
+    if (values.length > 0 && values.every((v) => Array.isArray(v)) && values.some((v) => (v as unknown[]).some(isClickHouseRow))) return 'clickhouse';
+  }
+  throw new IngestError(
+    'not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file)',
+    path,
+  );
+}
+
+async function readHead(path: string, bytes: number): Promise<string> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    throw new IngestError(`cannot open: ${errorMessage(err)}`, path, undefined, { cause: err });
+  }
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+async function parseWholeFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
+  }
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (err) {
+    throw new IngestError(`invalid JSON: ${errorMessage(err)}`, path, undefined, { cause: err });
+  }
+}
+
+/** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */
+function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink, file: string): Generator<SpanRecord> {
+  if (format === 'clickhouse') {
+    yield* clickHouseSpans(doc, warnings, { file });
+    return;
+  }
+  for (const req of Array.isArray(doc) ? doc : [doc]) yield* otlpSpans(req, warnings, { file });
+}
+
+function normaliseGroups(groups: Map<string, SpanRecord[]>, warnings: WarningSink, file: string): Session[] {
+  const out: Session[] = [];
+  for (const [id, spans] of groups) out.push(normaliseSession(id, spans, { warnings, file }));
+  return out;
+}
+
+/** Read every session of one file (any supported format). JSON Lines are streamed, then grouped at EOF. */
+export async function readSessions(path: string, options: IngestOptions = {}): Promise<ReadResult> {
+  const format = options.format ?? (await detectFormat(path));
+  const stream = streamSessions(path, { ...options, format, windowSpans: Number.POSITIVE_INFINITY });
+  const sessions: Session[] = [];
+  for await (const s of stream) sessions.push(s);
+  return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts };
+}
+
+/**
+ * Stream the sessions of a file. For JSON Lines the file is read line by line and spans are grouped by session;
+ * a session is emitted once none of its spans was seen for `windowSpans` spans, or at EOF. Spans of an already
+ * emitted session that show up later are emitted again as a session with the same id (the store merges them) and
+ * counted as a `session-reemitted` warning. Other formats are single JSON documents and are read whole.
+ */
+export function streamSessions(path: string, options: StreamOptions = {}): AsyncIterable<Session> & { warnings: WarningSink } {
+  const warnings = new WarningSink();
+  return {
+    warnings,
+    [Symbol.asyncIterator]: () => sessionsOf(path, options, warnings)[Symbol.asyncIterator](),
+  };
+}
+
+async function* sessionsOf(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
+  const format = options.format ?? (await detectFormat(path));
+  if (format === 'otlp-jsonl') {
+    yield* jsonlSessions(path, options, warnings);
+    return;
+  }
+  const doc = await parseWholeFile(path);
+  if (format === 'session-json') {
+    try {
+      yield* sessionsFromDocument(doc);
+    } catch (err) {
+      throw new IngestError(errorMessage(err), path, undefined, { cause: err });
+    }
+    return;
+  }
+  if (options.format) {
+    // A forced format must still fit the content.
+    const actual = (() => {
+      try {
+        return documentFormat(doc, path);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (actual !== format) throw new IngestError(`content is not ${format}`, path);
+  }
+  const groups = groupBySession(documentSpans(doc, format, warnings, path), options.sessionKeys);
+  yield* normaliseGroups(groups, warnings, path);
+}
+
+interface Buffered {
+  spans: SpanRecord[];
+  last: number;
+  traceId?: string;
+}
+
+async function* jsonlSessions(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
+  const window = options.windowSpans ?? DEFAULT_WINDOW;
+  const buffers = new Map<string, Buffered>();
+  const traceSession = new Map<string, string>();
+  const emitted = new Set<string>();
+  const pendingKey = (traceId: string) => `\u0000${traceId}`;
+  let seen = 0;
+  let recognised = 0;
+  let lineNo = 0;
+
+  const emit = (key: string, buf: Buffered): Session[] => {
+    buffers.delete(key);
+    const id = key.startsWith('\u0000') ? key.slice(1) : key;
+    if (emitted.has(id)) {
+      warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: path });
+    }
+    emitted.add(id);
+    return [normaliseSession(id, buf.spans, { warnings, file: path })];
+  };
+
+  const add = (span: SpanRecord) => {
+    seen++;
+    const explicit = explicitSessionId(span, options.sessionKeys);
+    let key: string;
+    if (explicit) {
+      key = explicit;
+      if (!traceSession.has(span.traceId)) {
+        traceSession.set(span.traceId, explicit);
+        const pending = buffers.get(pendingKey(span.traceId));
+        if (pending) {
+          buffers.delete(pendingKey(span.traceId));
+          const target = buffers.get(key);
+          if (target) target.spans.push(...pending.spans);
+          else buffers.set(key, pending);
+        }
+      }
+    } else {
+      key = traceSession.get(span.traceId) ?? pendingKey(span.traceId);
+    }
+    let buf = buffers.get(key);
+    if (!buf) buffers.set(key, (buf = { spans: [], last: seen }));
+    buf.spans.push(span);
+    buf.last = seen;
+  };
+
+  const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let nextSweep = Math.min(window, 4096);
+  try {
+    for await (const raw of rl) {
+      lineNo++;
+      const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (line.trim() === '') continue;
+      let record: unknown;
+      try {
+        record = JSON.parse(line);
+      } catch (err) {
+        throw new IngestError(`invalid JSON: ${errorMessage(err)}`, path, lineNo, { cause: err });
+      }
+      const where = { file: path, line: lineNo };
+      if (isOtlpRequest(record)) {
+        recognised++;
+        for (const s of otlpSpans(record, warnings, where)) add(s);
+      } else if (isClickHouseRow(record)) {
+        recognised++;
+        for (const s of clickHouseSpans([record], warnings, where)) add(s);
+      } else if (isSessionDocument(record)) {
+        recognised++;
+        try {
+          const sessions = Array.isArray((record as { sessions?: unknown }).sessions) ? sessionsFromDocument(record) : [sessionFromRecord(record)];
+          for (const s of sessions) yield s;
+        } catch (err) {
+          warnings.add({ code: 'malformed-line', message: `skipped line: ${errorMessage(err)}`, file: path, line: lineNo });
+        }
+      } else {
+        if (recognised === 0 && lineNo <= 1) throw new IngestError('not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session)', path, lineNo);
+        warnings.add({ code: 'malformed-line', message: 'skipped line: not an OTLP request, ClickHouse row or session', file: path, line: lineNo });
+        continue;
+      }
+      if (seen >= nextSweep && Number.isFinite(window)) {
+        nextSweep = seen + Math.min(window, 4096);
+        for (const [key, buf] of buffers) if (seen - buf.last >= window) yield* emit(key, buf);
+      }
+    }
+  } finally {
+    rl.close();
+    input.destroy();
+  }
+  if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
+  for (const [key, buf] of [...buffers]) yield* emit(key, buf);
+}
+
+/**
+ * Write sessions as the project's session JSON (`{ "sessions": [...] }`), streamed one session per line so
+ * big exports never sit in memory as one string. Returns the number of sessions written.
+ */
+export async function writeSessionsFile(path: string, sessions: Iterable<Session> | AsyncIterable<Session>): Promise<number> {
+  const out = createWriteStream(path, { encoding: 'utf8' });
+  const write = async (chunk: string) => {
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  let n = 0;
+  try {
+    await write('{"sessions":[');
+    for await (const s of sessions) {
+      await write(`${n === 0 ? '\n' : ',\n'}${JSON.stringify(s)}`);
+      n++;
+    }
+    await write('\n]}\n');
+  } finally {
+    out.end();
+    await once(out, 'close');
+  }
+  return n;
+}

@@ -1,0 +1,34 @@
+/**
+ * The common span model every reader produces and the normaliser consumes.
+ * Readers turn OTLP/JSON, OTLP JSON Lines and ClickHouse `otel_traces` rows into this shape; nothing past the
+ * readers knows which wire format a span came from.
+ */
+
+export type SpanStatusCode = 'ok' | 'error' | 'unset';
+
+export interface SpanEvent {
+  name: string;
+  /** Epoch milliseconds (fractional). */
+  time: number;
+  attributes: Record<string, unknown>;
+}
+
+export interface SpanRecord {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  /** `internal` | `server` | `client` | `producer` | `consumer` | `unspecified`. */
+  kind: string;
+  /** Epoch milliseconds (fractional: sub-millisecond precision kept). */
+  startTime: number;
+  endTime: number;
+  status: { code: SpanStatusCode; message?: string };
+  /** Span attributes with flattened dotted keys; values decoded from AnyValue to plain JS values. */
+  attributes: Record<string, unknown>;
+  resource: Record<string, unknown>;
+  scope?: string;
+  events: SpanEvent[];
+  /** Session id chosen by the source itself (e.g. the key of a ClickHouse `{session id → rows}` object). */
+  sourceSessionId?: string;
+}

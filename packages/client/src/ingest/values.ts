@@ -1,0 +1,149 @@
+/**
+ * Tolerant decoding of the scalar pieces of trace files: ids (hex, base64, Buffer objects, byte arrays),
+ * int64 (strings, numbers, Long objects), enums (ints or names), nanosecond timestamps, OTLP AnyValue.
+ */
+
+const HEX = /^[0-9a-f]+$/i;
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+function bytesToHex(bytes: ArrayLike<number>): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += ((bytes[i] ?? 0) & 0xff).toString(16).padStart(2, '0');
+  return out;
+}
+
+/**
+ * A trace or span id as lowercase hex, or undefined when absent/empty/all zero.
+ * Hex strings of 16/32 digits are taken as hex; other strings that decode as base64 to 8 or 16 bytes are base64
+ * (the protobuf JSON mapping); `{type:'Buffer', data:[…]}` and byte arrays are raw bytes.
+ */
+export function decodeId(value: unknown): string | undefined {
+  let hex: string | undefined;
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (s === '') return undefined;
+    if (HEX.test(s) && (s.length === 16 || s.length === 32)) hex = s.toLowerCase();
+    else if (BASE64.test(s) && (s.length === 12 || s.length === 24)) {
+      const buf = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+      hex = buf.length === 8 || buf.length === 16 ? buf.toString('hex') : s.toLowerCase();
+    } else if (HEX.test(s)) hex = s.toLowerCase();
+    else throw new TypeError(`unreadable id ${JSON.stringify(s.slice(0, 40))}`);
+  } else if (Array.isArray(value)) {
+    hex = bytesToHex(value as number[]);
+  } else if (value instanceof Uint8Array) {
+    hex = bytesToHex(value);
+  } else if (value && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)) {
+    hex = bytesToHex((value as { data: number[] }).data);
+  } else if (value === undefined || value === null) {
+    return undefined;
+  } else {
+    throw new TypeError(`unreadable id of type ${typeof value}`);
+  }
+  if (hex === '' || /^0+$/.test(hex)) return undefined;
+  return hex;
+}
+
+/** An int64 as a JS number: number, decimal string, or Long `{low, high, unsigned}`. */
+export function decodeInt(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (s === '') return undefined;
+    const n = Number(s);
+    return Number.isFinite(n) ? n : undefined;
+  }
+  if (value && typeof value === 'object' && 'low' in value && 'high' in value) {
+    const { low, high, unsigned } = value as { low: number; high: number; unsigned?: boolean };
+    if (typeof low !== 'number' || typeof high !== 'number') return undefined;
+    const lo = low >>> 0;
+    const hi = unsigned ? high >>> 0 : high | 0;
+    return hi * 4294967296 + lo;
+  }
+  return undefined;
+}
+
+/** Nanoseconds since the epoch (any int64 spelling) → fractional epoch milliseconds, without losing the ms part. */
+export function nanosToMillis(value: unknown): number | undefined {
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (/^\d+$/.test(s)) {
+      if (s.length <= 6) return Number(s) / 1e6;
+      return Number(s.slice(0, -6)) + Number(s.slice(-6)) / 1e6;
+    }
+  }
+  if (value && typeof value === 'object' && 'low' in value && 'high' in value) {
+    const { low, high } = value as { low: number; high: number };
+    if (typeof low !== 'number' || typeof high !== 'number') return undefined;
+    const ns = (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0);
+    return Number(ns / 1000000n) + Number(ns % 1000000n) / 1e6;
+  }
+  const n = decodeInt(value);
+  return n === undefined ? undefined : n / 1e6;
+}
+
+const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
+
+/** Span kind from 0–5, `SPAN_KIND_CLIENT`, `Client`, `SpanKind.CLIENT`… → lowercase name. */
+export function decodeSpanKind(value: unknown): string {
+  if (typeof value === 'number') return SPAN_KINDS[value] ?? 'unspecified';
+  if (typeof value === 'string') {
+    const s = value.trim();
+    if (/^\d+$/.test(s)) return SPAN_KINDS[Number(s)] ?? 'unspecified';
+    const name = s.replace(/^(SPAN_KIND_|SpanKind\.)/i, '').toLowerCase();
+    return SPAN_KINDS.includes(name) ? name : 'unspecified';
+  }
+  return 'unspecified';
+}
+
+/** Status code from 0/1/2, `STATUS_CODE_ERROR`, `Error`, `ERROR`… */
+export function decodeStatusCode(value: unknown): 'ok' | 'error' | 'unset' {
+  if (typeof value === 'number') return value === 1 ? 'ok' : value === 2 ? 'error' : 'unset';
+  if (typeof value === 'string') {
+    const s = value.trim().replace(/^(STATUS_CODE_|StatusCode\.)/i, '').toLowerCase();
+    if (s === '1' || s === 'ok') return 'ok';
+    if (s === '2' || s === 'error') return 'error';
+  }
+  return 'unset';
+}
+
+type Obj = Record<string, unknown>;
+
+/** OTLP AnyValue (camelCase or snake_case keys) → plain JS value; a value that is not an AnyValue passes through. */
+export function decodeAnyValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const v = value as Obj;
+  if ('stringValue' in v) return v.stringValue;
+  if ('string_value' in v) return v.string_value;
+  if ('boolValue' in v) return v.boolValue;
+  if ('bool_value' in v) return v.bool_value;
+  if ('intValue' in v) return decodeInt(v.intValue);
+  if ('int_value' in v) return decodeInt(v.int_value);
+  if ('doubleValue' in v) return typeof v.doubleValue === 'string' ? Number(v.doubleValue) : v.doubleValue;
+  if ('double_value' in v) return v.double_value;
+  if ('bytesValue' in v) return v.bytesValue;
+  if ('bytes_value' in v) return v.bytes_value;
+  const arr = (v.arrayValue ?? v.array_value) as Obj | undefined;
+  if (arr !== undefined) return Array.isArray(arr?.values) ? arr.values.map(decodeAnyValue) : [];
+  const kv = (v.kvlistValue ?? v.kvlist_value) as Obj | undefined;
+  if (kv !== undefined) return decodeKeyValues(kv?.values);
+  if (Object.keys(v).length === 0) return undefined;
+  return value;
+}
+
+/** A list of OTLP `KeyValue` (or an already plain object) → a record of decoded values. */
+export function decodeKeyValues(list: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (Array.isArray(list)) {
+    for (const kv of list) {
+      if (!kv || typeof kv !== 'object') continue;
+      const key = (kv as Obj).key;
+      if (typeof key !== 'string') continue;
+      const val = decodeAnyValue((kv as Obj).value);
+      if (val !== undefined) out[key] = val;
+    }
+  } else if (list && typeof list === 'object') {
+    for (const [k, val] of Object.entries(list as Obj)) if (val !== undefined) out[k] = decodeAnyValue(val);
+  }
+  return out;
+}
