@@ -4,6 +4,7 @@ export * from './judge.js';
 export * from './limiter.js';
 export { resetLogprobSupport } from './logprob-support.js';
 export * from './pricing.js';
-export * from './retry.js';
+export { backoffMs, isRetryable, retryAfterMs, type BackoffOptions } from './retry.js';
 export * from './score-parsing.js';
 export * from './usage-meter.js';
+export { buildTranscript, clipToTokens, scopeUnder, sessionScope, type Transcript, type TranscriptScope } from './transcript.js';
