@@ -122,11 +122,11 @@ export class MetricEngine {
     );
   }
 
-  computeLoadedSession(session: Session, options: ComputeOptions = {}): Promise<SessionComputation> {
+  async computeLoadedSession(session: Session, options: ComputeOptions = {}): Promise<SessionComputation> {
     return this.#computeOne(session, this.#run(options));
   }
 
-  computeLoadedSessions(sessions: readonly Session[], options: ComputeOptions = {}): Promise<SessionComputation[]> {
+  async computeLoadedSessions(sessions: readonly Session[], options: ComputeOptions = {}): Promise<SessionComputation[]> {
     return this.#computeMany(sessions, this.#run(options));
   }
 

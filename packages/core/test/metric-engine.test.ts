@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import type { MetricOutcome, ToolCall } from '@mce/core';
+import {
+  InMemoryDataProvider,
+  MetricEngine,
+  MetricSelectionError,
+  SessionNotFoundError,
+  skip,
+  validateMetricResult,
+  toMetricResult,
+} from '@mce/core';
+import { constant, metric } from './helpers/metrics.js';
+import { sampleSession } from './helpers/sessions.js';
+
+const duration = metric('Dur', ['Session', 'MASCall', 'AgentCall', 'TaskCall', 'LLMCall', 'ToolCall'], (e) => ({
+  value: e.endTime - e.startTime,
+}), { unit: 'ms' });
+
+const meanLLM = metric(
+  'MeanLLMDur',
+  ['Session'],
+  (_s, ctx) => {
+    const values = ctx.results.all('Dur').filter((r) => r.measures.level === 'LLMCall').map((r) => r.result);
+    return { value: values.reduce((a, b) => a + b, 0) / values.length, reasoning: `mean of ${values.length}` };
+  },
+  { nature: 'aggregate', dependsOn: ['Dur'], unit: 'ms' },
+);
+
+function engineWith(...metrics: Parameters<MetricEngine['registerMetric']>[0][]): MetricEngine {
+  const engine = new MetricEngine({ maxWorkers: 2 });
+  for (const m of metrics) engine.registerMetric(m);
+  return engine;
+}
+
+describe('MetricEngine', () => {
+  it('computes each metric on every element of its levels, with the stable record shape', async () => {
+    const engine = engineWith(duration, meanLLM);
+    const run = await engine.computeLoadedSession(sampleSession(), { runId: 'run-1' });
+    expect(run.sessionId).toBe('s1');
+    expect(run.results.map((r) => [r.name, r.level, r.measures, r.result])).toEqual([
+      ['Dur', 'Session', 's1', 100],
+      ['Dur', 'MASCall', 's1-m1', 100],
+      ['Dur', 'AgentCall', 's1-a1', 60],
+      ['Dur', 'AgentCall', 's1-a2', 40],
+      ['Dur', 'TaskCall', 's1-k1', 20],
+      ['Dur', 'LLMCall', 's1-l1', 10],
+      ['Dur', 'LLMCall', 's1-l2', 30],
+      ['Dur', 'LLMCall', 's1-l3', 30],
+      ['Dur', 'ToolCall', 's1-t1', 5],
+      ['Dur', 'ToolCall', 's1-t2', 15],
+      ['MeanLLMDur', 'Session', 's1', 70 / 3],
+    ]);
+    const mean = run.results.at(-1)!;
+    expect(mean).toEqual({
+      id: mean.id,
+      name: 'MeanLLMDur',
+      provider: 'test',
+      level: 'Session',
+      measures: 's1',
+      result: 70 / 3,
+      unit: 'ms',
+      reasoning: 'mean of 3',
+      evaluationModel: null,
+      evaluationPromptTokenCount: 0,
+      evaluationCompletionTokenCount: 0,
+      evaluationTotalTokenCount: 0,
+      evaluationCost: 0,
+      timestamp: mean.timestamp,
+    });
+    expect(mean.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Date(mean.timestamp).toISOString()).toBe(mean.timestamp);
+    expect(run.failed).toEqual([]);
+    expect(run.skipped).toEqual([]);
+    for (const r of run.results) expect(validateMetricResult(toMetricResult(r, 's1'))).toEqual([]);
+  });
+
+  it('reports the evaluation usage a metric returns', async () => {
+    const judged = metric('Judge', ['Session'], () => ({
+      value: 0.75,
+      reasoning: 'Score: 4',
+      details: { samples: 1 },
+      evaluation: { model: 'gpt-4o-mini', promptTokens: 120, completionTokens: 8, totalTokens: 128, costUsd: 0.0000228 },
+    }), { nature: 'llm-judged' });
+    const [result] = (await engineWith(judged).computeLoadedSession(sampleSession())).results;
+    expect(result).toMatchObject({
+      result: 0.75,
+      reasoning: 'Score: 4',
+      details: { samples: 1 },
+      evaluationModel: 'gpt-4o-mini',
+      evaluationPromptTokenCount: 120,
+      evaluationCompletionTokenCount: 8,
+      evaluationTotalTokenCount: 128,
+      evaluationCost: 0.0000228,
+    });
+  });
+
+  it('isolates failures: thrown errors, rejections, non-finite values and malformed outcomes are FailedRecords', async () => {
+    const outcomes: Record<string, () => MetricOutcome | Promise<MetricOutcome>> = {
+      's1-l1': () => {
+        throw new Error('boom');
+      },
+      's1-l2': () => ({ value: Number.NaN }),
+      's1-l3': () => Promise.reject(new RangeError('bad range')),
+    };
+    const flaky = metric('Flaky', ['LLMCall'], (e) => outcomes[e.id]!());
+    const weird = metric('Weird', ['ToolCall'], (e: ToolCall) =>
+      e.id === 's1-t1' ? ({ value: '3' } as unknown as MetricOutcome) : { value: Infinity },
+    );
+    const badUsage = metric('BadUsage', ['Session'], () => ({
+      value: 0.5,
+      evaluation: { model: 'm', promptTokens: -1, completionTokens: 0, totalTokens: 0, costUsd: 0 },
+    }));
+    const nothing = metric('Nothing', ['TaskCall'], () => undefined as unknown as MetricOutcome);
+    const ok = metric('Ok', ['Session'], constant(7));
+    const run = await engineWith(flaky, weird, badUsage, nothing, ok).computeLoadedSession(sampleSession());
+    expect(run.failed).toEqual([
+      { name: 'Flaky', level: 'LLMCall', measures: 's1-l1', error: 'boom' },
+      { name: 'Flaky', level: 'LLMCall', measures: 's1-l2', error: 'non-finite value: NaN' },
+      { name: 'Flaky', level: 'LLMCall', measures: 's1-l3', error: 'RangeError: bad range' },
+      { name: 'Weird', level: 'ToolCall', measures: 's1-t1', error: 'invalid outcome: value is "3", not a number' },
+      { name: 'Weird', level: 'ToolCall', measures: 's1-t2', error: 'non-finite value: Infinity' },
+      { name: 'BadUsage', level: 'Session', measures: 's1', error: 'invalid evaluation usage: promptTokens is -1' },
+      { name: 'Nothing', level: 'TaskCall', measures: 's1-k1', error: 'invalid outcome: undefined' },
+    ]);
+    expect(run.results.map((r) => [r.name, r.result])).toEqual([['Ok', 7]]);
+  });
+
+  it('reports skip() outcomes as skipped, never scored', async () => {
+    const maybe = metric('Maybe', ['AgentCall'], (a) => (a.id === 's1-a1' ? skip('no transition') : { value: 1 }));
+    const run = await engineWith(maybe).computeLoadedSession(sampleSession());
+    expect(run.skipped).toEqual([{ name: 'Maybe', level: 'AgentCall', measures: 's1-a1', reason: 'no transition' }]);
+    expect(run.results.map((r) => r.measures)).toEqual(['s1-a2']);
+  });
+
+  it('gives deterministic ids: same runId → same ids, another runId or session → other ids', async () => {
+    const engine = engineWith(duration);
+    const ids = async (runId?: string, id = 's1') =>
+      (await engine.computeLoadedSession(sampleSession(id), runId === undefined ? {} : { runId })).results.map((r) => r.id);
+    const a = await ids('run-1');
+    expect(await ids('run-1')).toEqual(a);
+    expect(new Set(a).size).toBe(10);
+    const b = await ids('run-2');
+    expect(b.filter((id) => a.includes(id))).toEqual([]);
+    const random1 = await ids();
+    const random2 = await ids();
+    expect(random1.filter((id) => random2.includes(id))).toEqual([]);
+    // Same span ids in another session do not collide.
+    const other = sampleSession('s1');
+    other.id = 's2';
+    const c = (await engine.computeLoadedSession(other, { runId: 'run-1' })).results.map((r) => r.id);
+    expect(c.filter((id) => a.includes(id))).toEqual([]);
+  });
+
+  it('computes only the Session-level selection when not recursive, dependencies included', async () => {
+    const engine = engineWith(duration, meanLLM);
+    const run = await engine.computeLoadedSession(sampleSession(), {
+      recursive: false,
+      metrics: { Session: ['MeanLLMDur'], ToolCall: ['Dur'] },
+    });
+    // Dur at every level is computed because MeanLLMDur depends on it; ToolCall selection alone would not be.
+    expect(run.results.map((r) => `${r.name}@${r.level}`)).toHaveLength(11);
+    const onlySession = await engine.computeLoadedSession(sampleSession(), { recursive: false, metrics: { ToolCall: ['Dur'] } });
+    expect(onlySession.results).toEqual([]);
+    const byName = await engine.computeLoadedSession(sampleSession(), { recursive: false, metrics: ['Dur'] });
+    expect(byName.results.map((r) => `${r.name}@${r.level}=${r.result}`)).toEqual(['Dur@Session=100']);
+    const defaults = await engine.computeLoadedSession(sampleSession(), { recursive: false });
+    expect(defaults.results.map((r) => r.name)).toEqual(['Dur', 'MeanLLMDur'].flatMap((n) => (n === 'Dur' ? Array(10).fill(n) : [n])));
+  });
+
+  it('computes a per-level selection', async () => {
+    const engine = engineWith(duration, meanLLM);
+    const run = await engine.computeLoadedSession(sampleSession(), { metrics: { ToolCall: ['Dur'], AgentCall: ['Dur'] } });
+    expect(run.results.map((r) => `${r.level}:${r.measures}=${r.result}`)).toEqual([
+      'ToolCall:s1-t1=5',
+      'ToolCall:s1-t2=15',
+      'AgentCall:s1-a1=60',
+      'AgentCall:s1-a2=40',
+    ]);
+  });
+
+  it('rejects a metric selected at a level it does not support before computing anything', async () => {
+    let calls = 0;
+    const counted = metric('Counted', ['Session'], () => ({ value: ++calls }));
+    const engine = engineWith(counted, duration);
+    await expect(engine.computeLoadedSession(sampleSession(), { metrics: { Session: ['Counted'], LLMCall: ['Counted'] } })).rejects.toThrow(
+      new MetricSelectionError(['Metric "test:Counted" does not support level LLMCall (it supports Session)']),
+    );
+    await expect(engine.computeLoadedSession(sampleSession(), { metrics: ['Counted', 'Unknown'] })).rejects.toThrow(
+      'Unknown metric "Unknown" selected at Session',
+    );
+    expect(calls).toBe(0);
+  });
+
+  it('gives metrics the results of this session run (get and all), successful ones only', async () => {
+    const half = metric('Half', ['ToolCall'], (t) => (t.id === 's1-t2' ? { value: Number.NaN } : { value: 0.5 }));
+    const seen: string[] = [];
+    const agg = metric(
+      'Agg',
+      ['Session'],
+      (_s, ctx) => {
+        seen.push(String(ctx.results.get('Half', 's1-t1')?.result), String(ctx.results.get('Half', 's1-t2')));
+        seen.push(ctx.results.all('test:Half').map((r) => `${r.measures.level}/${r.measures.id}/${r.ofMetricType}`).join());
+        return { value: ctx.results.all('Half').length };
+      },
+      { dependsOn: ['Half'], nature: 'aggregate' },
+    );
+    const run = await engineWith(half, agg).computeLoadedSession(sampleSession());
+    expect(seen).toEqual(['0.5', 'undefined', 'ToolCall/s1-t1/test:Half']);
+    expect(run.results.find((r) => r.name === 'Agg')?.result).toBe(1);
+  });
+
+  it('uses computeBatch when present, and isolates its failures', async () => {
+    let single = 0;
+    const batched = metric('Batched', ['LLMCall'], () => ({ value: ++single }), {
+      computeBatch: async (calls, ctx) => calls.map((c, i) => (i === 1 ? new Error('judge refused') : { value: c.usage.inputTokens * Number(ctx.options.k) })),
+    });
+    const short = metric('Short', ['ToolCall'], constant(0), { computeBatch: async () => [{ value: 1 }] });
+    const broken = metric('Broken', ['AgentCall'], constant(0), {
+      computeBatch: async () => {
+        throw new Error('batch down');
+      },
+    });
+    const run = await engineWith(batched, short, broken).computeLoadedSession(sampleSession(), {
+      metricOptions: { Batched: { k: 2 } },
+    });
+    expect(single).toBe(0);
+    expect(run.results.map((r) => `${r.name}:${r.measures}=${r.result}`)).toEqual(['Batched:s1-l1=200', 'Batched:s1-l3=100']);
+    expect(run.failed.map((f) => `${f.name}:${f.measures}:${f.error}`)).toEqual([
+      'Batched:s1-l2:judge refused',
+      'Short:s1-t1:computeBatch returned 1 outcomes for 2 elements',
+      'Short:s1-t2:computeBatch returned 1 outcomes for 2 elements',
+      'Broken:s1-a1:batch down',
+      'Broken:s1-a2:batch down',
+    ]);
+  });
+
+  it('passes per-metric options by name or provider:name', async () => {
+    const opt = metric('Opt', ['Session'], (_s, ctx) => ({ value: Number(ctx.options.threshold ?? -1) }));
+    const engine = engineWith(opt);
+    const value = async (metricOptions?: Record<string, Record<string, unknown>>) =>
+      (await engine.computeLoadedSession(sampleSession(), metricOptions ? { metricOptions } : {})).results[0]?.result;
+    expect(await value()).toBe(-1);
+    expect(await value({ Opt: { threshold: 0.7 } })).toBe(0.7);
+    expect(await value({ 'test:Opt': { threshold: 0.2 }, Opt: { threshold: 0.9 } })).toBe(0.2);
+  });
+
+  it('limits concurrent LLM-judged computations to maxWorkers', async () => {
+    let active = 0;
+    let peak = 0;
+    const slow = metric(
+      'Slow',
+      ['LLMCall', 'ToolCall', 'AgentCall'],
+      async () => {
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise((r) => setTimeout(r, 5));
+        active--;
+        return { value: 1 };
+      },
+      { nature: 'llm-judged' },
+    );
+    const run = await engineWith(slow).computeLoadedSessions([sampleSession('a'), sampleSession('b')]);
+    expect(run.flatMap((s) => s.results)).toHaveLength(14);
+    expect(peak).toBe(2);
+  });
+
+  it('computes sessions from the data provider, one or a batch, in order', async () => {
+    const engine = engineWith(duration);
+    await expect(engine.computeSession('s1')).rejects.toThrow('No data provider set: call setDataProvider() first');
+    engine.setDataProvider(new InMemoryDataProvider([sampleSession('s1'), sampleSession('s2', 1000), sampleSession('s3')]));
+    const one = await engine.computeSession('s2', { metrics: { Session: ['Dur'] } });
+    expect(one.results.map((r) => [r.measures, r.result])).toEqual([['s2', 100]]);
+    const batch = await engine.computeSessionsBatch(['s3', 's1', 's2'], { metrics: { LLMCall: ['Dur'] } });
+    expect(batch.map((s) => [s.sessionId, s.results.map((r) => r.result).join()])).toEqual([
+      ['s3', '10,30,30'],
+      ['s1', '10,30,30'],
+      ['s2', '10,30,30'],
+    ]);
+    await expect(engine.computeSession('nope')).rejects.toThrow(new SessionNotFoundError(['nope']));
+    await expect(engine.computeSessionsBatch(['s1', 'x', 'y'])).rejects.toThrow('Sessions not found: x, y');
+  });
+
+  it('batch computation shares the runId and keeps ids per session', async () => {
+    const engine = engineWith(duration);
+    const sessions = [sampleSession('a'), sampleSession('b')];
+    const first = await engine.computeLoadedSessions(sessions, { runId: 'r' });
+    const second = await engine.computeLoadedSessions(sessions, { runId: 'r' });
+    expect(second.map((s) => s.results.map((r) => r.id))).toEqual(first.map((s) => s.results.map((r) => r.id)));
+    expect(new Set(first.flatMap((s) => s.results.map((r) => r.id))).size).toBe(20);
+  });
+});

@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
+import { MetricEngine, engineOptionsFromEnv } from '@mce/core';
+import { crash, duration, fixtureProvider, where } from './fixtures/engine-metrics.mjs';
+import { metric } from './helpers/metrics.js';
+import { sampleSession } from './helpers/sessions.js';
+
+const MODULE = new URL('./fixtures/engine-metrics.mjs', import.meta.url).href;
+const ref = (exportName: string): PortableMetricRef => ({ module: MODULE, exportName });
+const STRATEGIES: StrategyName[] = ['asyncio', 'thread', 'process', 'hybrid'];
+
+const engines: MetricEngine[] = [];
+function engine(strategy: StrategyName): MetricEngine {
+  const e = new MetricEngine({ strategy, maxWorkers: 2 });
+  engines.push(e);
+  return e;
+}
+afterEach(async () => {
+  await Promise.all(engines.splice(0).map((e) => e.close()));
+});
+
+/** Everything but the computation time. */
+const comparable = (runs: SessionComputation[]) => runs.map((r) => ({ ...r, results: r.results.map(({ timestamp: _t, ...rest }) => rest) }));
+
+describe('execution strategies', () => {
+  it('give identical results, failures and skips under asyncio, thread, process and hybrid', async () => {
+    const noLLM = { ...sampleSession('d'), llmCalls: [] };
+    const sessions = [sampleSession('a'), sampleSession('b', 500), sampleSession('c', 900), noLLM];
+    const outputs: Record<string, ReturnType<typeof comparable>> = {};
+    for (const strategy of STRATEGIES) {
+      const e = engine(strategy);
+      e.registerProvider(fixtureProvider, ref('createFixtureProvider'));
+      outputs[strategy] = comparable(
+        await e.computeLoadedSessions(sessions, { runId: 'same', metricOptions: { BatchTokens: { scale: 3 } } }),
+      );
+    }
+    const asyncio = outputs.asyncio!;
+    expect(asyncio[1]!.results.map((r) => `${r.name}@${r.measures}=${r.result}`)).toEqual([
+      'Duration@b=100',
+      'Duration@b-m1=100',
+      'Duration@b-a1=60',
+      'Duration@b-a2=40',
+      'Duration@b-k1=20',
+      'Duration@b-l1=10',
+      'Duration@b-l2=30',
+      'Duration@b-l3=30',
+      'Duration@b-t1=5',
+      'Duration@b-t2=15',
+      'ToolOk@b-t1=1',
+      'BatchTokens@b-l1=300',
+      'BatchTokens@b-l2=600',
+      'BatchTokens@b-l3=150',
+      `MeanLLMDuration@b=${70 / 3}`,
+    ]);
+    expect(asyncio[1]!.failed).toEqual([{ name: 'ToolOk', level: 'ToolCall', measures: 'b-t2', error: 'TypeError: tool fetch failed' }]);
+    expect(asyncio[3]!.skipped).toEqual([{ name: 'MeanLLMDuration', level: 'Session', measures: 'd', reason: 'no LLM call' }]);
+    expect(outputs.thread).toEqual(asyncio);
+    expect(outputs.process).toEqual(asyncio);
+    expect(outputs.hybrid).toEqual(asyncio);
+  });
+
+  it('really leaves the main thread: thread → worker thread, process → child process, no ref → main thread', async () => {
+    const place = async (strategy: StrategyName, portable: boolean, nature?: Metric['metadata']['nature']) => {
+      const e = engine(strategy);
+      const m: Metric = nature ? { ...where, metadata: { ...where.metadata, nature } } : where;
+      e.registerMetric(m, portable ? ref('where') : undefined);
+      const [result] = (await e.computeLoadedSession(sampleSession())).results;
+      return { threadId: result!.result, samePid: result!.details?.pid === process.pid };
+    };
+    expect(await place('asyncio', true)).toEqual({ threadId: 0, samePid: true });
+    expect((await place('thread', true)).threadId).toBeGreaterThan(0);
+    expect(await place('process', true)).toEqual({ threadId: 0, samePid: false });
+    expect(await place('thread', false)).toEqual({ threadId: 0, samePid: true });
+    expect((await place('hybrid', true)).threadId).toBeGreaterThan(0);
+    // Hybrid keeps LLM-judged work on the async pool (whose ref would have allowed a thread).
+    const e = engine('hybrid');
+    e.registerMetric({ ...where, metadata: { ...where.metadata, name: 'WhereJudge', nature: 'llm-judged' } }, ref('where'));
+    // The worker resolves the metric by key: a renamed copy is not in the module, so it must not have been sent there.
+    const run = await e.computeLoadedSession(sampleSession());
+    expect(run.results.map((r) => r.result)).toEqual([0]);
+  });
+
+  it('a metric that throws in a worker becomes a FailedRecord; other metrics are unaffected', async () => {
+    for (const strategy of ['thread', 'process'] as const) {
+      const e = engine(strategy);
+      e.registerProvider(fixtureProvider, ref('fixtureProvider'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { ToolCall: ['ToolOk', 'Duration'] } });
+      expect(run.failed).toEqual([{ name: 'ToolOk', level: 'ToolCall', measures: 's1-t2', error: 'TypeError: tool fetch failed' }]);
+      expect(run.results.map((r) => `${r.name}@${r.measures}=${r.result}`)).toEqual([
+        'ToolOk@s1-t1=1',
+        'Duration@s1-t1=5',
+        'Duration@s1-t2=15',
+      ]);
+    }
+  });
+
+  it('a worker that dies fails its tasks, and the pool recovers', async () => {
+    for (const strategy of ['thread', 'process'] as const) {
+      const e = engine(strategy);
+      e.registerMetric(crash, ref('crash'));
+      e.registerMetric(duration, ref('duration'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Crash'] } });
+      const expected = strategy === 'thread' ? 'worker thread exited with code 3' : 'worker process exited with code 3';
+      expect(run.failed).toEqual([{ name: 'Crash', level: 'Session', measures: 's1', error: expected }]);
+      const after = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Duration'] } });
+      expect(after.results.map((r) => r.result)).toEqual([100]);
+    }
+  });
+
+  it('a module that cannot provide the metric fails its results with the reason', async () => {
+    const e = engine('thread');
+    e.registerMetric(duration, ref('nothingHere'));
+    const run = await e.computeLoadedSession(sampleSession(), { metrics: { AgentCall: ['Duration'] } });
+    expect(run.failed.map((f) => f.error)).toEqual([
+      `module "${MODULE}" has no export "nothingHere"`,
+      `module "${MODULE}" has no export "nothingHere"`,
+    ]);
+  });
+
+  it('runs metrics without a portable ref on the main thread under the process strategy', async () => {
+    const e = engine('process');
+    e.registerMetric(metric('Local', ['LLMCall'], (c) => ({ value: c.usage.inputTokens })));
+    const run = await e.computeLoadedSession(sampleSession());
+    expect(run.results.map((r) => r.result)).toEqual([100, 200, 50]);
+  });
+});
+
+describe('engineOptionsFromEnv', () => {
+  it('reads MCE_ENGINE_STRATEGY and MCE_ENGINE_MAX_WORKERS', () => {
+    expect(engineOptionsFromEnv({})).toEqual({});
+    expect(engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'Thread', MCE_ENGINE_MAX_WORKERS: '3' })).toEqual({
+      strategy: 'thread',
+      maxWorkers: 3,
+    });
+    expect(engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: ' ', MCE_ENGINE_MAX_WORKERS: '' })).toEqual({});
+  });
+
+  it('rejects bad values with the variable name', () => {
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(
+      'MCE_ENGINE_STRATEGY must be one of asyncio, thread, process, hybrid (got "fibers")',
+    );
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(
+      'MCE_ENGINE_MAX_WORKERS must be a positive integer (got "0")',
+    );
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '2.5' })).toThrow('MCE_ENGINE_MAX_WORKERS must be a positive integer');
+  });
+
+  it('configures the engine', () => {
+    const e = new MetricEngine(engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'process', MCE_ENGINE_MAX_WORKERS: '5' }));
+    expect([e.strategyName, e.maxWorkers]).toEqual(['process', 5]);
+    expect(new MetricEngine().strategyName).toBe('asyncio');
+    expect(() => new MetricEngine({ maxWorkers: -1 })).toThrow('maxWorkers must be a positive integer (got "-1")');
+  });
+});
