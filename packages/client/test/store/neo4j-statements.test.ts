@@ -1,0 +1,220 @@
+/**
+ * The Neo4j adapter checked through what it sends: statements, parameters (Neo4j Integers, JSON strings),
+ * UNWIND batch sizes, and sessions always closed. (A live server runs the conformance suite: neo4j.test.ts.)
+ */
+import { describe, expect, it } from 'vitest';
+import neo4j from 'neo4j-driver';
+import type { Session } from '@mce/core';
+import { Neo4jStore } from '../../src/store/index.js';
+import { RecordingDriver, type Responder } from './support/recording-driver.js';
+import { bareSession, DEFINITIONS, metricResult, richSession, toolCall } from './support/sessions.js';
+
+const quiet = { warn: () => undefined };
+const open = (respond?: Responder, batchSize?: number) => {
+  const driver = new RecordingDriver(respond);
+  const store = new Neo4jStore({ url: 'bolt://graph.invalid:7687', database: 'kg' }, { driver, batchSize, logger: quiet });
+  return { driver, store };
+};
+const isInt = (v: unknown, n: number) => neo4j.isInt(v) && (v as { toNumber(): number }).toNumber() === n;
+/** Property values Neo4j can store: scalars, Integers and lists of strings — never a nested map. */
+const storable = (v: unknown) =>
+  ['string', 'number', 'boolean'].includes(typeof v) || neo4j.isInt(v) || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+
+describe('Neo4j store statements', () => {
+  it('creates the uniqueness constraints, one schema statement per transaction, in database "kg"', async () => {
+    const { driver, store } = open();
+    await store.init();
+    expect(driver.runs.map((r) => r.cypher)).toEqual([
+      'CREATE CONSTRAINT mce_session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE',
+      'CREATE CONSTRAINT mce_call_key IF NOT EXISTS FOR (c:Call) REQUIRE (c.sessionId, c.id) IS UNIQUE',
+      'CREATE CONSTRAINT mce_mcp_server_key IF NOT EXISTS FOR (m:MCPServer) REQUIRE (m.sessionId, m.name) IS UNIQUE',
+      'CREATE CONSTRAINT mce_metric_id IF NOT EXISTS FOR (m:Metric) REQUIRE m.id IS UNIQUE',
+      'CREATE CONSTRAINT mce_metric_result_id IF NOT EXISTS FOR (r:MetricResult) REQUIRE r.id IS UNIQUE',
+      'CREATE INDEX mce_session_start IF NOT EXISTS FOR (s:Session) ON (s.startTime)',
+      'CREATE INDEX mce_metric_result_session IF NOT EXISTS FOR (r:MetricResult) ON (r.sessionId)',
+      "MERGE (v:MceSchema {id: 'mce'}) SET v.version = $version",
+    ]);
+    expect(new Set(driver.runs.map((r) => r.session)).size).toBe(8);
+    expect(isInt(driver.runs[7]?.params.version, 1)).toBe(true);
+    expect(driver.opened).toBe(8);
+    expect(driver.closed).toBe(8);
+    expect(driver.databases).toEqual(Array(8).fill('kg'));
+  });
+
+  it('writes a session as labelled nodes with scalar properties, JSON payloads and Integer positions', async () => {
+    const { driver, store } = open();
+    const session = richSession('s1', 1000);
+    await store.writeSessions([session]);
+    expect(driver.opened).toBe(1);
+    expect(driver.closed).toBe(1);
+    expect(driver.runs.every((r) => r.mode === 'write' && r.session === 1)).toBe(true);
+
+    const [lock] = driver.find('MERGE (s:Session {id: id})');
+    expect(lock?.params).toEqual({ ids: ['s1'] });
+
+    const [header] = driver.find('SET s = row');
+    expect(header?.params.rows).toEqual([
+      {
+        id: 's1',
+        startTime: 1000,
+        endTime: 6000.25,
+        serviceName: 'travel-service',
+        appName: 'travel-app',
+        traceIds: ['s1-trace-1', 's1-trace-2'],
+        userInput: 'Weather in Paris?',
+        finalResponse: 'Sunny, 21°C',
+        attributes: '{"service.version":"1.2.3","tenant":{"id":7}}',
+      },
+    ]);
+
+    const [llm] = driver.find('c:LLMCall');
+    const llmRows = llm?.params.rows as Record<string, unknown>[];
+    expect(llmRows).toHaveLength(1);
+    const row = llmRows[0]!;
+    expect(Object.values(row).every(storable)).toBe(true);
+    expect(isInt(row.seq, 3)).toBe(true); // mas, agent, task, llm, tool: the LLM call is 4th
+    expect(row).toMatchObject({
+      sessionId: 's1',
+      id: 's1-llm',
+      kind: 'LLMCall',
+      name: 'chat gpt-4o',
+      requestModel: 'gpt-4o',
+      responseModel: 'gpt-4o-2024-08-06',
+      provider: 'openai',
+      operation: 'chat',
+      startTime: 1030.000001,
+      parentId: 's1-task',
+    });
+    expect(JSON.parse(row.payload as string)).toEqual(session.llmCalls[0]);
+    expect(row).not.toHaveProperty('usage');
+
+    for (const kind of ['MASCall', 'AgentCall', 'TaskCall', 'ToolCall']) {
+      const [run] = driver.find(`c:${kind}`);
+      expect((run?.params.rows as unknown[]).length).toBe(1);
+    }
+    const [servers] = driver.find('MERGE (m:MCPServer');
+    const serverRows = servers?.params.rows as Record<string, unknown>[];
+    expect(serverRows.map((r) => [r.name, (r.seq as { toNumber(): number }).toNumber(), r.transport])).toEqual([
+      ['weather', 0, 'stdio'],
+      ['empty', 1, undefined],
+    ]);
+    expect(JSON.parse(serverRows[0]!.payload as string)).toEqual(session.mcpServers[0]);
+    expect(driver.find('MERGE (c)-[:CHILD_OF]->(p)')[0]?.params).toEqual({ ids: ['s1'] });
+  });
+
+  it('sends rows in UNWIND batches of the configured size', async () => {
+    const { driver, store } = open(undefined, 1000);
+    const session = bareSession('many', 0, { toolCalls: Array.from({ length: 2500 }, (_, i) => toolCall('many', i, 0)) });
+    await store.writeSessions([session]);
+    const toolRuns = driver.find('c:ToolCall');
+    expect(toolRuns.map((r) => (r.params.rows as unknown[]).length)).toEqual([1000, 1000, 500]);
+    const seqs = toolRuns.flatMap((r) => (r.params.rows as { seq: { toNumber(): number } }[]).map((x) => x.seq.toNumber()));
+    expect(seqs).toEqual(Array.from({ length: 2500 }, (_, i) => i));
+    expect(driver.find('c:LLMCall')).toEqual([]); // no statement for an empty class
+
+    const results = Array.from({ length: 2100 }, (_, i) => metricResult(`r${i}`, 'many', { at: i }));
+    const outcome = await store.writeMetricResults(DEFINITIONS, results);
+    expect(outcome).toEqual({ written: 2100, rejected: [] });
+    expect(driver.find('MERGE (r:MetricResult').map((r) => (r.params.rows as unknown[]).length)).toEqual([1000, 1000, 100]);
+    expect(driver.find('DELETE old').map((r) => (r.params.ids as unknown[]).length)).toEqual([1000, 1000, 100]);
+  });
+
+  it('merges with what is stored: positions continue after the last stored call, header fields merge', async () => {
+    const stored = {
+      session: { id: 'p', startTime: 500, endTime: 800, traceIds: ['t0'], serviceName: 'kept' },
+      lastCall: neo4j.int(4),
+      lastServer: null,
+    };
+    const { driver, store } = open((cypher) => (cypher.includes('MERGE (s:Session {id: id})') ? [stored] : []));
+    const part: Session = bareSession('p', 600, { endTime: 900, traceIds: ['t1'], serviceName: 'ignored', toolCalls: [toolCall('p', 1, 600)] });
+    await store.writeSessions([part]);
+    expect(driver.find('SET s = row')[0]?.params.rows).toEqual([
+      { id: 'p', startTime: 500, endTime: 900, traceIds: ['t0', 't1'], serviceName: 'kept' },
+    ]);
+    const [tools] = driver.find('c:ToolCall');
+    expect(isInt((tools?.params.rows as { seq: unknown }[])[0]?.seq, 5)).toBe(true);
+    // A stored call keeps its position: the statement only uses row.seq for a new node.
+    expect(tools?.cypher).toContain('coalesce(c.seq, row.seq)');
+  });
+
+  it('sends results with Integer counts, JSON details and no null properties; reads them back as numbers', async () => {
+    const judged = metricResult('j1', 'S', { metric: DEFINITIONS[2], at: 3 });
+    const plain = metricResult('p1', 'S', { at: 4 });
+    const { driver, store } = open((cypher) => {
+      if (cypher.includes('MATCH (m:Metric) WHERE m.id IN $ids')) return [{ id: 'mce:Duration' }];
+      if (cypher.includes('RETURN properties(r) AS result')) {
+        const sent = driver.find('MERGE (r:MetricResult')[0]!.params.rows as Record<string, unknown>[];
+        return sent.map((result) => ({ result, metric: { id: 'x', name: 'x', computedBy: 'mce', unit: 'ms', valueRange: 'r' } }));
+      }
+      return [];
+    });
+    const outcome = await store.writeMetricResults([DEFINITIONS[2]!], [judged, plain, { ...plain, id: 'bad', result: Number.NaN }]);
+    expect(outcome.written).toBe(2);
+    expect(outcome.rejected.map((r) => r.id)).toEqual(['bad']);
+    // mce:Duration is not in this batch's definitions: its existence is checked in the graph.
+    expect(driver.find('MATCH (m:Metric) WHERE m.id IN $ids')[0]?.params).toEqual({ ids: ['mce:Duration'] });
+    expect(driver.find('MERGE (m:Metric {id: row.id})')[0]?.params.rows).toEqual([DEFINITIONS[2]]);
+
+    const rows = driver.find('MERGE (r:MetricResult')[0]?.params.rows as Record<string, unknown>[];
+    const [j, p] = rows as [Record<string, unknown>, Record<string, unknown>];
+    expect(Object.values(j).every(storable)).toBe(true);
+    expect(isInt(j.evaluationPromptTokenCount, 512)).toBe(true);
+    expect(isInt(j.evaluationCompletionTokenCount, 40)).toBe(true);
+    expect(isInt(j.evaluationTotalTokenCount, 552)).toBe(true);
+    expect(isInt(j.computedAt, Date.parse('2026-01-01T00:00:03.000Z'))).toBe(true);
+    expect(j.details).toBe('{"samples":[4,5],"method":"logprobs"}');
+    expect(j).toMatchObject({ result: 0.75, evaluationCost: 0.00168, measuresLevel: 'Session', measuresId: 'S', ofMetricType: 'deepeval:AnswerRelevancy' });
+    expect(p).not.toHaveProperty('evaluationModel');
+    expect(p).not.toHaveProperty('details');
+    expect(isInt(p.evaluationPromptTokenCount, 0)).toBe(true);
+
+    const back = await store.getMetricResults('S', { recursive: true, metricNames: ['Duration'] });
+    expect(back.map((b) => b.result)).toStrictEqual([judged, plain]);
+    expect(driver.find('RETURN properties(r) AS result')[0]?.params).toEqual({ sessionId: 'S', recursive: true, names: ['Duration'] });
+    expect(driver.opened).toBe(driver.closed);
+  });
+
+  it('pages with Integer SKIP/LIMIT, omits LIMIT when there is none, and converts counts back', async () => {
+    const { driver, store } = open(() => [
+      { id: 'a', startTime: 10, endTime: 20, serviceName: 'svc', appName: null, kinds: [{ kind: 'ToolCall', n: neo4j.int(3) }], servers: neo4j.int(1) },
+      { id: 'b', startTime: 5, endTime: 6, serviceName: null, appName: null, kinds: [{ kind: null, n: neo4j.int(0) }], servers: neo4j.int(0) },
+    ]);
+    const listed = await store.listSessions({ limit: 2, offset: 4, serviceName: 'svc', from: 1 });
+    expect(listed).toStrictEqual([
+      { id: 'a', startTime: 10, endTime: 20, serviceName: 'svc', counts: { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 3, mcpServers: 1 } },
+      { id: 'b', startTime: 5, endTime: 6, counts: { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers: 0 } },
+    ]);
+    const [paged] = driver.runs;
+    expect(paged?.mode).toBe('read');
+    expect(paged?.cypher).toContain('SKIP $offset LIMIT $limit');
+    expect(isInt(paged?.params.offset, 4)).toBe(true);
+    expect(isInt(paged?.params.limit, 2)).toBe(true);
+    expect(paged?.params).toMatchObject({ from: 1, to: null, serviceName: 'svc', appName: null });
+    await store.listSessions();
+    expect(driver.runs[1]?.cypher).not.toContain('LIMIT');
+    expect(driver.runs[1]?.params).not.toHaveProperty('limit');
+  });
+
+  it('reads a session back from its nodes', async () => {
+    const session = richSession('r', 0);
+    const { store } = open((cypher) => {
+      if (cypher.includes('RETURN properties(s) AS session')) {
+        return [{ session: { id: 'r', startTime: 0, endTime: 5000.25, serviceName: 'travel-service', appName: 'travel-app', traceIds: session.traceIds, userInput: session.userInput, finalResponse: session.finalResponse, attributes: JSON.stringify(session.attributes) } }];
+      }
+      if (cypher.includes('c.payload')) return [...session.masCalls, ...session.agentCalls, ...session.taskCalls, ...session.llmCalls, ...session.toolCalls].map((c) => ({ payload: JSON.stringify(c) }));
+      if (cypher.includes('m.payload')) return session.mcpServers.map((m) => ({ payload: JSON.stringify(m) }));
+      return [];
+    });
+    expect(await store.getSession('r')).toStrictEqual(session);
+  });
+
+  it('closes its driver session when the work fails', async () => {
+    const { driver, store } = open(() => {
+      throw new Error('connection reset');
+    });
+    await expect(store.writeSessions([bareSession('x', 0)])).rejects.toThrow('connection reset');
+    await expect(store.getSession('x')).rejects.toThrow('connection reset');
+    expect(driver.opened).toBe(2);
+    expect(driver.closed).toBe(2);
+  });
+});
