@@ -115,10 +115,19 @@ export class MceWorker {
       this.log.info({ pendingMessages: this.pending.length, inFlightBatches: this.inFlight.size }, 'stopping: finishing in-flight batches');
       this.draining = true;
       this.dispatch();
-      await this.consumer.close();
-      await Promise.allSettled([...this.inFlight]);
-      await this.publisher.close();
-      await this.connection.close();
+      if (this.connection.ready) {
+        await this.consumer.close();
+        await Promise.allSettled([...this.inFlight]);
+        await this.publisher.close();
+        await this.connection.close();
+      } else {
+        // Broker unreachable: nothing can be acked (the broker redelivers), and waiting for a channel would only
+        // stall until the acquire timeout. Let running batches end, close the connection first, then the rest.
+        await Promise.allSettled([...this.inFlight]);
+        await this.connection.close();
+        await this.consumer.close();
+        await this.publisher.close();
+      }
       this.log.info('stopped');
     })();
     return this.closing;
