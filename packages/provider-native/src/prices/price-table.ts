@@ -42,8 +42,11 @@ export class PriceTable {
   #source: string;
   #generation = 0;
   #lookupHook: (() => void) | undefined;
-  /** Memo of lookups: LLM calls of a run repeat the same few models. Cleared by `replace`. */
-  readonly #memo = new Map<string, PriceLookup>();
+  /**
+   * Memo of lookups by response model → request model → provider (nested maps: no key string to build per call);
+   * LLM calls of a run repeat the same few models. Cleared by `replace`.
+   */
+  readonly #memo = new Map<string, Map<string, Map<string, PriceLookup>>>();
 
   constructor(entries: ReadonlyMap<string, ModelPrice> | PriceLoader, source = 'in-memory') {
     if (typeof entries === 'function') this.#loader = entries;
@@ -85,11 +88,15 @@ export class PriceTable {
 
   lookup(query: ModelQuery): PriceLookup {
     this.#lookupHook?.();
-    const memoKey = `${query.responseModel ?? ''}\u0000${query.requestModel ?? ''}\u0000${query.provider ?? ''}`;
-    const memo = this.#memo.get(memoKey);
-    if (memo) return memo;
-    const found = this.#find(query);
-    this.#memo.set(memoKey, found);
+    const response = query.responseModel ?? '';
+    const request = query.requestModel ?? '';
+    const provider = query.provider ?? '';
+    let byRequest = this.#memo.get(response);
+    if (!byRequest) this.#memo.set(response, (byRequest = new Map()));
+    let byProvider = byRequest.get(request);
+    if (!byProvider) byRequest.set(request, (byProvider = new Map()));
+    let found = byProvider.get(provider);
+    if (!found) byProvider.set(provider, (found = this.#find(query)));
     return found;
   }
 

@@ -1,9 +1,8 @@
-import type { LLMCall } from '@mce/core';
+import type { LLMCall, Session } from '@mce/core';
 import { costBreakdown, type CostBreakdown } from '../../prices/cost.js';
 import { defaultPriceTable } from '../../prices/committed-prices.js';
 import type { PriceLookup, PriceTable } from '../../prices/price-table.js';
 import { fmt, nativeMetric, type NativeMetric } from './define.js';
-import { callsWithin } from './session-index.js';
 import { tokenCount } from './token-counts.js';
 
 export interface LLMCallCost {
@@ -11,17 +10,8 @@ export interface LLMCallCost {
   breakdown: CostBreakdown;
 }
 
-/** Model label of a call in breakdowns: response model, else request model. */
-function modelLabel(call: LLMCall): string {
-  return call.responseModel?.trim() || call.requestModel?.trim() || '(unknown model)';
-}
-
-/** Cost of each call, memoised per call object and table generation (AgentCall/MASCall/Session sums reuse it). */
-const memo = new WeakMap<LLMCall, { table: PriceTable; generation: number; cost: LLMCallCost }>();
-
+/** Cost of one LLM call priced with `table`; throws on an invalid token count. */
 export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost {
-  const hit = memo.get(call);
-  if (hit && hit.table === table && hit.generation === table.generation) return hit.cost;
   const lookup = table.lookup({ responseModel: call.responseModel, requestModel: call.requestModel, provider: call.provider });
   const breakdown = costBreakdown(
     {
@@ -32,13 +22,7 @@ export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost {
     },
     lookup.prices,
   );
-  const cost = { lookup, breakdown };
-  memo.set(call, { table, generation: table.generation, cost });
-  return cost;
-}
-
-function fallbackNote(models: readonly string[]): string {
-  return `no price for ${models.map((m) => `'${m}'`).join(', ')}: priced like gpt-4o`;
+  return { lookup, breakdown };
 }
 
 interface ModelTotals {
@@ -52,6 +36,105 @@ interface ModelTotals {
   fallback: boolean;
 }
 
+/** The sum over the LLM calls of one container (AgentCall, MASCall, Session), or the first of its calls' errors. */
+interface ContainerCost {
+  value: number;
+  calls: number;
+  byModel: Map<string, ModelTotals>;
+  error?: Error;
+}
+
+/** Every cost of a session, computed in one pass the first time any Cost result of the session is asked for. */
+interface SessionCosts {
+  table: PriceTable;
+  generation: number;
+  perCall: Map<LLMCall, LLMCallCost | Error>;
+  byAgent: Map<string, ContainerCost>;
+  byMas: Map<string, ContainerCost>;
+  session: ContainerCost;
+}
+
+const sessionCostCache = new WeakMap<Session, SessionCosts>();
+
+/** Model label of a call in breakdowns: response model, else request model. */
+function modelLabel(call: LLMCall): string {
+  return call.responseModel?.trim() || call.requestModel?.trim() || '(unknown model)';
+}
+
+function emptyContainer(): ContainerCost {
+  return { value: 0, calls: 0, byModel: new Map() };
+}
+
+function addTo(container: ContainerCost, call: LLMCall, cost: LLMCallCost | Error): void {
+  container.calls += 1;
+  if (cost instanceof Error) {
+    container.error ??= cost;
+    return;
+  }
+  const label = modelLabel(call);
+  let totals = container.byModel.get(label);
+  if (!totals) {
+    totals = {
+      calls: 0,
+      cost: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      priceKey: cost.lookup.key,
+      fallback: cost.lookup.fallback,
+    };
+    container.byModel.set(label, totals);
+  }
+  totals.calls += 1;
+  totals.cost += cost.breakdown.total;
+  totals.inputTokens += call.usage.inputTokens;
+  totals.outputTokens += call.usage.outputTokens;
+  totals.cacheReadTokens += call.usage.cacheReadTokens;
+  totals.cacheWriteTokens += call.usage.cacheWriteTokens;
+  container.value += cost.breakdown.total;
+}
+
+function containerOf(map: Map<string, ContainerCost>, id: string): ContainerCost {
+  let container = map.get(id);
+  if (!container) {
+    container = emptyContainer();
+    map.set(id, container);
+  }
+  return container;
+}
+
+function sessionCosts(session: Session, table: PriceTable): SessionCosts {
+  const cached = sessionCostCache.get(session);
+  if (cached && cached.table === table && cached.generation === table.generation) return cached;
+  const costs: SessionCosts = {
+    table,
+    generation: table.generation,
+    perCall: new Map(),
+    byAgent: new Map(),
+    byMas: new Map(),
+    session: emptyContainer(),
+  };
+  for (const call of session.llmCalls) {
+    let cost: LLMCallCost | Error;
+    try {
+      cost = llmCallCost(call, table);
+    } catch (error) {
+      cost = error instanceof Error ? error : new Error(String(error));
+    }
+    costs.perCall.set(call, cost);
+    addTo(costs.session, call, cost);
+    if (call.agentCallId !== undefined) addTo(containerOf(costs.byAgent, call.agentCallId), call, cost);
+    if (call.masCallId !== undefined) addTo(containerOf(costs.byMas, call.masCallId), call, cost);
+  }
+  sessionCostCache.set(session, costs);
+  return costs;
+}
+
+function fallbackNote(models: readonly string[]): string {
+  return `no price for ${models.map((m) => `'${m}'`).join(', ')}: priced like gpt-4o`;
+}
+
 const DESCRIPTION =
   'Estimated USD cost of LLM calls from the LiteLLM price table: (input − cacheRead − cacheWrite)·input price + ' +
   'cacheRead·cache-read price + cacheWrite·cache-creation price + output·output price (the input price where a ' +
@@ -59,6 +142,8 @@ const DESCRIPTION =
   'model, provider/model, the name without a date suffix, the name without a provider prefix; a model with no price ' +
   'is priced like gpt-4o and the reasoning says so. AgentCall, MASCall and Session sum their LLM calls ' +
   '(AgentCall: calls whose nearest enclosing agent call it is), with a per-model breakdown in details.';
+
+const NO_CALLS: ContainerCost = Object.freeze({ value: 0, calls: 0, byModel: new Map<string, ModelTotals>() });
 
 /** The Cost metric pricing with `table` (the package's shared table by default). */
 export function createCostMetric(table: () => PriceTable = defaultPriceTable): NativeMetric {
@@ -73,10 +158,13 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
       requirements: ['llmCalls.usage', 'llmCalls.responseModel | llmCalls.requestModel'],
     },
     (element, ctx) => {
-      const prices = table();
+      const costs = sessionCosts(ctx.session, table());
       if (ctx.level === 'LLMCall') {
         const call = element as LLMCall;
-        const { lookup, breakdown } = llmCallCost(call, prices);
+        // A call outside the session's list (not expected from the engine) is priced on its own.
+        const cost = costs.perCall.get(call) ?? llmCallCost(call, costs.table);
+        if (cost instanceof Error) throw cost;
+        const { lookup, breakdown } = cost;
         const model = lookup.model ?? '(unknown model)';
         const how = lookup.fallback ? fallbackNote([model]) : `priced as '${lookup.key}' (${lookup.matchedBy})`;
         return {
@@ -92,42 +180,20 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
           },
         };
       }
-      const calls = callsWithin('llm', ctx.level, element, ctx.session);
-      const byModel = new Map<string, ModelTotals>();
-      let value = 0;
-      for (const call of calls) {
-        const { lookup, breakdown } = llmCallCost(call, prices);
-        const label = modelLabel(call);
-        let totals = byModel.get(label);
-        if (!totals) {
-          totals = {
-          calls: 0,
-          cost: 0,
-          inputTokens: 0,
-          outputTokens: 0,
-          cacheReadTokens: 0,
-          cacheWriteTokens: 0,
-          priceKey: lookup.key,
-          fallback: lookup.fallback,
-          };
-          byModel.set(label, totals);
-        }
-        totals.calls += 1;
-        totals.cost += breakdown.total;
-        totals.inputTokens += call.usage.inputTokens;
-        totals.outputTokens += call.usage.outputTokens;
-        totals.cacheReadTokens += call.usage.cacheReadTokens;
-        totals.cacheWriteTokens += call.usage.cacheWriteTokens;
-        value += breakdown.total;
-      }
-      const fallbackModels = [...byModel].filter(([, t]) => t.fallback).map(([m]) => m);
+      const container =
+        ctx.level === 'Session'
+          ? costs.session
+          : ((ctx.level === 'AgentCall' ? costs.byAgent : costs.byMas).get(element.id) ?? NO_CALLS);
+      if (container.error) throw container.error;
+      const fallbackModels: string[] = [];
+      for (const [model, totals] of container.byModel) if (totals.fallback) fallbackModels.push(model);
       const note = fallbackModels.length > 0 ? fallbackNote(fallbackModels) : undefined;
       return {
-        value,
+        value: container.value,
         reasoning:
-          `${fmt(value)} USD over ${calls.length} LLM call(s) of ${byModel.size} model(s)` +
+          `${fmt(container.value)} USD over ${container.calls} LLM call(s) of ${container.byModel.size} model(s)` +
           (note ? `; ${note}.` : '.'),
-        details: { models: Object.fromEntries(byModel), ...(note ? { fallbackModels, note } : {}) },
+        details: { models: Object.fromEntries(container.byModel), ...(note ? { fallbackModels, note } : {}) },
       };
     },
   );

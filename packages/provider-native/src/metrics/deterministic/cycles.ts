@@ -1,6 +1,6 @@
 import type { AgentCall, Session, ToolCall } from '@mce/core';
 import { nativeMetric } from './define.js';
-import { byStartTime, sessionIndex } from './session-index.js';
+import { byStartTime } from './session-index.js';
 
 /**
  * Counts repeated blocks in a sequence: i = 0; while i < n: for k = 2 … ⌊(n − i)/2⌋, if seq[i:i+k] = seq[i+k:i+2k]
@@ -46,16 +46,48 @@ export function stepSequence(agents: readonly AgentCall[], tools: readonly ToolC
   return byStartTime<Step>([...agents, ...tools]).map(stepName);
 }
 
-const sessionSequences = new WeakMap<Session, string[]>();
-
-function sessionSequence(session: Session): string[] {
-  let seq = sessionSequences.get(session);
-  if (!seq) {
-    seq = stepSequence(session.agentCalls, session.toolCalls);
-    sessionSequences.set(session, seq);
-  }
-  return seq;
+interface SessionSequences {
+  /** Every agent and tool call of the session by start time, as interned step names. */
+  session: number[];
+  /** Per agent call id: its direct agent calls and tool calls, in the same order. */
+  byAgent: Map<string, number[]>;
 }
+
+const sequencesCache = new WeakMap<Session, SessionSequences>();
+
+/**
+ * One sort for the whole session: each agent call's own sequence is the session order restricted to its calls (the
+ * sort is stable, so this equals sorting the subset). Names are interned to numbers so comparisons are cheap.
+ */
+function sessionSequences(session: Session): SessionSequences {
+  let found = sequencesCache.get(session);
+  if (!found) {
+    const ids = new Map<string, number>();
+    const sorted = byStartTime<Step>([...session.agentCalls, ...session.toolCalls]);
+    const seq: number[] = new Array<number>(sorted.length);
+    const byAgent = new Map<string, number[]>();
+    for (let i = 0; i < sorted.length; i++) {
+      const step = sorted[i]!;
+      const name = stepName(step);
+      let id = ids.get(name);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(name, id);
+      }
+      seq[i] = id;
+      if (step.agentCallId !== undefined) {
+        const own = byAgent.get(step.agentCallId);
+        if (own) own.push(id);
+        else byAgent.set(step.agentCallId, [id]);
+      }
+    }
+    found = { session: seq, byAgent };
+    sequencesCache.set(session, found);
+  }
+  return found;
+}
+
+const NO_STEPS: readonly number[] = Object.freeze([]);
 
 export const CyclesCount = nativeMetric(
   'CyclesCount',
@@ -73,12 +105,8 @@ export const CyclesCount = nativeMetric(
     requirements: ['agentCalls.agentName', 'toolCalls.toolName', 'startTime'],
   },
   (element, ctx) => {
-    let seq: string[];
-    if (ctx.level === 'Session') seq = sessionSequence(ctx.session);
-    else {
-      const index = sessionIndex(ctx.session);
-      seq = stepSequence(index.agentByAgent.get(element.id) ?? [], index.toolByAgent.get(element.id) ?? []);
-    }
+    const sequences = sessionSequences(ctx.session);
+    const seq = ctx.level === 'Session' ? sequences.session : (sequences.byAgent.get(element.id) ?? NO_STEPS);
     const value = countCycles(seq);
     return {
       value,
