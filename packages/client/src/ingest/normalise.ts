@@ -227,6 +227,11 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   for (const n of nodes) {
     if (n.cls.kind === 'mas' && nearest(n, (p) => p.cls.kind === 'agent' || p.cls.kind === 'mas')) n.cls = { kind: 'task' };
   }
+  // A root chain that runs agents is the MAS invocation (OpenInference has no workflow kind: its graph or crew run
+  // is a top-level CHAIN span).
+  const hasAgentBelow = new Set<Node>();
+  for (const n of nodes) if (n.cls.kind === 'agent') for (let p = n.parent; p; p = p.parent) hasAgentBelow.add(p);
+  for (const n of nodes) if (n.cls.kind === 'task' && !n.parent && hasAgentBelow.has(n)) n.cls = { kind: 'mas' };
   const mergedInto = new Map<Node, Node>();
   for (const n of nodes) {
     if (n.cls.kind !== 'tool') continue;
@@ -426,6 +431,27 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
       if (t.mcp.kind === 'tool') inventory.addTool(t.mcp.server, d ?? { name: t.toolName });
       else if (t.mcp.kind === 'resource' && t.mcp.uri && !srv.resources.some((r) => r.uri === t.mcp!.uri)) srv.resources.push({ uri: t.mcp.uri });
       else if (t.mcp.kind === 'prompt' && !srv.prompts.some((p) => p.name === t.toolName)) srv.prompts.push({ name: t.toolName });
+    }
+  }
+
+  // A tool span without a call id takes it from the model's request that asked for it: the latest earlier LLM call
+  // of the same agent whose output calls a tool of that name (each id used once).
+  const usedIds = new Set(toolCalls.map((t) => t.toolCallId).filter((x): x is string => !!x));
+  for (const t of toolCalls) {
+    if (t.toolCallId) continue;
+    const asked = llmCalls
+      .filter((c) => c.agentCallId === t.agentCallId && c.startTime <= t.startTime)
+      .sort((a, b) => b.startTime - a.startTime);
+    outer: for (const c of asked) {
+      for (const m of c.outputMessages) {
+        for (const tc of m.toolCalls ?? []) {
+          if (tc.name === t.toolName && tc.id && !usedIds.has(tc.id)) {
+            t.toolCallId = tc.id;
+            usedIds.add(tc.id);
+            break outer;
+          }
+        }
+      }
     }
   }
 

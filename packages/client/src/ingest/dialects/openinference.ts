@@ -19,6 +19,15 @@ const invocationModel = (span: { attributes: Record<string, unknown> }) => {
   return isObj(p) && typeof p.model === 'string' ? p.model : undefined;
 };
 
+/** Finish reasons of the raw OpenAI-style response OpenInference keeps in `output.value`. */
+const responseFinishReasons = (span: { attributes: Record<string, unknown> }) => {
+  if (span.attributes['openinference.span.kind'] === undefined) return undefined;
+  const out = parseJsonMaybe(span.attributes['output.value']);
+  if (!isObj(out) || !Array.isArray(out.choices)) return undefined;
+  const reasons = out.choices.map((c) => (isObj(c) ? c.finish_reason : undefined)).filter((r) => typeof r === 'string');
+  return reasons.length ? reasons : undefined;
+};
+
 export const openinference: Dialect = {
   name: 'openinference',
   classify(span) {
@@ -35,7 +44,7 @@ export const openinference: Dialect = {
     cacheWriteTokens: ['llm.token_count.prompt_details.cache_write'],
     reasoningTokens: ['llm.token_count.completion_details.reasoning'],
     totalTokens: ['llm.token_count.total'],
-    finishReasons: ['llm.finish_reason'],
+    finishReasons: ['llm.finish_reason', responseFinishReasons],
     toolName: ['tool.name', 'tool_call.function.name'],
     toolCallId: ['tool_call.id'],
     toolArguments: ['tool_call.function.arguments', 'tool.parameters'],

@@ -1,0 +1,131 @@
+/**
+ * The OTLP/JSON dialect fixtures: the same support exchange ("Where is order A-1187?" → a `lookup_order` tool call)
+ * as eight instrumentations write it. Expected values read by hand from each file's attributes.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LLMCall, Session } from '@mce/core';
+import { readSessions } from '../../src/ingest/index.js';
+import { fixture, summarise } from './helpers.js';
+
+const read = async (f: string) => {
+  const r = await readSessions(fixture(`otlp-dialects/${f}.json`));
+  expect(r.warnings).toEqual([]);
+  return r.sessions;
+};
+
+const LOOKUP = { id: 'call_9RtYbK2mXqLp', name: 'lookup_order', arguments: { order_id: 'A-1187' } };
+const LOOKUP_DEF = {
+  name: 'lookup_order',
+  description: 'Look up an order by its identifier.',
+  inputSchema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+};
+const SYSTEM = { role: 'system', content: 'You are a support agent. Use the tools you are given.' };
+const USER = { role: 'user', content: 'Where is order A-1187?' };
+
+function onlyLlm(s: Session): LLMCall {
+  expect(s.llmCalls).toHaveLength(1);
+  return s.llmCalls[0]!;
+}
+
+describe('OTLP dialect fixtures', () => {
+  it('raw.json (GenAI conventions, current names)', async () => {
+    const [s] = await read('raw');
+    expect(s!.id).toBe('053074667b1113278073667614bb3e19'); // no session key: the trace id
+    const c = onlyLlm(s!);
+    expect(c).toMatchObject({ operation: 'chat', provider: 'openai', requestModel: 'gpt-4o-mini', responseModel: 'gpt-4o-mini-2024-07-18', finishReasons: ['tool_calls'] });
+    expect(c.usage).toEqual({ inputTokens: 412, outputTokens: 27, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 439 });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages).toEqual([{ role: 'assistant', content: '', toolCalls: [LOOKUP] }]);
+    expect(summarise(s!).counts).toEqual({ MASCall: 1, AgentCall: 0, TaskCall: 0, LLMCall: 1, ToolCall: 0 });
+    expect(s!.userInput).toBe('Where is order A-1187?');
+    expect(s!.finalResponse).toBeUndefined(); // the only reply is a tool call
+  });
+
+  it('openinference.json (flattened llm.* attributes)', async () => {
+    const [s] = await read('openinference');
+    const c = onlyLlm(s!);
+    expect(c).toMatchObject({ status: 'ok', provider: 'openai', requestModel: 'gpt-4o-mini', responseModel: 'gpt-4o-mini-2024-07-18', finishReasons: ['tool_calls'] });
+    expect(c.usage).toEqual({ inputTokens: 412, outputTokens: 27, cacheReadTokens: 256, cacheWriteTokens: 0, reasoningTokens: 8, totalTokens: 439 });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages).toEqual([{ role: 'assistant', content: '', toolCalls: [LOOKUP] }]);
+    expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+  });
+
+  it('openllmetry.json (Traceloop workflow around a GenAI chat span)', async () => {
+    const [s] = await read('openllmetry');
+    expect(summarise(s!).counts).toEqual({ MASCall: 1, AgentCall: 0, TaskCall: 0, LLMCall: 1, ToolCall: 0 });
+    expect(s!.masCalls[0]).toMatchObject({ id: 'aaa24d5a6cca68bf', name: 'support_triage.workflow', workflowName: 'support_triage' });
+    const c = onlyLlm(s!);
+    expect(c.parentId).toBe('aaa24d5a6cca68bf');
+    expect(c.masCallId).toBe('aaa24d5a6cca68bf');
+    expect(c.usage).toEqual({ inputTokens: 412, outputTokens: 27, cacheReadTokens: 256, cacheWriteTokens: 0, reasoningTokens: 8, totalTokens: 439 });
+    expect(c.finishReasons).toEqual(['tool_call']);
+    expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+    expect(c.outputMessages[0]!.toolCalls).toEqual([LOOKUP]);
+  });
+
+  it('openllmetry-legacy.json (indexed gen_ai.prompt/completion, prompt_tokens, functions)', async () => {
+    const [s] = await read('openllmetry-legacy');
+    const c = onlyLlm(s!);
+    expect(c).toMatchObject({ provider: 'OpenAI', requestModel: 'gpt-4o-mini', finishReasons: ['tool_calls'] });
+    expect(c.usage).toEqual({ inputTokens: 412, outputTokens: 27, cacheReadTokens: 0, cacheWriteTokens: 1024, reasoningTokens: 0, totalTokens: 439 });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages).toEqual([{ role: 'assistant', content: '', toolCalls: [LOOKUP] }]);
+    expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+    // The HTTP child span is plumbing, not an element.
+    expect(summarise(s!).counts).toEqual({ MASCall: 1, AgentCall: 0, TaskCall: 0, LLMCall: 1, ToolCall: 0 });
+  });
+
+  it('litellm.json (proxy operation name, cache_creation spelling, system instructions)', async () => {
+    const [s] = await read('litellm');
+    const c = onlyLlm(s!);
+    expect(c).toMatchObject({ provider: 'bedrock', requestModel: 'anthropic.claude-3-5-sonnet-20241022-v2:0' });
+    expect(c.usage).toEqual({ inputTokens: 1204, outputTokens: 88, cacheReadTokens: 1024, cacheWriteTokens: 180, reasoningTokens: 0, totalTokens: 1292 });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages[0]!.toolCalls).toEqual([{ id: 'toolu_01Wx', name: 'lookup_order', arguments: { order_id: 'A-1187' } }]);
+    expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+  });
+
+  it('vercel.json (ai.* spans: outer task, doGenerate LLM call, ai.toolCall)', async () => {
+    const [s] = await read('vercel');
+    expect(summarise(s!)).toMatchObject({
+      counts: { MASCall: 1, AgentCall: 0, TaskCall: 1, LLMCall: 1, ToolCall: 1 },
+      tokens: { input: 412, output: 27, cacheRead: 384, total: 439 },
+      tools: ['lookup_order'],
+    });
+    const c = onlyLlm(s!);
+    expect(c).toMatchObject({ name: 'ai.generateText.doGenerate', provider: 'openai', requestModel: 'gpt-4o-mini', responseModel: 'gpt-4o-mini-2024-07-18', finishReasons: ['tool-calls'] });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages).toEqual([{ role: 'assistant', content: '', toolCalls: [LOOKUP] }]);
+    expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+    const t = s!.toolCalls[0]!;
+    expect(t).toMatchObject({ toolName: 'lookup_order', toolCallId: 'call_9RtYbK2mXqLp', arguments: { order_id: 'A-1187' }, result: { status: 'in_transit', eta: '2026-06-15' }, definition: LOOKUP_DEF });
+    expect(s!.taskCalls[0]!.taskName).toBe('ai.generateText');
+  });
+
+  it('braintrust.json (braintrust.* attributes; the score-only trace has no calls)', async () => {
+    const sessions = await read('braintrust');
+    expect(sessions.map((x) => x.id)).toEqual(['6d063eab821e3b0554ca3f58087069cd', 'd7e0b60abf31dd5459358df206e2eca9']);
+    const c = onlyLlm(sessions[0]!);
+    expect(c).toMatchObject({ requestModel: 'gpt-4o-mini', responseModel: 'gpt-4o-mini-2024-07-18' });
+    expect(c.usage).toEqual({ inputTokens: 412, outputTokens: 27, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 439 });
+    expect(c.inputMessages).toEqual([SYSTEM, USER]);
+    expect(c.outputMessages[0]!.toolCalls).toEqual([LOOKUP]);
+    expect(summarise(sessions[1]!).counts).toEqual({ MASCall: 0, AgentCall: 0, TaskCall: 0, LLMCall: 0, ToolCall: 0 });
+  });
+
+  it('raw-folk.json (home-grown names: bare, sparse, camelCase, packed usage; HTTP span ignored)', async () => {
+    const [s] = await read('raw-folk');
+    expect(s!.llmCalls.map((c) => c.name)).toEqual(['call_model', 'call_model_sparse', 'call_model_camel', 'call_model_packed']);
+    expect(s!.llmCalls.map((c) => [c.usage.inputTokens, c.usage.outputTokens, c.usage.cacheReadTokens, c.usage.totalTokens])).toEqual([
+      [412, 27, 0, 439],
+      [412, 27, 0, 439],
+      [412, 27, 0, 439],
+      [412, 27, 256, 439],
+    ]);
+    expect(s!.llmCalls.map((c) => c.provider)).toEqual(['OpenAI', undefined, 'OpenAI', undefined]);
+    expect(s!.llmCalls.every((c) => c.requestModel === 'gpt-4o-mini' && c.finishReasons[0] === 'stop')).toBe(true);
+    expect(s!.userInput).toBe('Where is order A-1187?');
+    expect(s!.finalResponse).toBe('Let me check that for you.');
+  });
+});

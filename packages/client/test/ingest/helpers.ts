@@ -1,0 +1,34 @@
+import { fileURLToPath } from 'node:url';
+import type { Session } from '@mce/core';
+
+export const fixture = (rel: string) => fileURLToPath(new URL(`../data/fixtures/${rel}`, import.meta.url));
+export const dataFile = (rel: string) => fileURLToPath(new URL(`../data/${rel}`, import.meta.url));
+
+/** The facts the fixture tests assert, in one comparable object. */
+export function summarise(s: Session) {
+  const agentName = new Map(s.agentCalls.map((a) => [a.id, a.agentName]));
+  const sum = (k: keyof Session['llmCalls'][number]['usage']) => s.llmCalls.reduce((n, c) => n + c.usage[k], 0);
+  const names = s.agentCalls.map((a) => a.agentName);
+  const transitions = names.slice(1).map((n, i) => `${names[i]} -> ${n}`).filter((t) => !/^(.+) -> \1$/.test(t));
+  return {
+    counts: {
+      MASCall: s.masCalls.length,
+      AgentCall: s.agentCalls.length,
+      TaskCall: s.taskCalls.length,
+      LLMCall: s.llmCalls.length,
+      ToolCall: s.toolCalls.length,
+    },
+    tokens: { input: sum('inputTokens'), output: sum('outputTokens'), cacheRead: sum('cacheReadTokens'), total: sum('totalTokens') },
+    agents: names,
+    transitions,
+    tools: s.toolCalls.map((t) => t.toolName),
+    llmAgents: s.llmCalls.map((c) => agentName.get(c.agentCallId ?? '') ?? null),
+    toolAgents: s.toolCalls.map((c) => agentName.get(c.agentCallId ?? '') ?? null),
+    errors: [...s.llmCalls, ...s.toolCalls, ...s.agentCalls].filter((c) => c.status === 'error').map((c) => c.name),
+  };
+}
+
+/** Drop the raw `attributes` kept verbatim from the source, recursively. */
+export function withoutRaw<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value, (k, v) => (k === 'attributes' ? undefined : v))) as T;
+}
