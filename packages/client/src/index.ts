@@ -1,2 +1,3 @@
 export * from './store/index.js';
 export * from './ingest/index.js';
+export * from './cache/index.js';

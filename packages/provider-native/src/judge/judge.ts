@@ -14,6 +14,7 @@ import { sharedLimiter, type RequestLimiter } from './limiter.js';
 import { capTopLogprobs, dropLogprobs, logprobRejection, logprobSupport } from './logprob-support.js';
 import { backoffMs, isRetryable, sleep } from './retry.js';
 import { logprobScore, parseScore, reasoningOf, scoreToValue, type TokenLogprob } from './score-parsing.js';
+import { defaultPriceRefresher } from '../prices/committed-prices.js';
 import { pricingFrom } from './pricing.js';
 import { addCallUsage, type CallUsage, emptyCallUsage, type Pricing, toEvaluationUsage } from './usage-meter.js';
 
@@ -97,6 +98,11 @@ export function scoringSystemPrompt(rubric: string): string {
 export interface JudgeOptions {
   /** USD cost of a call's usage; default: the shared price table (gpt-4o's price for unknown models). */
   pricing?: Pricing;
+  /**
+   * Awaited (started with the first call) before a score is priced: the run-time price refresh, bounded by its
+   * timeout. Default with the default pricing: the shared table's refresher; none with a custom `pricing`.
+   */
+  pricesReady?: () => Promise<void>;
   /** Jitter source (tests). */
   random?: () => number;
 }
@@ -104,6 +110,7 @@ export interface JudgeOptions {
 export class Judge {
   readonly endpoint: string;
   private readonly pricing: Pricing;
+  private readonly pricesReady: (() => Promise<void>) | undefined;
   private client: OpenAI | undefined;
   private limiter: RequestLimiter | undefined;
 
@@ -113,6 +120,7 @@ export class Judge {
   ) {
     this.endpoint = (config.baseURL ?? OPENAI_DEFAULT_ENDPOINT).replace(/\/+$/, '');
     this.pricing = options.pricing ?? pricingFrom();
+    this.pricesReady = options.pricesReady ?? (options.pricing ? undefined : () => defaultPriceRefresher().fresh());
   }
 
   /** The judge model name, or undefined when none is configured. */
@@ -200,7 +208,8 @@ export class Judge {
         if (!isRetryable(error) || retries >= this.config.maxRetries || request.signal?.aborted) {
           throw describe(error, this.endpoint, calls);
         }
-        await sleep(backoffMs(retries, error, { ...this.config, ...(this.options.random ? { random: this.options.random } : {}) }), request.signal);
+        const random = this.options.random;
+        await sleep(backoffMs(retries, error, { ...this.config, ...(random ? { random } : {}) }), request.signal);
         retries++;
         continue;
       }
@@ -230,6 +239,7 @@ export class Judge {
     const model = this.requireModel(request.metric);
     const samples = request.samples ?? this.config.samples;
     const temperature = request.temperature ?? judgeTemperature(samples, this.config.temperature);
+    const pricesReady = this.pricesReady?.(); // runs alongside the judge calls
     const messages: JudgeMessage[] = [
       { role: 'system', content: scoringSystemPrompt(request.rubric) },
       { role: 'user', content: request.prompt },
@@ -240,6 +250,7 @@ export class Judge {
       ),
     );
     const usage = completions.reduce((sum, c) => addCallUsage(sum, c.usage), emptyCallUsage());
+    await pricesReady;
     const scores = completions.map((completion) => sampleScore(completion, request.metric));
     const score = scores.reduce((sum, s) => sum + s.score, 0) / scores.length;
     const first = scores[0];

@@ -1,0 +1,2 @@
+export * from './sqlite-cache-manager.js';
+export * from './open-metric-cache.js';

@@ -1,0 +1,21 @@
+/** The record/replay cache a run uses, from the `cache:` section of mce_config.yaml (MCE_METRIC_CACHE applied). */
+import { SqliteCacheManager } from './sqlite-cache-manager.js';
+
+/** Where the cache lives when `cache.path` is null: relative to the working directory. */
+export const DEFAULT_METRIC_CACHE_PATH = '.mce/cache.db';
+
+export interface MetricCacheSettings {
+  path?: string | null;
+  read?: boolean;
+  write?: boolean;
+  /** false (MCE_METRIC_CACHE=false, `cache.enabled: false`) → no cache. */
+  enabled?: boolean;
+}
+
+/** The SQLite cache for these settings, or undefined when the cache is off (disabled, or neither read nor write). */
+export function openMetricCache(settings: MetricCacheSettings = {}): SqliteCacheManager | undefined {
+  const read = settings.read ?? true;
+  const write = settings.write ?? true;
+  if (settings.enabled === false || (!read && !write)) return undefined;
+  return new SqliteCacheManager(settings.path ?? DEFAULT_METRIC_CACHE_PATH, { read, write });
+}
