@@ -5,3 +5,4 @@ export * from './prices/index.js';
 export * from './metrics/deterministic/index.js';
 export { DETERMINISTIC_METRICS, defaultMetricSelection } from './metrics/deterministic/catalog.js';
 export { nativeProvider, NATIVE_PROVIDER_REF } from './native-provider.js';
+export * from './mcp/index.js';

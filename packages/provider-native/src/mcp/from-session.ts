@@ -4,7 +4,7 @@
  */
 import type { AgentCall, LLMCall, MCPServer, Session, ToolCall } from '@mce/core';
 import type { MCPCallRecord, MCPConversation, MCPInteraction } from './interaction.js';
-import { stringify } from './interaction.js';
+import { valueText } from './interaction.js';
 
 /** The MCP servers an agent had (its own inventory wins), or the session's. */
 export function mcpServersFor(session: Session, agent?: AgentCall): MCPServer[] {
@@ -25,7 +25,7 @@ function inBandError(result: unknown): string | undefined {
     const text = content.map((c) => (c && typeof c === 'object' ? String((c as { text?: unknown }).text ?? '') : '')).join(' ');
     if (text.trim()) return text.trim();
   }
-  return stringify(result);
+  return valueText(result);
 }
 
 export function mcpCallRecord(call: ToolCall): MCPCallRecord {
@@ -51,8 +51,8 @@ export function agentInteraction(session: Session, agent: AgentCall): MCPInterac
   const servers = mcpServersFor(session, agent);
   const calls = byStart(session.toolCalls.filter((c) => c.agentCallId === agent.id && isMcpCall(c, servers)));
   return {
-    request: agent.userInput ?? stringify(agent.input) ?? '',
-    output: agent.finalResponse ?? stringify(agent.output),
+    request: agent.userInput ?? valueText(agent.input) ?? '',
+    output: agent.finalResponse ?? valueText(agent.output),
     servers,
     calls: calls.map(mcpCallRecord),
   };

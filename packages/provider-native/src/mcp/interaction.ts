@@ -42,7 +42,7 @@ export function turnInteraction(conversation: MCPConversation, index: number): M
   if (!turn) throw new RangeError(`no turn ${index}`);
   const prior = conversation.turns
     .slice(0, index)
-    .map((t) => [t.request, t.output, ...t.calls.map((c) => stringify(c.result))].join('\n'))
+    .map((t) => [t.request, t.output, ...t.calls.map((c) => valueText(c.result))].join('\n'))
     .join('\n');
   return { ...turn, servers: conversation.servers, ...(prior ? { priorContext: prior } : {}) };
 }
@@ -59,7 +59,7 @@ export function wholeInteraction(conversation: MCPConversation): MCPInteraction 
 }
 
 /** JSON for objects, the text itself for strings; '' for undefined. */
-export function stringify(value: unknown): string {
+export function valueText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   try {

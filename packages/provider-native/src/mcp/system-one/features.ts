@@ -4,7 +4,7 @@
  */
 import type { MCPPrompt, MCPResource, MCPServer, MCPTool } from '@mce/core';
 import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
-import { stringify } from '../interaction.js';
+import { valueText } from '../interaction.js';
 import { bm25, coverage, tokenSet, tokens } from './lexical.js';
 import { checkArguments } from './schema-validator.js';
 
@@ -172,7 +172,7 @@ const FAILURE_CUE =
 
 function errorText(call: MCPCallRecord): string {
   if (call.error === undefined) return '';
-  return call.error === true ? stringify(call.result) : call.error;
+  return call.error === true ? valueText(call.result) : call.error;
 }
 
 /** The features of an interaction; `extracted` (hybrid mode) is added to the request's words. */
@@ -222,7 +222,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     const call = calls[i]!;
     const idx = findPrimitive(call, prims);
     const args = parseArgs(call.arguments);
-    const key = `${call.kind}:${call.name}:${call.uri ?? ''}:${stringify(args)}`;
+    const key = `${call.kind}:${call.name}:${call.uri ?? ''}:${valueText(args)}`;
     if (seen.has(key)) duplicates++;
     // A retry of a call that failed is not a repeat: only successful calls make the same call needless.
     if (call.error === undefined) seen.add(key);
@@ -267,7 +267,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
       const later = calls.slice(i + 1).some((c) => c.name === call.name && c.error === undefined);
       if (!later) unrecovered++;
     } else {
-      const res = stringify(call.result);
+      const res = valueText(call.result);
       if (res) {
         successes++;
         const rt = tokenSet(res);

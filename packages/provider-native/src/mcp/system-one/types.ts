@@ -2,6 +2,7 @@
  * The System One model: a fast classifier that answers fixed questions about an MCP interaction on a four-level
  * scale (0 = clearly not, 1, 2, 3 = clearly yes), mapped onto 0, 1/3, 2/3, 1.
  */
+import type { EvaluationUsage } from '@mce/core';
 import type { MCPInteraction } from '../interaction.js';
 
 export const SYSTEM_ONE_QUESTIONS = ['primitives', 'arguments', 'task'] as const;
@@ -32,6 +33,7 @@ export interface SystemOneAnswer {
 }
 
 export interface SystemOneRequest {
+  signal?: AbortSignal;
   interaction: MCPInteraction;
   questions: readonly SystemOneQuestion[];
   /** Extra text about what was asked / done (hybrid mode: what the LLM extracted). */
@@ -43,7 +45,7 @@ export interface SystemOneResult {
   /** Model id, e.g. `local` or `endpoint:gpt-4o-mini`. */
   model: string;
   /** LLM usage when the model is a remote endpoint. */
-  usage?: { promptTokens: number; completionTokens: number; totalTokens: number; costUsd: number; model: string };
+  usage?: EvaluationUsage;
 }
 
 export interface SystemOneModel {

@@ -1,0 +1,193 @@
+/**
+ * The shared shape of the three MCP metrics: options and eval mode resolved per computation, skip without an MCP
+ * server, the flaky retry, threshold / strict mode / reasons, evaluation usage and a record/replay key.
+ */
+import type { Element, Metric, MetricContext, MetricMetadata, MetricOutcome, MetricValue, OntologyLevel } from '@mce/core';
+import { skip } from '@mce/core';
+import type { Judge } from '../judge/judge.js';
+import { Judge as JudgeClass } from '../judge/judge.js';
+import { sumEvaluationUsage } from '../judge/usage-meter.js';
+import { defaultJudge } from '../metrics/llm/default-judge.js';
+import { sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
+import { EVAL_MODE_ENV, persistedEvalMode, resolveEvalMode, type EvalMode, type ResolvedEvalMode } from './eval-mode.js';
+import { parseMcpOptions, type McpMetricOptions } from './options.js';
+import { MCP_PROMPT_VERSION } from './rubrics.js';
+import { r3, McpJudging } from './sub-scores.js';
+import { systemOneModelFor } from './system-one/resolve-model.js';
+import type { SystemOneModel } from './system-one/types.js';
+
+export const MCP_PROVIDER = 'mce';
+export const MCP_MODULE = '@mce/provider-native';
+
+export interface McpMetricDeps {
+  /** The judge (default: the process's default judge from the environment). */
+  judge?: JudgeSource;
+  /** Resolves `system_one_model` (default: `local` or `endpoint:<model>` on the judge's endpoint). */
+  systemOne?: (id: string, judge: () => Judge) => SystemOneModel;
+  /** Where MCE_EVAL_MODE is read (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The mode persisted by `mce set-eval-mode` (default: the process-wide value set with setPersistedEvalMode). */
+  persistedEvalMode?: () => string | undefined;
+  /** Library-API options; the config's per-metric options override them. */
+  options?: Readonly<Record<string, unknown>>;
+}
+
+/** What one metric computes once its target is known. */
+export interface McpEvaluation {
+  /** The score before strict mode. */
+  score: number;
+  /** Reason lines (joined with newlines). */
+  lines: string[];
+  details: Record<string, unknown>;
+}
+
+export type McpTarget<T> = { skipped: string } | { target: T };
+
+export interface McpMetricDefinition<T> {
+  name: string;
+  levels: readonly OntologyLevel[];
+  description: string;
+  requirements: readonly string[];
+  /** The thing judged, or why the metric does not apply. */
+  target(element: Element, ctx: MetricContext): McpTarget<T>;
+  /** Throws MissingJudgeInputError when an input is missing. */
+  check(target: T): void;
+  evaluate(target: T, mode: EvalMode, judging: McpJudging): Promise<McpEvaluation>;
+}
+
+export interface McpMetric extends Metric {
+  readonly portable: { module: string; exportName: string };
+  /** The options and eval mode a computation with these config options would use. */
+  settings(ctx: Pick<MetricContext, 'options'>): { options: McpMetricOptions; evalMode: ResolvedEvalMode };
+}
+
+function judgeGetter(source: JudgeSource | undefined): () => Judge {
+  if (!source) return defaultJudge;
+  return typeof source === 'function' ? source : () => source;
+}
+
+export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetricDeps = {}): McpMetric {
+  const baseJudge = judgeGetter(deps.judge);
+  const byModel = new Map<string, Judge>();
+  /** The judge for the `model` option: the base judge, or one on the same endpoint with another model. */
+  const judgeFor = (model?: string): Judge => {
+    const base = baseJudge();
+    if (!model || model === base.model) return base;
+    let j = byModel.get(model);
+    if (!j || j.config.baseURL !== base.config.baseURL) {
+      j = new JudgeClass({ ...base.config, model });
+      byModel.set(model, j);
+    }
+    return j;
+  };
+  const resolveSystemOne = deps.systemOne ?? systemOneModelFor;
+  const metadata: MetricMetadata = Object.freeze({
+    name: definition.name,
+    provider: MCP_PROVIDER,
+    levels: definition.levels,
+    nature: 'llm-judged',
+    unit: 'dimensionless',
+    valueRange: '0.0-1.0',
+    description: definition.description,
+    requirements: definition.requirements,
+    dependsOn: [],
+  });
+  const levels = new Set(definition.levels);
+
+  const settings = (ctx: Pick<MetricContext, 'options'>) => {
+    const options = parseMcpOptions(deps.options, ctx.options);
+    const env = deps.env ?? process.env;
+    const evalMode = resolveEvalMode({
+      metricOption: options.evalMode,
+      env: env[EVAL_MODE_ENV],
+      persisted: (deps.persistedEvalMode ?? persistedEvalMode)(),
+    });
+    return { options, evalMode };
+  };
+
+  const targetOf = (element: Element, ctx: MetricContext): McpTarget<T> => {
+    if (!levels.has(ctx.level)) throw new Error(`${definition.name} is not defined at the ${ctx.level} level`);
+    return definition.target(element, ctx);
+  };
+
+  async function attempt(target: T, options: McpMetricOptions, mode: EvalMode, signal?: AbortSignal) {
+    const judge = () => judgeFor(options.model);
+    const judging = new McpJudging(
+      definition.name,
+      options,
+      judge,
+      () => resolveSystemOne(options.systemOneModel, judge),
+      signal,
+    );
+    const evaluation = await definition.evaluate(target, mode, judging);
+    return { evaluation, judging };
+  }
+
+  return Object.freeze({
+    metadata,
+    portable: Object.freeze({ module: MCP_MODULE, exportName: definition.name }),
+    settings,
+
+    cacheKey(element: Element, ctx: MetricContext): string | undefined {
+      let s: ReturnType<typeof settings>;
+      let target: McpTarget<T>;
+      try {
+        s = settings(ctx);
+        target = targetOf(element, ctx);
+      } catch {
+        return undefined; // compute() reports it
+      }
+      // system_one with the local model is cheaper to recompute than to look up.
+      if ('skipped' in target || (s.evalMode.mode === 'system_one' && s.options.systemOneModel === 'local')) return undefined;
+      const judgeModel = s.evalMode.mode === 'system_one' ? '-' : judgeFor(s.options.model).model;
+      if (!judgeModel) return undefined;
+      const inputs = sha256(stableJson({ target: target.target, level: ctx.level }));
+      const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode }));
+      return `${MCP_PROVIDER}|${definition.name}|v${MCP_PROMPT_VERSION}|${s.evalMode.mode}|${judgeModel}|${s.options.systemOneModel}|opts:${opts.slice(0, 16)}|in:${inputs}`;
+    },
+
+    async compute(element: Element, ctx: MetricContext): Promise<MetricOutcome> {
+      const { options, evalMode } = settings(ctx);
+      const found = targetOf(element, ctx);
+      if ('skipped' in found) return skip(found.skipped);
+      definition.check(found.target);
+
+      let run: Awaited<ReturnType<typeof attempt>>;
+      let flakyError: string | undefined;
+      try {
+        run = await attempt(found.target, options, evalMode.mode, ctx.signal);
+      } catch (error) {
+        if (!options.flaky || ctx.signal?.aborted) throw error;
+        flakyError = error instanceof Error ? error.message : String(error);
+        run = await attempt(found.target, options, evalMode.mode, ctx.signal);
+      }
+      const { evaluation, judging } = run;
+
+      const threshold = options.strictMode ? 1 : options.threshold;
+      const value = options.strictMode ? (evaluation.score >= 1 ? 1 : 0) : evaluation.score;
+      const lines = [...evaluation.lines];
+      if (options.strictMode) lines.push(`Strict mode: ${r3(evaluation.score)} ${value === 1 ? 'is' : 'is not'} a perfect score, so the score is ${value}.`);
+      const usage = sumEvaluationUsage(judging.usages);
+      const result: MetricValue = {
+        value,
+        reasoning: options.includeReason ? lines.join('\n') : '',
+        details: {
+          evalMode: evalMode.mode,
+          evalModeSource: evalMode.source,
+          threshold,
+          ...(threshold === null ? {} : { success: value >= threshold }),
+          strictMode: options.strictMode,
+          ...(options.strictMode ? { unstrictScore: evaluation.score } : {}),
+          ...evaluation.details,
+          ...(evalMode.mode !== 'llm' ? { systemOneModel: options.systemOneModel } : {}),
+          ...(evalMode.mode !== 'system_one' ? { judgeModel: judgeFor(options.model).model ?? null } : {}),
+          promptVersion: MCP_PROMPT_VERSION,
+          ...(flakyError !== undefined ? { flaky: true, firstAttemptError: flakyError } : {}),
+          ...(options.verboseMode ? { steps: judging.steps } : {}),
+        },
+        ...(usage ? { evaluation: usage } : {}),
+      };
+      return result;
+    },
+  });
+}
