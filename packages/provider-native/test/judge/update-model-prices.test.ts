@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const SCRIPT = fileURLToPath(new URL('../../scripts/update-model-prices.mjs', import.meta.url));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mce-prices-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const SOURCE = {
+  sample_spec: { mode: 'chat', input_cost_per_token: 0, output_cost_per_token: 0 },
+  'gpt-4o': { mode: 'chat', litellm_provider: 'openai', input_cost_per_token: 2.5e-6, output_cost_per_token: 1e-5, supports_vision: true },
+  'gpt-3.5-turbo-instruct': { mode: 'completion', litellm_provider: 'text-completion-openai', input_cost_per_token: 1.5e-6, output_cost_per_token: 2e-6 },
+  'text-embedding-3-small': { mode: 'embedding', litellm_provider: 'openai', input_cost_per_token: 2e-8 },
+  'dall-e-3': { mode: 'image_generation', litellm_provider: 'openai', output_cost_per_pixel: 0 },
+  'whisper-1': { mode: 'audio_transcription', litellm_provider: 'openai', input_cost_per_second: 1e-4 },
+  'no-price-chat': { mode: 'chat', litellm_provider: 'openai' },
+  'bedrock/some-model': { mode: 'chat', litellm_provider: 'bedrock', input_cost_per_token: 1e-6, output_cost_per_token: 2e-6 },
+};
+
+async function script(args: string[]) {
+  return run(process.execPath, [SCRIPT, ...args]).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+}
+
+describe('update-model-prices script', () => {
+  it('keeps chat, completion and embedding models with token prices, of the providers asked', async () => {
+    const from = path.join(dir, 'source.json');
+    const out = path.join(dir, 'out.json');
+    fs.writeFileSync(from, JSON.stringify(SOURCE));
+    const result = await script(['--from', from, '--out', out, '--providers', 'openai,text-completion-openai']);
+    expect(result.code).toBe(0);
+    const written = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(written)).toEqual(['gpt-3.5-turbo-instruct', 'gpt-4o', 'text-embedding-3-small']);
+    expect(written['gpt-4o']).toEqual(SOURCE['gpt-4o']);
+    const all = await script(['--from', from, '--out', out, '--all-providers']);
+    expect(all.code).toBe(0);
+    expect(Object.keys(JSON.parse(fs.readFileSync(out, 'utf8')) as object)).toContain('bedrock/some-model');
+  });
+
+  it('leaves the output untouched when the source is invalid', async () => {
+    const from = path.join(dir, 'bad.json');
+    const out = path.join(dir, 'kept.json');
+    fs.writeFileSync(out, '{"kept":true}');
+    fs.writeFileSync(from, JSON.stringify({ 'claude-x': SOURCE['gpt-4o'] })); // no gpt-4o fallback entry
+    const result = await script(['--from', from, '--out', out, '--all-providers']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/no usable gpt-4o entry.*the committed copy is unchanged/);
+    expect(fs.readFileSync(out, 'utf8')).toBe('{"kept":true}');
+  });
+});
