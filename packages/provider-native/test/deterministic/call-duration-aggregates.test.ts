@@ -53,7 +53,18 @@ describe('call-duration aggregates', () => {
   });
 
   it('P95LLMCallDuration of [50, 100, 300] is 300 (rank ⌈2.85⌉ = 3)', async () => {
-    expect((await valueOf(P95LLMCallDuration, 'Session', s, s, durations)).value).toBe(300);
+    const r = await valueOf(P95LLMCallDuration, 'Session', s, s, durations);
+    expect(r.value).toBe(300);
+    expect(r.details).toEqual({ calls: 3, method: 'nearest-rank' });
+  });
+
+  it('P95LLMCallDuration of 20 calls lasting 1..20 ms is 19', async () => {
+    const b = new SessionBuilder();
+    const results = Array.from({ length: 20 }, (_, i) => {
+      const call = b.llm({ start: 0, end: i + 1 });
+      return resultOf('Duration', 'LLMCall', call.id, i + 1);
+    });
+    expect((await valueOf(P95LLMCallDuration, 'Session', b.session, b.session, lookupOf(results))).value).toBe(19);
   });
 
   it('MeanToolCallDuration = (100 + 60 + 4) / 3', async () => {

@@ -33,6 +33,17 @@ describe('Duration', () => {
     expect(r.reasoning).toMatch(/no elements/);
   });
 
+  it('for a Session leaves out an element without valid times, and says so', async () => {
+    const b = new SessionBuilder('s', { start: 0, end: 0 });
+    b.tool('x', { start: 10, end: 30 });
+    b.tool('y', { start: Number.NaN, end: 500 });
+    b.llm({ start: 20, end: 60 });
+    const r = await valueOf(Duration, 'Session', b.session, b.session);
+    expect(r.value).toBe(50);
+    expect(r.details).toEqual({ elements: 2, ignored: 1 });
+    expect(r.reasoning).toBe("Earliest start to latest end of the session's 2 elements (1 element(s) without valid times left out): 50 ms.");
+  });
+
   it('fails on a call that ends before it starts or has no valid times', () => {
     const b = new SessionBuilder();
     const backwards = b.tool('x', { id: 'back', start: 10, end: 5 });
@@ -148,6 +159,19 @@ describe('Cost', () => {
     const call = b.llm({ start: 0, end: 1, responseModel: 'claude-sonnet-4-5-20250929', usage: { inputTokens: 1000, cacheReadTokens: 300, cacheWriteTokens: 200, outputTokens: 100 } });
     const r = await valueOf(Cost, 'LLMCall', call, b.session);
     expect(r.value).toBeCloseTo(0.00384, 15);
+  });
+
+  it('a call with a NaN count fails its own Cost and its containers\' only', () => {
+    const b = new SessionBuilder();
+    const good = b.agent('good', { start: 0, end: 10 });
+    const bad = b.agent('bad', { start: 10, end: 20 });
+    b.llm({ start: 1, end: 2, agent: good.id, responseModel: 'gpt-4o', usage: { inputTokens: 1000, outputTokens: 100 } });
+    const broken = b.llm({ id: 'broken', start: 11, end: 12, agent: bad.id, responseModel: 'gpt-4o', usage: { inputTokens: 10, outputTokens: Number.NaN } });
+    const ctx = (level: 'Session' | 'AgentCall' | 'LLMCall') => ({ session: b.session, level, options: {}, results: { get: () => undefined, all: () => [] } });
+    expect(Cost.compute(good, ctx('AgentCall'))).toMatchObject({ value: expect.closeTo(0.0035, 15) });
+    expect(() => Cost.compute(bad, ctx('AgentCall'))).toThrow('LLMCall broken: usage.outputTokens is not a non-negative number (NaN)');
+    expect(() => Cost.compute(broken, ctx('LLMCall'))).toThrow(/LLMCall broken/);
+    expect(() => Cost.compute(b.session, ctx('Session'))).toThrow(/LLMCall broken/);
   });
 
   it('does not skip', async () => {

@@ -36,6 +36,7 @@ function callDurationAggregate(
   statistic: string,
   reduce: (values: readonly number[]) => number,
   description: string,
+  method?: string,
 ): NativeMetric {
   const what = level === 'LLMCall' ? 'LLM calls' : 'tool calls';
   return nativeMetric(
@@ -60,7 +61,7 @@ function callDurationAggregate(
         reasoning:
           `${statistic} of the Duration of ${durations.length} ${what}: ${fmt(value)} ms` +
           (missing > 0 ? ` (${missing} call(s) without a Duration result left out).` : '.'),
-        details: { calls: durations.length, ...(missing > 0 ? { missing } : {}) },
+        details: { calls: durations.length, ...(missing > 0 ? { missing } : {}), ...(method ? { method } : {}) },
       };
     },
   );
@@ -83,6 +84,7 @@ export const P95LLMCallDuration = callDurationAggregate(
   '95th percentile of the Duration (ms) of the session\'s LLM calls, by the nearest-rank method: the value at rank ' +
     '⌈0.95·n⌉ of the n durations sorted ascending (no interpolation). Read from the Duration results. Skipped when ' +
     'the session has no LLM call.',
+  'nearest-rank',
 );
 
 export const MeanToolCallDuration = callDurationAggregate(

@@ -19,8 +19,8 @@ export const Duration = nativeMetric(
     valueRange: 'non-negative number',
     description:
       'Wall-clock duration in milliseconds: end − start of the element. For a Session: from the earliest start to ' +
-      'the latest end of all its elements (MAS, agent, task, LLM and tool calls), or the session\'s own start/end ' +
-      'when it has no elements.',
+      'the latest end of all its elements (MAS, agent, task, LLM and tool calls; an element without valid times is ' +
+      'left out and counted in details), or the session\'s own start/end when it has no elements.',
     requirements: ['startTime', 'endTime'],
   },
   (element, ctx) => {
@@ -32,9 +32,11 @@ export const Duration = nativeMetric(
         return { value, reasoning: `Session has no elements; its own start to end is ${fmt(value)} ms.` };
       }
       const value = checkedDuration(`Session ${session.id}`, span.start, span.end);
+      const ignored = span.ignored > 0 ? ` (${span.ignored} element(s) without valid times left out)` : '';
       return {
         value,
-        reasoning: `Earliest start to latest end of the session's ${span.elements} elements: ${fmt(value)} ms.`,
+        reasoning: `Earliest start to latest end of the session's ${span.elements} elements${ignored}: ${fmt(value)} ms.`,
+        ...(span.ignored > 0 ? { details: { elements: span.elements, ignored: span.ignored } } : {}),
       };
     }
     const call = element as Call;

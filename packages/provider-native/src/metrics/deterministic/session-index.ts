@@ -19,8 +19,11 @@ export interface SessionIndex {
   readonly agentById: ReadonlyMap<string, AgentCall>;
   /** Every agent call of the session (nested ones included), by start time; ties keep the session's order. */
   readonly agentSequence: readonly AgentCall[];
-  /** Earliest start and latest end over every element below the session; undefined when it has none. */
-  readonly span: { start: number; end: number; elements: number } | undefined;
+  /**
+   * Earliest start and latest end over every element below the session with finite times (`elements` of them;
+   * `ignored` had a missing/NaN time); undefined when no element has valid times.
+   */
+  readonly span: { start: number; end: number; elements: number; ignored: number } | undefined;
 }
 
 const cache = new WeakMap<Session, SessionIndex>();
@@ -46,14 +49,19 @@ function elementSpan(session: Session): SessionIndex['span'] {
   let start = Infinity;
   let end = -Infinity;
   let elements = 0;
+  let ignored = 0;
   for (const list of [session.masCalls, session.agentCalls, session.taskCalls, session.llmCalls, session.toolCalls]) {
     for (const call of list as readonly Call[]) {
+      if (!Number.isFinite(call.startTime) || !Number.isFinite(call.endTime)) {
+        ignored += 1;
+        continue;
+      }
       if (call.startTime < start) start = call.startTime;
       if (call.endTime > end) end = call.endTime;
       elements += 1;
     }
   }
-  return elements === 0 ? undefined : { start, end, elements };
+  return elements === 0 ? undefined : { start, end, elements, ignored };
 }
 
 export function sessionIndex(session: Session): SessionIndex {
