@@ -5,7 +5,8 @@ export function isSessionDocument(v: unknown): boolean {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   if (Array.isArray(o.sessions)) return true;
-  return o.kind === 'Session' || (typeof o.id === 'string' && ('llmCalls' in o || 'agentCalls' in o || 'masCalls' in o || 'toolCalls' in o));
+  if (o.kind === 'Session') return true;
+  return typeof o.id === 'string' && typeof o.startTime === 'number' && typeof o.endTime === 'number' && !('resourceSpans' in o) && !('SpanId' in o);
 }
 
 /** Sessions of a parsed session document; throws an Error whose message lists the offending fields. */

@@ -1,0 +1,272 @@
+/** Format detection, errors that name the file (and line), tolerance, session ids, streaming windows, export round trip. */
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import type { Session } from '@mce/core';
+import { detectFormat, IngestError, readSessions, streamSessions, writeSessionsFile } from '../../src/ingest/index.js';
+import { dataFile, fixture } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mce-ingest-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const write = (content: string, ext = 'json') => {
+  const p = join(dir, `f${n++}.${ext}`);
+  writeFileSync(p, content);
+  return p;
+};
+
+type Attr = Record<string, unknown>;
+const kv = (a: Attr) => Object.entries(a).map(([key, v]) => ({ key, value: typeof v === 'number' ? { intValue: String(v) } : { stringValue: String(v) } }));
+function span(traceId: string, spanId: string, attrs: Attr, extra: Attr = {}) {
+  return { traceId, spanId, name: String(attrs.name ?? spanId), startTimeUnixNano: '1000000000', endTimeUnixNano: '2000000000', attributes: kv(attrs), ...extra };
+}
+const req = (...spans: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+const T1 = '11111111111111111111111111111111';
+const T2 = '22222222222222222222222222222222';
+const sid = (i: number) => `a0000000000000${String(i).padStart(2, '0')}`;
+
+async function catchError(p: Promise<unknown>): Promise<IngestError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(IngestError);
+    return err as IngestError;
+  }
+  throw new Error('expected an IngestError');
+}
+
+describe('format detection', () => {
+  it('detects each format from content, not from the file name', async () => {
+    expect(await detectFormat(fixture('otlp-dialects/raw.json'))).toBe('otlp-json');
+    expect(await detectFormat(fixture('clickhouse-otel-traces/langgraph_supervisor_research.json'))).toBe('clickhouse');
+    expect(await detectFormat(fixture('clickhouse-otel-traces/langgraph_single_agent_tool.json'))).toBe('clickhouse');
+    expect(await detectFormat(dataFile('multi-agent/genai.jsonl'))).toBe('otlp-jsonl');
+    const renamed = write(JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat' }))) + '\n' + JSON.stringify(req(span(T1, sid(2), {}))) + '\n', 'json');
+    expect(await detectFormat(renamed)).toBe('otlp-jsonl');
+    const session = write(JSON.stringify({ id: 's', startTime: 0, endTime: 1 }), 'txt');
+    expect(await detectFormat(session)).toBe('session-json');
+  });
+
+  it('a file in no known format, invalid JSON, or an empty file is an IngestError naming the file', async () => {
+    const unknown = write('{"hello": "world"}');
+    const e1 = await catchError(readSessions(unknown));
+    expect(e1.file).toBe(unknown);
+    expect(e1.message).toContain(unknown);
+    expect(e1.message).toMatch(/not a known trace format/);
+    const bad = write('{"resourceSpans": [');
+    expect((await catchError(readSessions(bad))).message).toMatch(/invalid JSON/);
+    expect((await catchError(readSessions(write('  \n')))).message).toMatch(/empty/);
+    expect((await catchError(readSessions(join(dir, 'missing.json')))).message).toMatch(/cannot open/);
+  });
+
+  it('an invalid JSON line names the line', async () => {
+    const good = JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat' })));
+    const p = write(`${good}\n${good}\n{"resourceSpans": [\n`, 'jsonl');
+    const e = await catchError(readSessions(p));
+    expect(e.line).toBe(3);
+    expect(e.message).toContain(`${p}:3:`);
+  });
+
+  it('a forced format must fit the content', async () => {
+    const p = fixture('otlp-dialects/raw.json');
+    expect((await readSessions(p, { format: 'otlp-json' })).sessions).toHaveLength(1);
+    expect((await catchError(readSessions(p, { format: 'clickhouse' }))).message).toMatch(/content is not clickhouse/);
+    expect((await catchError(readSessions(p, { format: 'session-json' }))).message).toMatch(/not a valid session file/);
+  });
+});
+
+describe('tolerance and warnings', () => {
+  it('reads base64 and Buffer ids, integer enums, Long timestamps, missing resource and status', async () => {
+    const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
+    const doc = {
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: b64(T1),
+                  spanId: { type: 'Buffer', data: [0xa0, 0, 0, 0, 0, 0, 0, 1] },
+                  name: 'chat',
+                  kind: 3,
+                  startTimeUnixNano: { low: 1000000, high: 0 },
+                  endTimeUnixNano: 3000000,
+                  attributes: [
+                    { key: 'gen_ai.operation.name', value: { stringValue: 'chat' } },
+                    { key: 'gen_ai.usage.input_tokens', value: { intValue: { low: 10, high: 0 } } },
+                    { key: 'gen_ai.usage.output_tokens', value: { intValue: 5 } },
+                    { key: 'gen_ai.response.finish_reasons', value: { arrayValue: { values: [{ stringValue: 'stop' }] } } },
+                    { key: 'gen_ai.input.messages', value: { arrayValue: { values: [{ kvlistValue: { values: [{ key: 'role', value: { stringValue: 'user' } }, { key: 'content', value: { stringValue: 'hi' } }] } }] } } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const { sessions, warnings } = await readSessions(write(JSON.stringify(doc)));
+    expect(warnings).toEqual([]);
+    const c = sessions[0]!.llmCalls[0]!;
+    expect(sessions[0]!.id).toBe(T1);
+    expect(c).toMatchObject({ id: 'a000000000000001', traceId: T1, startTime: 1, endTime: 3, status: 'unset', finishReasons: ['stop'] });
+    expect(c.usage).toMatchObject({ inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+    expect(c.inputMessages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('a malformed span is skipped with a counted warning that names it; the rest of the file is kept', async () => {
+    const doc = req(
+      span(T1, sid(1), { 'gen_ai.operation.name': 'chat' }),
+      { ...span(T1, sid(2), {}), traceId: undefined, name: 'orphan' },
+      { ...span(T1, 'zz-not-hex', {}), name: 'badid' },
+      'not a span',
+      span(T1, sid(3), { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'x' }),
+    );
+    const r = await readSessions(write(JSON.stringify(doc)));
+    expect(r.warningCounts).toEqual({ 'malformed-span': 3 });
+    expect(r.warnings.map((w) => w.span)).toEqual([sid(2), 'zz-not-hex', '(unnamed)']);
+    expect(r.warnings[0]!.message).toMatch(/no trace id/);
+    expect(r.sessions[0]!.llmCalls).toHaveLength(1);
+    expect(r.sessions[0]!.toolCalls).toHaveLength(1);
+  });
+
+  it('errors come from status, exception events and error.type — never from output text', async () => {
+    const tool = (i: number, attrs: Attr, extra: Attr = {}) => span(T1, sid(i), { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': `t${i}`, ...attrs }, extra);
+    const doc = req(
+      tool(1, { 'gen_ai.tool.call.result': 'Exception: the word error appears in a normal result' }),
+      tool(2, {}, { status: { code: 'STATUS_CODE_ERROR', message: 'boom' } }),
+      tool(3, {}, { events: [{ name: 'exception', timeUnixNano: '1500000000', attributes: kv({ 'exception.type': 'ValueError', 'exception.message': 'bad value' }) }] }),
+      tool(4, { 'error.type': 'timeout' }),
+      tool(5, {}, { status: { code: 1 } }),
+    );
+    const s = (await readSessions(write(JSON.stringify(doc)))).sessions[0]!;
+    expect(s.toolCalls.map((t) => [t.toolName, t.status, t.error])).toEqual([
+      ['t1', 'unset', undefined],
+      ['t2', 'error', { message: 'boom' }],
+      ['t3', 'error', { type: 'ValueError', message: 'bad value' }],
+      ['t4', 'error', { type: 'timeout' }],
+      ['t5', 'ok', undefined],
+    ]);
+  });
+
+  it('ClickHouse rows: Events.* and Events* spellings, ISO timestamps, string durations', async () => {
+    const row = (id: string, extra: Attr) => ({
+      Timestamp: '2025-06-20T21:37:08.500Z',
+      TraceId: T1,
+      SpanId: id,
+      ParentSpanId: '',
+      SpanName: 'x.tool',
+      SpanKind: 'SPAN_KIND_INTERNAL',
+      ServiceName: 'svc',
+      SpanAttributes: { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': `tool_${id.slice(-1)}` },
+      Duration: '250000000',
+      StatusCode: 'STATUS_CODE_UNSET',
+      ...extra,
+    });
+    const rows = [
+      row(sid(1), { 'Events.Name': ['exception'], 'Events.Attributes': [{ 'exception.type': 'KeyError' }], 'Events.Timestamp': ['2025-06-20 21:37:08.600000'] }),
+      row(sid(2), { EventsName: ['exception'], EventsAttributes: [{ 'exception.type': 'IOError' }], EventsTimestamp: [] }),
+      row(sid(3), { StatusCode: 'Error', StatusMessage: 'failed' }),
+    ];
+    const s = (await readSessions(write(JSON.stringify(rows)))).sessions[0]!;
+    expect(s.serviceName).toBe('svc');
+    expect(s.toolCalls.map((t) => [t.toolName, t.status, t.error])).toEqual([
+      ['tool_1', 'error', { type: 'KeyError' }],
+      ['tool_2', 'error', { type: 'IOError' }],
+      ['tool_3', 'error', { message: 'failed' }],
+    ]);
+    expect(s.toolCalls[0]!.startTime).toBe(Date.parse('2025-06-20T21:37:08.500Z'));
+    expect(s.toolCalls[0]!.endTime - s.toolCalls[0]!.startTime).toBe(250);
+  });
+});
+
+describe('session ids (SPEC §1)', () => {
+  it('conversation id, then session.id, then execution.id, then vendor keys, then the trace id; children inherit', async () => {
+    const tid = (c: string) => c.repeat(32);
+    const doc = req(
+      span(tid('1'), sid(1), { 'gen_ai.conversation.id': 'conv', 'session.id': 'sess', 'gen_ai.operation.name': 'chat' }),
+      span(tid('1'), sid(2), { 'gen_ai.operation.name': 'chat' }, { parentSpanId: sid(1) }),
+      span(tid('2'), sid(3), { 'session.id': 'sess', 'execution.id': 'exec', 'gen_ai.operation.name': 'chat' }),
+      span(tid('3'), sid(4), { 'execution.id': 'exec', 'gen_ai.operation.name': 'chat' }),
+      span(tid('4'), sid(5), { 'langfuse.session.id': 'vendor', 'gen_ai.operation.name': 'chat' }),
+      span(tid('5'), sid(6), { 'my.session': 'mine', 'gen_ai.operation.name': 'chat' }),
+    );
+    const p = write(JSON.stringify(doc));
+    const ids = (ss: Session[]) => Object.fromEntries(ss.map((s) => [s.id, s.llmCalls.map((c) => c.id)]));
+    expect(ids((await readSessions(p)).sessions)).toEqual({
+      conv: [sid(1), sid(2)],
+      sess: [sid(3)],
+      exec: [sid(4)],
+      vendor: [sid(5)],
+      [tid('5')]: [sid(6)],
+    });
+    const custom = (await readSessions(p, { sessionKeys: ['my.session'] })).sessions;
+    expect(custom.map((s) => s.id)).toEqual(['conv', 'sess', 'exec', tid('4'), 'mine']);
+  });
+});
+
+describe('streaming JSON Lines', () => {
+  const line = (traceId: string, i: number, attrs: Attr = {}, extra: Attr = {}) =>
+    JSON.stringify(req(span(traceId, sid(i), { 'gen_ai.operation.name': 'chat', ...attrs }, extra)));
+
+  it('emits a session once idle for windowSpans spans; children written before the root join its session', async () => {
+    const lines = [
+      line(T1, 1, {}, { parentSpanId: sid(3) }), // child before its root: waits under the trace id
+      line(T1, 2, {}, { parentSpanId: sid(3) }),
+      line(T1, 3, { 'session.id': 'A' }),
+      line(T2, 4, { 'session.id': 'B' }),
+      line(T2, 5),
+      line(T2, 6),
+      line(T2, 7),
+    ];
+    const stream = streamSessions(write(lines.join('\n') + '\n', 'jsonl'), { windowSpans: 3 });
+    const out: string[] = [];
+    for await (const s of stream) out.push(`${s.id}:${s.llmCalls.map((c) => c.id.slice(-1)).join('')}`);
+    expect(out).toEqual(['A:123', 'B:4567']);
+    expect(stream.warnings.total).toBe(0);
+  });
+
+  it('spans of an already emitted session are emitted again under the same id, with a counted warning', async () => {
+    const lines = [line(T1, 1, { 'session.id': 'A' }), line(T2, 2, { 'session.id': 'B' }), line(T2, 3), line(T2, 4), line(T2, 5), line(T1, 6, { 'session.id': 'A' })];
+    const stream = streamSessions(write(lines.join('\n'), 'jsonl'), { windowSpans: 2 });
+    const out: string[] = [];
+    for await (const s of stream) out.push(`${s.id}:${s.llmCalls.length}`);
+    expect(out).toEqual(['A:1', 'B:4', 'A:1']);
+    expect(stream.warnings.counts).toEqual({ 'session-reemitted': 1 });
+    expect(stream.warnings.list[0]!.sessionId).toBe('A');
+  });
+
+  it('JSON Lines of sessions are read too; blank lines are ignored', async () => {
+    const s1 = { id: 's1', startTime: 0, endTime: 5 };
+    const s2 = { kind: 'Session', id: 's2', startTime: 1, endTime: 2, llmCalls: [] };
+    const r = await readSessions(write(`${JSON.stringify(s1)}\n\n${JSON.stringify(s2)}\n`, 'jsonl'));
+    expect(r.sessions.map((s) => [s.id, s.masCalls.length])).toEqual([
+      ['s1', 0],
+      ['s2', 0],
+    ]);
+  });
+});
+
+describe('session export round trip', () => {
+  it('every fixture exports to session JSON and re-imports to deep-equal sessions', async () => {
+    const files = [
+      ...readdirSync(fixture('clickhouse-otel-traces')).filter((f) => f.endsWith('.json')).map((f) => fixture(`clickhouse-otel-traces/${f}`)),
+      ...readdirSync(fixture('otlp-dialects')).filter((f) => f.endsWith('.json')).map((f) => fixture(`otlp-dialects/${f}`)),
+      dataFile('multi-agent/openinference.jsonl'),
+    ];
+    const all: Session[] = [];
+    for (const f of files) all.push(...(await readSessions(f)).sessions);
+    expect(all).toHaveLength(14); // 4 ClickHouse + 9 OTLP (braintrust has two traces) + 1
+    const out = join(dir, 'export.json');
+    expect(await writeSessionsFile(out, all)).toBe(14);
+    expect(await detectFormat(out)).toBe('session-json');
+    const back = await readSessions(out);
+    expect(back.sessions).toStrictEqual(all);
+    // and a single-session document
+    const one = join(dir, 'one.json');
+    writeFileSync(one, JSON.stringify(all[0]));
+    expect((await readSessions(one)).sessions).toEqual([all[0]]);
+  });
+});
