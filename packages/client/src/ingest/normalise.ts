@@ -59,7 +59,8 @@ export interface NormaliseOptions {
 
 function num(v: unknown): number | undefined {
   const n = decodeInt(v);
-  return n !== undefined && n >= 0 ? Math.round(n) : undefined;
+  // Counts outside the safe-integer range are corrupt values, not token counts.
+  return n !== undefined && n >= 0 && n <= Number.MAX_SAFE_INTEGER ? Math.round(n) : undefined;
 }
 
 function usageOf(span: SpanRecord): TokenUsage {
@@ -71,7 +72,7 @@ function usageOf(span: SpanRecord): TokenUsage {
     cacheReadTokens: num(field(span, 'cacheReadTokens')) ?? 0,
     cacheWriteTokens: num(field(span, 'cacheWriteTokens')) ?? 0,
     reasoningTokens: num(field(span, 'reasoningTokens')) ?? 0,
-    totalTokens: num(field(span, 'totalTokens')) ?? input + output,
+    totalTokens: num(field(span, 'totalTokens')) ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
   };
 }
 
