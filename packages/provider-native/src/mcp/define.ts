@@ -2,7 +2,16 @@
  * The shared shape of the three MCP metrics: options and eval mode resolved per computation, skip without an MCP
  * server, the flaky retry, threshold / strict mode / reasons, evaluation usage and a record/replay key.
  */
-import type { Element, Metric, MetricContext, MetricMetadata, MetricOutcome, MetricValue, OntologyLevel } from '@mce/core';
+import type {
+  Element,
+  EvaluationUsage,
+  Metric,
+  MetricContext,
+  MetricMetadata,
+  MetricOutcome,
+  MetricValue,
+  OntologyLevel,
+} from '@mce/core';
 import { skip } from '@mce/core';
 import type { Judge } from '../judge/judge.js';
 import { Judge as JudgeClass } from '../judge/judge.js';
@@ -110,17 +119,9 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
     return definition.target(element, ctx);
   };
 
-  async function attempt(target: T, options: McpMetricOptions, mode: EvalMode, signal?: AbortSignal) {
+  function judgingFor(options: McpMetricOptions, signal?: AbortSignal): McpJudging {
     const judge = () => judgeFor(options.model);
-    const judging = new McpJudging(
-      definition.name,
-      options,
-      judge,
-      () => resolveSystemOne(options.systemOneModel, judge),
-      signal,
-    );
-    const evaluation = await definition.evaluate(target, mode, judging);
-    return { evaluation, judging };
+    return new McpJudging(definition.name, options, judge, () => resolveSystemOne(options.systemOneModel, judge), signal);
   }
 
   return Object.freeze({
@@ -152,22 +153,26 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       if ('skipped' in found) return skip(found.skipped);
       definition.check(found.target);
 
-      let run: Awaited<ReturnType<typeof attempt>>;
+      let judging = judgingFor(options, ctx.signal);
+      let evaluation: McpEvaluation;
       let flakyError: string | undefined;
+      const usages: EvaluationUsage[] = [];
       try {
-        run = await attempt(found.target, options, evalMode.mode, ctx.signal);
+        evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
       } catch (error) {
         if (!options.flaky || ctx.signal?.aborted) throw error;
         flakyError = error instanceof Error ? error.message : String(error);
-        run = await attempt(found.target, options, evalMode.mode, ctx.signal);
+        usages.push(...judging.usages); // the failed attempt's calls were made: they are counted
+        judging = judgingFor(options, ctx.signal);
+        evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
       }
-      const { evaluation, judging } = run;
+      usages.push(...judging.usages);
 
       const threshold = options.strictMode ? 1 : options.threshold;
       const value = options.strictMode ? (evaluation.score >= 1 ? 1 : 0) : evaluation.score;
       const lines = [...evaluation.lines];
       if (options.strictMode) lines.push(`Strict mode: ${r3(evaluation.score)} ${value === 1 ? 'is' : 'is not'} a perfect score, so the score is ${value}.`);
-      const usage = sumEvaluationUsage(judging.usages);
+      const usage = sumEvaluationUsage(usages);
       const result: MetricValue = {
         value,
         reasoning: options.includeReason ? lines.join('\n') : '',

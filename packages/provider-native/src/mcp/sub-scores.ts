@@ -60,9 +60,17 @@ export function describeAnswer(a: SystemOneAnswer): string {
   return `${LEVEL_NAMES[a.level]} (level ${a.level}/3, p=${r3(a.confidence)})`;
 }
 
-/** Runs the tasks concurrently (async_mode) or one after the other. */
+/**
+ * Runs the tasks concurrently (async_mode) or one after the other. Concurrent tasks all settle before the first
+ * error is thrown, so no call is left running (and every call's usage is recorded) when a computation fails.
+ */
 export async function runAll<T>(tasks: ReadonlyArray<() => Promise<T>>, concurrent: boolean): Promise<T[]> {
-  if (concurrent) return Promise.all(tasks.map((t) => t()));
+  if (concurrent) {
+    const settled = await Promise.allSettled(tasks.map((t) => t()));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+  }
   const out: T[] = [];
   for (const t of tasks) out.push(await t());
   return out;

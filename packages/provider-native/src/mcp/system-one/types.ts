@@ -56,7 +56,9 @@ export interface SystemOneModel {
 /** Build an answer from level probabilities (normalised here). */
 export function answerFrom(question: SystemOneQuestion, probs: readonly number[]): SystemOneAnswer {
   const total = probs.reduce((a, b) => a + b, 0);
-  const p = [0, 1, 2, 3].map((i) => (total > 0 ? (probs[i] ?? 0) / total : 0.25)) as [number, number, number, number];
+  // Already a distribution (up to rounding): kept as given, so hand-written probabilities stay exact.
+  const scale = Math.abs(total - 1) < 1e-9 ? 1 : total;
+  const p = [0, 1, 2, 3].map((i) => (scale > 0 ? (probs[i] ?? 0) / scale : 0.25)) as [number, number, number, number];
   let level: Level = 0;
   for (const l of [1, 2, 3] as const) if (p[l] > p[level]) level = l;
   const value = (p[1] + 2 * p[2] + 3 * p[3]) / 3;

@@ -1,0 +1,300 @@
+/** The MCP metrics in `hybrid` and `system_one` modes, the System One fallbacks, the endpoint model and mode sources. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isSkip, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import {
+  Judge,
+  LocalSystemOne,
+  answerFrom,
+  createMCPTaskCompletion,
+  createMCPUse,
+  createMultiTurnMCPUse,
+  judgeConfigFromEnv,
+  resetLogprobSupport,
+  setPersistedEvalMode,
+  wholeInteraction,
+  sessionConversation,
+  SYSTEM_ONE_QUESTIONS,
+  type McpMetric,
+  type McpMetricDeps,
+  type SystemOneModel,
+  type SystemOneQuestion,
+} from '@mce/provider-native';
+import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
+import { TURN2, weatherSession } from './support/mcp-session.js';
+
+let server: ScriptedLLMServer;
+let judge: Judge;
+beforeAll(async () => {
+  server = await startScriptedLLMServer();
+  judge = new Judge(
+    judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url, MCE_JUDGE_MAX_RETRIES: '0' }),
+    { pricing: () => 0.001 },
+  );
+});
+afterAll(() => server.close());
+beforeEach(() => resetLogprobSupport());
+
+/** Fixed level probabilities per question (worked by hand below). */
+const PROBS: Record<SystemOneQuestion, number[]> = {
+  primitives: [0, 0, 0.5, 0.5], // value (1·0 + 2·0.5 + 3·0.5)/3 = 0.8333…, level 2 (first of the tie), confidence 0.5
+  arguments: [0.1, 0.2, 0.3, 0.4], // value (0.2 + 0.6 + 1.2)/3 = 0.6667, level 3, confidence 0.4
+  task: [0.7, 0.1, 0.1, 0.1], // value (0.1 + 0.2 + 0.3)/3 = 0.2, level 0, confidence 0.7
+};
+
+class StubSystemOne implements SystemOneModel {
+  readonly id = 'stub';
+  readonly requests: Array<{ questions: readonly SystemOneQuestion[]; extracted?: string }> = [];
+  constructor(private readonly failOn: SystemOneQuestion[] = []) {}
+  async answer(req: Parameters<SystemOneModel['answer']>[0]) {
+    this.requests.push({ questions: req.questions, ...(req.extracted ? { extracted: req.extracted } : {}) });
+    if (req.questions.some((q) => this.failOn.includes(q))) throw new Error('System One is down');
+    return { model: 'stub', answers: req.questions.map((q) => answerFrom(q, PROBS[q])) };
+  }
+}
+
+const lookup = { get: () => undefined, all: () => [] };
+const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
+  session,
+  level,
+  options,
+  results: lookup,
+});
+async function run(metric: McpMetric, options: Record<string, unknown> = {}, session = weatherSession()) {
+  const outcome = await metric.compute(session, ctx(session, 'Session', options));
+  if (isSkip(outcome)) throw new Error(outcome.skipped);
+  return outcome as MetricValue;
+}
+const base = (stub: SystemOneModel, extra: Partial<McpMetricDeps> = {}): McpMetricDeps => ({
+  judge,
+  env: {},
+  persistedEvalMode: () => undefined,
+  systemOne: () => stub,
+  ...extra,
+});
+
+const EXTRACTION = '{"asked": "forecast for Lisbon, 3 days", "done": "get_forecast ok", "needed": "get_forecast"}';
+function hybridScript(judgeScore = 2) {
+  server.setScript((b) => {
+    const sys = b.messages?.[0]?.content ?? '';
+    if (sys.startsWith('You read an MCP agent interaction')) return { text: EXTRACTION };
+    return { text: `Judged by the LLM.\nScore: ${judgeScore}` };
+  });
+}
+
+describe('hybrid mode', () => {
+  it('the LLM extracts, System One decides each sub-score on the four levels with a one-line reason', async () => {
+    hybridScript();
+    const stub = new StubSystemOne();
+    const before = server.requests.length;
+    const out = await run(createMCPUse(base(stub)), { eval_mode: 'hybrid' });
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(1); // the extraction only
+    expect(requests[0]!.body.logprobs).toBeUndefined();
+    expect(stub.requests).toEqual([
+      { questions: ['primitives'], extracted: 'asked: forecast for Lisbon, 3 days\ndone: get_forecast ok\nneeded: get_forecast' },
+      { questions: ['arguments'], extracted: 'asked: forecast for Lisbon, 3 days\ndone: get_forecast ok\nneeded: get_forecast' },
+    ]);
+    expect(out.value).toBeCloseTo(2 / 3, 12); // min(0.8333, 0.6667)
+    expect(out.details).toMatchObject({
+      evalMode: 'hybrid',
+      evalModeSource: 'metric',
+      systemOneModel: 'local',
+      decisions: {
+        primitiveUsage: { decidedBy: 'system_one', level: 2, confidence: 0.5 },
+        argumentCorrectness: { decidedBy: 'system_one', level: 3, confidence: 0.4 },
+      },
+    });
+    expect(out.reasoning.split('\n').slice(0, 2)).toEqual([
+      'Primitive usage: level 2/3 (mostly yes), confidence 0.5 — System One stub',
+      'Argument correctness: level 3/3 (yes), confidence 0.4 — System One stub',
+    ]);
+    expect(out.evaluation).toEqual({ model: 'gpt-4o', promptTokens: 100, completionTokens: 20, totalTokens: 120, costUsd: 0.001 });
+  });
+
+  it('when a System One call fails, the LLM judge decides that sub-score', async () => {
+    hybridScript(2);
+    const before = server.requests.length;
+    const out = await run(createMCPUse(base(new StubSystemOne(['arguments']))), { eval_mode: 'hybrid', verbose_mode: true });
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(2); // extraction + the argument rubric
+    expect(requests[1]!.body.messages?.[0]?.content).toContain('ARGUMENT CORRECTNESS');
+    expect(out.value).toBe(0.25); // min(0.8333, (2-1)/4)
+    expect(out.details).toMatchObject({
+      decisions: {
+        primitiveUsage: { decidedBy: 'system_one' },
+        argumentCorrectness: { decidedBy: 'llm', judgeScore: 2, systemOneError: 'System One is down' },
+      },
+    });
+    expect(out.reasoning).toContain('Argument correctness 0.25 (System One failed: System One is down; decided by the LLM judge): Judged by the LLM.');
+    const steps = (out.details!.steps as Array<{ step: string }>).map((s) => s.step);
+    expect(steps).toEqual(expect.arrayContaining(['llm-extraction', 'system-one', 'system-one-failed', 'llm-judge']));
+    expect(out.evaluation).toMatchObject({ totalTokens: 240, costUsd: 0.002 });
+  });
+
+  it('MCPTaskCompletion in hybrid: per turn an extraction and the System One task answer; mean over turns', async () => {
+    hybridScript();
+    const stub = new StubSystemOne();
+    const out = await run(createMCPTaskCompletion(base(stub)), { eval_mode: 'hybrid' });
+    expect(stub.requests.map((r) => r.questions)).toEqual([['task'], ['task']]);
+    expect(out.value).toBeCloseTo(0.2, 12);
+  });
+
+  it('MultiTurnMCPUse in hybrid with the real local model gives the same values as the model itself', async () => {
+    hybridScript();
+    const local = new LocalSystemOne();
+    const out = await run(createMultiTurnMCPUse(base(local)), { eval_mode: 'hybrid' });
+    const turns = out.details!.turns as Array<{ primitiveUsage: { value: number }; argumentCorrectness: { value: number } }>;
+    expect(turns).toHaveLength(2);
+    const p = (turns[0]!.primitiveUsage.value + turns[1]!.primitiveUsage.value) / 2;
+    const a = (turns[0]!.argumentCorrectness.value + turns[1]!.argumentCorrectness.value) / 2;
+    expect(out.value).toBe(Math.min(p, a));
+    expect(out.value).toBeGreaterThan(0.75); // a clean two-turn session
+  });
+});
+
+describe('system_one mode', () => {
+  it('one System One request answers three questions; weighted mean, confidence, no LLM call, zero cost', async () => {
+    const stub = new StubSystemOne();
+    const before = server.requests.length;
+    const out = await run(createMCPUse(base(stub)), { eval_mode: 'system_one' });
+    expect(server.requests.length).toBe(before);
+    expect(stub.requests).toEqual([{ questions: ['primitives', 'arguments', 'task'] }]);
+    expect(out.value).toBeCloseTo(1.7 / 3, 12); // (0.8333 + 0.6667 + 0.2) / 3
+    expect(out.details!.confidence).toBeCloseTo(1.6 / 3, 12); // (0.5 + 0.4 + 0.7) / 3
+    expect(out.evaluation).toBeUndefined();
+    expect(out.details).not.toHaveProperty('judgeModel');
+    expect(out.reasoning).toBe(
+      'System One (stub) answered: primitives — mostly yes (level 2/3, p=0.5); arguments — yes (level 3/3, p=0.4); task — no (level 0/3, p=0.7).\n' +
+        'Score = weighted mean 0.567 (weights: primitives 0.333, arguments 0.333, task 0.333); confidence 0.533.',
+    );
+    const answers = out.details!.answers as Array<{ question: string; probabilities: number[] }>;
+    expect(answers.map((a) => a.probabilities)).toEqual(SYSTEM_ONE_QUESTIONS.map((q) => PROBS[q]));
+  });
+
+  it('weights are configurable (array or per question) and normalised', async () => {
+    const stub = new StubSystemOne();
+    const a = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: [2, 1, 1] });
+    expect(a.value).toBeCloseTo((2 * (2.5 / 3) + 2 / 3 + 0.2) / 4, 12);
+    const b = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: { task: 0 } });
+    expect(b.value).toBeCloseTo((2.5 / 3 + 2 / 3) / 2, 12);
+    expect(b.details!.weights).toEqual({ primitives: 0.5, arguments: 0.5, task: 0 });
+  });
+
+  it('MultiTurnMCPUse: one request per turn, per-question means, weighted mean', async () => {
+    const stub = new StubSystemOne();
+    const out = await run(createMultiTurnMCPUse(base(stub)), { eval_mode: 'system_one' });
+    expect(stub.requests).toHaveLength(2);
+    expect(out.value).toBeCloseTo(1.7 / 3, 12);
+    expect(out.reasoning).toContain('turn 2: primitives — mostly yes (level 2/3, p=0.5)');
+  });
+
+  it('MCPTaskCompletion: the task answer per turn, averaged', async () => {
+    const stub = new StubSystemOne();
+    const out = await run(createMCPTaskCompletion(base(stub)), { eval_mode: 'system_one', threshold: 0.1 });
+    expect(stub.requests.map((r) => r.questions)).toEqual([['task'], ['task']]);
+    expect(out.value).toBeCloseTo(0.2, 12);
+    expect(out.details).toMatchObject({ confidence: 0.7, success: true, threshold: 0.1 });
+  });
+
+  it('with the default local model: a clean session scores high, a broken one low, deterministically', async () => {
+    const metric = createMCPUse({ judge, env: {}, persistedEvalMode: () => undefined });
+    const good = await run(metric, { eval_mode: 'system_one' });
+    expect(good.details).toMatchObject({ systemOneModel: 'local', evalMode: 'system_one' });
+    const local = await new LocalSystemOne().answer({ interaction: wholeInteraction(sessionConversation(weatherSession())), questions: SYSTEM_ONE_QUESTIONS });
+    expect(good.value).toBeCloseTo(local.answers.reduce((s, a) => s + a.value, 0) / 3, 12);
+    expect(good.value).toBeGreaterThan(0.8);
+    const broken = weatherSession({ forecastArgs: { days: 'three', unit: 'C' }, forecastError: 'Invalid arguments: missing required property "city"' });
+    const bad = await run(metric, { eval_mode: 'system_one' }, broken);
+    expect(bad.value).toBeLessThan(0.5);
+    expect((await run(metric, { eval_mode: 'system_one' }, broken)).value).toBe(bad.value);
+  });
+});
+
+describe('the endpoint System One model', () => {
+  const letter = (p: Record<string, number>) => {
+    const entries = Object.entries(p);
+    return [{ token: entries[0]![0], logprob: Math.log(entries[0]![1]), top_logprobs: entries.map(([token, q]) => ({ token, logprob: Math.log(q) })) }];
+  };
+
+  it('asks each question as a one-token A–D classification and turns the log-probabilities into levels', async () => {
+    server.setScript(() => ({ text: 'D', logprobs: letter({ D: 0.6, C: 0.3, ' B': 0.1 }), usage: { prompt_tokens: 50, completion_tokens: 1, total_tokens: 51 } }));
+    const before = server.requests.length;
+    const out = await run(createMCPUse({ judge, env: {}, persistedEvalMode: () => undefined }), {
+      eval_mode: 'system_one',
+      system_one_model: 'endpoint:tiny-classifier',
+    });
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(3);
+    for (const r of requests) {
+      expect(r.body).toMatchObject({ model: 'tiny-classifier', max_tokens: 1, logprobs: true, temperature: 0 });
+      expect(r.body.messages?.[0]?.content).toContain('A = clearly no, B = mostly no, C = mostly yes, D = clearly yes');
+    }
+    // probabilities [0, 0.1, 0.3, 0.6]: value (0.1 + 0.6 + 1.8)/3 = 0.8333 for each question
+    expect(out.value).toBeCloseTo(2.5 / 3, 10);
+    expect(out.details!.confidence).toBeCloseTo(0.6, 10);
+    expect(out.evaluation).toMatchObject({ model: 'tiny-classifier', promptTokens: 150, completionTokens: 3, totalTokens: 153 });
+    // An unknown model is priced like gpt-4o (2.5 / 10 USD per million tokens): 150·2.5e-6 + 3·1e-5
+    expect(out.evaluation!.costUsd).toBeCloseTo(0.000405, 12);
+    expect(out.details!.systemOneModel).toBe('endpoint:tiny-classifier');
+  });
+
+  it('without log-probabilities the letter is taken as certain', async () => {
+    server.setScript(() => ({ text: 'B', omitLogprobs: true }));
+    const out = await run(createMCPUse({ judge, env: {}, persistedEvalMode: () => undefined }), {
+      eval_mode: 'system_one',
+      system_one_model: 'endpoint:plain',
+    });
+    expect(out.value).toBeCloseTo(1 / 3, 12);
+    expect(out.details!.confidence).toBe(1);
+  });
+
+  it('in hybrid mode an endpoint that answers nonsense falls back to the LLM judge', async () => {
+    server.setScript((b) => {
+      const sys = b.messages?.[0]?.content ?? '';
+      if (sys.startsWith('You read an MCP agent interaction')) return { text: EXTRACTION };
+      if (b.model === 'confused') return { text: 'Maybe', omitLogprobs: true };
+      return { text: 'ok\nScore: 4' };
+    });
+    const out = await run(createMCPUse({ judge, env: {}, persistedEvalMode: () => undefined }), {
+      eval_mode: 'hybrid',
+      system_one_model: 'endpoint:confused',
+    });
+    expect(out.value).toBe(0.75);
+    expect(out.details).toMatchObject({
+      decisions: { primitiveUsage: { decidedBy: 'llm', systemOneError: 'endpoint:confused: reply "Maybe" is not one of A–D' } },
+    });
+  });
+});
+
+describe('where the eval mode comes from', () => {
+  const stub = new StubSystemOne();
+  it('metric option > MCE_EVAL_MODE > persisted user config > llm', async () => {
+    const withAll = base(stub, { env: { MCE_EVAL_MODE: 'system_one' }, persistedEvalMode: () => 'hybrid' });
+    hybridScript(5);
+    expect((await run(createMCPUse(withAll), { eval_mode: 'llm' })).details).toMatchObject({ evalMode: 'llm', evalModeSource: 'metric' });
+    expect((await run(createMCPUse(withAll))).details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'env' });
+    const persisted = base(stub, { persistedEvalMode: () => 'hybrid' });
+    expect((await run(createMCPUse(persisted))).details).toMatchObject({ evalMode: 'hybrid', evalModeSource: 'user-config' });
+    expect((await run(createMCPUse(base(stub)))).details).toMatchObject({ evalMode: 'llm', evalModeSource: 'default' });
+  });
+
+  it('the process-wide persisted mode (set by the client) is used by default', async () => {
+    setPersistedEvalMode('system_one');
+    try {
+      const out = await run(createMCPUse({ judge, env: {}, systemOne: () => stub }));
+      expect(out.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'user-config' });
+    } finally {
+      setPersistedEvalMode(undefined);
+    }
+  });
+
+  it('an invalid MCE_EVAL_MODE fails naming the variable', async () => {
+    await expect(run(createMCPUse(base(stub, { env: { MCE_EVAL_MODE: 'turbo' } })))).rejects.toThrow(
+      'MCE_EVAL_MODE: eval mode "turbo" is not one of llm, hybrid, system_one',
+    );
+  });
+});
+
+it('turn 2 of the weather session is the follow-up question', () => {
+  expect(sessionConversation(weatherSession()).turns.map((t) => t.request)[1]).toBe(TURN2);
+});
