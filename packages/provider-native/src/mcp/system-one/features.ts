@@ -270,7 +270,10 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
       const res = valueText(call.result);
       if (res) {
         successes++;
-        const rt = tokenSet(res);
+        // The result's values, not its JSON keys, are what a reply would reflect.
+        const resultValues: Array<string | number> = [];
+        scalars(parseArgs(call.result), resultValues);
+        const rt = tokenSet(resultValues.join(' '));
         let shared = 0;
         for (const t of rt) if (outputTokens.has(t)) shared++;
         if (shared < Math.min(2, rt.size)) unused++;

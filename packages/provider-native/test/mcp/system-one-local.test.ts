@@ -1,0 +1,218 @@
+/** The local System One model: its features worked by hand, its calibration, its agreement with the labels. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { MCPServer } from '@mce/core';
+import {
+  CALIBRATED_WEIGHTS,
+  FEATURE_NAMES,
+  LocalSystemOne,
+  agreement,
+  answerFrom,
+  calibrateOnLabelledSet,
+  checkArguments,
+  extractFeatures,
+  fitLogistic,
+  labelledTurns,
+  levelProbabilities,
+  type MCPInteraction,
+} from '@mce/provider-native';
+
+const labelled = JSON.parse(readFileSync(new URL('../data/mcp-labelled.json', import.meta.url), 'utf8')) as unknown;
+
+const SHOP: MCPServer = {
+  name: 'shop',
+  tools: [
+    {
+      name: 'get_order_status',
+      description: 'Shipping and delivery status of a customer order by order id.',
+      inputSchema: { type: 'object', properties: { order_id: { type: 'string', pattern: '^ORD-\\d+$' } }, required: ['order_id'] },
+    },
+    {
+      name: 'refund_order',
+      description: 'Refund an order and record the reason.',
+      inputSchema: {
+        type: 'object',
+        properties: { order_id: { type: 'string' }, reason: { type: 'string' }, amount: { type: 'number' } },
+        required: ['order_id', 'reason'],
+      },
+    },
+    {
+      name: 'find_customer',
+      description: 'Look up a customer account by email address.',
+      inputSchema: { type: 'object', properties: { email: { type: 'string', format: 'email' } }, required: ['email'] },
+    },
+  ],
+  resources: [{ uri: 'shop://orders/{id}/invoice', name: 'invoice', description: 'The invoice of an order' }],
+  prompts: [{ name: 'apology', description: 'Apology letter', arguments: [{ name: 'customer', required: true }] }],
+};
+
+const feature = (f: Float64Array, name: (typeof FEATURE_NAMES)[number]) => f[FEATURE_NAMES.indexOf(name)];
+const interaction = (over: Partial<MCPInteraction>): MCPInteraction => ({
+  request: 'Where is my order ORD-12?',
+  output: 'Order ORD-12 is in transit.',
+  servers: [SHOP],
+  calls: [],
+  ...over,
+});
+
+describe('argument checks against the inputSchema', () => {
+  const schema = SHOP.tools[1]!.inputSchema;
+  it('finds missing required, unknown and mistyped arguments', () => {
+    expect(checkArguments(schema, { order_id: 'ORD-1', reason: 'late' })).toEqual({ checked: true, valid: true, missingRequired: [], unknown: [], typeErrors: 0 });
+    expect(checkArguments(schema, { order_id: 'ORD-1', amount: '5', note: 'x' })).toEqual({
+      checked: true,
+      valid: false,
+      missingRequired: ['reason'],
+      unknown: ['note'],
+      typeErrors: 1,
+    });
+  });
+  it('parses JSON-string arguments, checks formats, and cannot judge without a schema', () => {
+    expect(checkArguments(schema, '{"order_id":"ORD-1","reason":"late"}').valid).toBe(true);
+    expect(checkArguments(schema, '{not json').valid).toBe(false);
+    expect(checkArguments(SHOP.tools[2]!.inputSchema, { email: 'john at example' }).typeErrors).toBe(1);
+    expect(checkArguments(undefined, { anything: 1 })).toMatchObject({ checked: false, valid: true });
+  });
+});
+
+describe('structural features', () => {
+  it('a correct call: nothing flagged', () => {
+    const f = extractFeatures(
+      interaction({ calls: [{ server: 'shop', kind: 'tool', name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } }] }),
+    );
+    expect(FEATURE_NAMES.filter((n) => feature(f, n) !== 0)).toEqual(['call_count']);
+    expect(feature(f, 'call_count')).toBe(0.2);
+  });
+
+  it('unknown primitive, schema failures, ungrounded values and errors, as shares of the calls', () => {
+    const f = extractFeatures(
+      interaction({
+        request: 'Refund ORD-12, it arrived broken',
+        output: 'Sorry, I could not refund it.',
+        calls: [
+          { kind: 'tool', name: 'cancel_order', arguments: { order_id: 'ORD-12' }, error: 'Unknown tool' },
+          { kind: 'tool', name: 'refund_order', arguments: { order_id: 'ORD-99', amount: 'all' }, error: 'reason: required' },
+        ],
+      }),
+    );
+    expect(feature(f, 'unknown_primitive')).toBe(0.5);
+    expect(feature(f, 'schema_invalid')).toBe(0.5);
+    expect(feature(f, 'missing_required')).toBe(0.5);
+    expect(feature(f, 'type_error')).toBe(0.5); // amount "all" is not a number
+    expect(feature(f, 'ungrounded_value')).toBe(0.5); // ORD-99 and "all" are not in the request
+    expect(feature(f, 'error_result')).toBe(1);
+    expect(feature(f, 'unrecovered_error')).toBe(1);
+    expect(feature(f, 'argument_error_result')).toBe(1); // "required"
+    expect(feature(f, 'output_failure')).toBe(1);
+  });
+
+  it('a retry after an error is not a duplicate; a repeated successful call is', () => {
+    const call = { kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' } };
+    const retry = extractFeatures(interaction({ calls: [{ ...call, error: 'timeout' }, { ...call, result: 'in transit' }] }));
+    expect(feature(retry, 'duplicate_call')).toBe(0);
+    expect(feature(retry, 'unrecovered_error')).toBe(0);
+    const repeat = extractFeatures(interaction({ calls: [{ ...call, result: 'in transit' }, { ...call, result: 'in transit' }] }));
+    expect(feature(repeat, 'duplicate_call')).toBe(0.5);
+  });
+
+  it('a better primitive left uncalled, a call needed but not made, a needless call', () => {
+    const better = extractFeatures(
+      interaction({ calls: [{ kind: 'tool', name: 'find_customer', arguments: { email: 'a@b.co' }, result: { id: 1 } }] }),
+    );
+    expect(feature(better, 'better_missed')).toBeGreaterThan(0.3);
+    const none = extractFeatures(interaction({ request: 'What is the delivery status of order ORD-12?', output: 'It is on its way.' }));
+    expect(feature(none, 'no_calls')).toBe(1);
+    expect(feature(none, 'should_have_called')).toBeGreaterThan(0.5);
+    const chat = extractFeatures(interaction({ request: 'Thanks a lot, bye!', output: 'Goodbye!' }));
+    expect(feature(chat, 'should_have_called')).toBe(0);
+    const needless = extractFeatures(
+      interaction({ request: 'What does FAQ mean?', output: 'Frequently asked questions.', calls: [{ kind: 'tool', name: 'get_order_status', arguments: { order_id: 'ORD-1' }, result: 'shipped' }] }),
+    );
+    expect(feature(needless, 'irrelevant_call')).toBe(1);
+  });
+
+  it('resources match their uri templates and prompts their declared arguments', () => {
+    const f = extractFeatures(
+      interaction({
+        calls: [
+          { kind: 'resource', name: 'invoice', uri: 'shop://orders/12/invoice', result: 'Invoice 12' },
+          { kind: 'prompt', name: 'apology', arguments: { tone: 'warm' }, result: 'Dear customer' },
+        ],
+      }),
+    );
+    expect(feature(f, 'unknown_primitive')).toBe(0);
+    expect(feature(f, 'missing_required')).toBe(0.5); // the prompt lacks `customer`
+    expect(feature(f, 'unknown_argument')).toBe(0.5); // and has an undeclared `tone`
+  });
+
+  it('values from an earlier result or an earlier turn are grounded', () => {
+    const f = extractFeatures(
+      interaction({
+        request: 'Find the account of li@example.com and check their last order',
+        priorContext: 'The customer asked about delivery yesterday.',
+        calls: [
+          { kind: 'tool', name: 'find_customer', arguments: { email: 'li@example.com' }, result: { last_order: 'ORD-4521' } },
+          { kind: 'tool', name: 'get_order_status', arguments: { order_id: 'ORD-4521' }, result: 'delivered' },
+        ],
+        output: 'Their last order ORD-4521 was delivered.',
+      }),
+    );
+    expect(feature(f, 'ungrounded_value')).toBe(0);
+  });
+});
+
+describe('the four levels', () => {
+  it('Binomial(3, p) levels whose expected value is p', () => {
+    expect(levelProbabilities(0.5)).toEqual([0.125, 0.375, 0.375, 0.125]);
+    const a = answerFrom('task', levelProbabilities(0.9));
+    expect(a.probabilities.map((x) => Number(x.toFixed(6)))).toEqual([0.001, 0.027, 0.243, 0.729]);
+    expect(a.level).toBe(3);
+    expect(a.confidence).toBeCloseTo(0.729, 12);
+    expect(a.value).toBeCloseTo(0.9, 12);
+  });
+  it('unnormalised probabilities are normalised', () => {
+    expect(answerFrom('task', [1, 1, 0, 2]).probabilities).toEqual([0.25, 0.25, 0, 0.5]);
+  });
+});
+
+describe('calibration', () => {
+  it('the committed weights are exactly what the calibration script produces from the labelled set', () => {
+    expect(calibrateOnLabelledSet(labelled)).toEqual(CALIBRATED_WEIGHTS);
+  });
+
+  it('fits a separable toy problem in the right direction', () => {
+    const xs = [0, 0, 1, 1].map((v) => Float64Array.from(FEATURE_NAMES.map((_, i) => (i === 0 ? v : 0))));
+    const w = fitLogistic(xs, [1, 1, 0, 0], 0.1);
+    expect(w.weights[0]).toBeLessThan(-2);
+    expect(w.bias).toBeGreaterThan(1);
+  });
+
+  it('the labelled set has at least 60 interactions with both verdicts for every question, some held out', () => {
+    const turns = labelledTurns(labelled);
+    expect(turns.length).toBeGreaterThanOrEqual(60);
+    expect(turns.filter((t) => t.holdout).length).toBeGreaterThanOrEqual(20);
+    for (const q of ['primitives', 'arguments', 'task'] as const) {
+      expect(turns.filter((t) => t.labels[q] === 0).length).toBeGreaterThanOrEqual(15);
+      expect(turns.filter((t) => t.labels[q] === 1).length).toBeGreaterThanOrEqual(15);
+    }
+  });
+
+  it('agrees with the labels on ≥ 85% of the answers, on all turns and on the held-out turns', async () => {
+    const model = new LocalSystemOne();
+    const turns = labelledTurns(labelled);
+    const all = await agreement(model, turns);
+    const held = await agreement(model, turns.filter((t) => t.holdout));
+    expect(all.overall).toBeGreaterThanOrEqual(0.85);
+    expect(held.overall).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('is deterministic and refuses weights fitted on other features', async () => {
+    const model = new LocalSystemOne();
+    const turn = labelledTurns(labelled)[0]!;
+    const q = ['primitives', 'arguments', 'task'] as const;
+    expect(await model.answer({ interaction: turn.interaction, questions: q })).toEqual(
+      await model.answer({ interaction: turn.interaction, questions: q }),
+    );
+    expect(() => new LocalSystemOne({ ...CALIBRATED_WEIGHTS, features: ['x'] })).toThrow(/other features/);
+  });
+});
