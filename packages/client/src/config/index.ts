@@ -1,2 +1,3 @@
 export * from './mce-config.js';
 export * from './client-config.js';
+export * from './eval-mode.js';

@@ -1,0 +1,83 @@
+/** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
+import { Hono, type Context } from 'hono';
+import { SessionFileSchema, SessionNotFoundError, MetricSelectionError, describeIssues, type Session } from '@mce/core';
+import type { MCEClient } from '../mce-client.js';
+import { OPENAPI } from './openapi.js';
+
+function list(value: string | undefined): string[] | undefined {
+  const names = value?.split(',').map((s) => s.trim()).filter(Boolean);
+  return names?.length ? names : undefined;
+}
+
+function int(c: Context, name: string): number | undefined {
+  const v = c.req.query(name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new BadRequest(`query parameter ${name} must be a non-negative integer`);
+  return n;
+}
+
+class BadRequest extends Error {}
+
+export function createApiApp(client: MCEClient): Hono {
+  const app = new Hono();
+  app.onError((error, c) => {
+    if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
+    if (error instanceof BadRequest || error instanceof MetricSelectionError) return c.json({ error: error.message }, 400);
+    return c.json({ error: error.message }, 500);
+  });
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/openapi.json', (c) => c.json(OPENAPI));
+  app.get('/metrics/catalog', (c) => c.json(client.engine.registry.list().map((r) => r.metric.metadata)));
+
+  app.get('/sessions', async (c) => {
+    const q = (n: string) => c.req.query(n);
+    const limit = int(c, 'limit');
+    const offset = int(c, 'offset');
+    return c.json(
+      await client.store.listSessions({
+        ...(q('from') ? { from: q('from') } : {}),
+        ...(q('to') ? { to: q('to') } : {}),
+        ...(q('service') ? { serviceName: q('service') } : {}),
+        ...(q('app') ? { appName: q('app') } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(offset !== undefined ? { offset } : {}),
+      }),
+    );
+  });
+
+  app.post('/sessions', async (c) => {
+    const body = await c.req.json().catch(() => {
+      throw new BadRequest('request body is not JSON');
+    });
+    const parsed = SessionFileSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new BadRequest(`not an mce session document: ${describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    }
+    const sessions: Session[] = 'sessions' in parsed.data ? parsed.data.sessions : [parsed.data];
+    await client.store.writeSessions(sessions);
+    return c.json({ sessionIds: sessions.map((s) => s.id) }, 201);
+  });
+
+  app.get('/sessions/:id', async (c) => {
+    const session = await client.store.getSession(c.req.param('id'));
+    if (!session) throw new SessionNotFoundError([c.req.param('id')]);
+    return c.json(session);
+  });
+
+  app.post('/sessions/:id/compute', async (c) => {
+    const metrics = list(c.req.query('metrics'));
+    const [computation] = await client.computeAndStore(c.req.param('id'), metrics ? { metrics } : {});
+    return c.json(computation);
+  });
+
+  app.get('/sessions/:id/metrics', async (c) => {
+    const metricIds = list(c.req.query('metrics'));
+    const results = await client.getMetrics(c.req.param('id'), {
+      recursive: c.req.query('recursive') === 'true',
+      ...(metricIds ? { metricIds } : {}),
+    });
+    return c.json({ sessionId: c.req.param('id'), results, failed: [], skipped: [] });
+  });
+  return app;
+}

@@ -1,0 +1,104 @@
+/** `mce metric list|show` and `mce provider list`: the catalog, without opening a store. */
+import type { Command } from 'commander';
+import { MetricRegistry, SpecRegistry, type MetricMetadata } from '@mce/core';
+import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
+import { table } from '../format.js';
+import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
+
+export function catalogRegistry(): MetricRegistry {
+  const registry = new MetricRegistry();
+  registry.registerProvider(nativeProvider);
+  return registry;
+}
+
+function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
+  return {
+    name: m.name,
+    provider: m.provider,
+    levels: [...m.levels],
+    nature: m.nature,
+    unit: m.unit,
+    valueRange: m.valueRange,
+    description: m.description,
+    requirements: [...m.requirements],
+    dependsOn: [...m.dependsOn],
+    ...extra,
+  };
+}
+
+export function registerCatalogCommands(program: Command, io: CliIO): void {
+  const metric = program.command('metric').description('the metric catalog');
+
+  metric
+    .command('list')
+    .description('metrics the configured run computes; --all every implemented metric; --abstract the whole catalog')
+    .option('--provider <name>', 'only this provider (mce = native)')
+    .option('--all', 'every implemented metric of every provider')
+    .option('--abstract', 'the whole catalog (spec registry), each marked implemented or not')
+    .option('--json', 'JSON output')
+    .action((opts: { provider?: string; all?: boolean; abstract?: boolean; json?: boolean }, cmd: Command) => {
+      const registry = catalogRegistry();
+      const provider = opts.provider === 'native' ? 'mce' : opts.provider;
+      let rows: ReturnType<typeof describeMetric>[];
+      if (opts.abstract) {
+        rows = new SpecRegistry().status(registry).map(({ spec, implemented }) => describeMetric(spec, { implemented }));
+      } else {
+        let metas = registry.list().map((r) => r.metric.metadata);
+        if (!opts.all) {
+          const selection = resolveConfig(cmd, io).metrics ?? defaultMetricSelection();
+          const selected = new Set(Object.values(selection).flat());
+          metas = metas.filter((m) => selected.has(m.name) || selected.has(`${m.provider}:${m.name}`));
+        }
+        rows = metas.map((m) => describeMetric(m));
+      }
+      if (provider) rows = rows.filter((r) => r.provider === provider);
+      if (opts.json) return writeJson(io, rows);
+      const headers = ['Name', 'Provider', 'Nature', 'Levels', 'Unit', ...(opts.abstract ? ['Implemented'] : [])];
+      const body = rows.map((r) => [
+        r.name,
+        r.provider,
+        r.nature,
+        r.levels.join(','),
+        r.unit,
+        ...(opts.abstract ? [r.implemented ? 'yes' : 'no'] : []),
+      ]);
+      io.stdout.write(`${table(headers, body)}\n`);
+    });
+
+  metric
+    .command('show <name>')
+    .description('one metric: levels, nature, unit, range, inputs, dependencies')
+    .option('--json', 'JSON output')
+    .action((name: string, opts: { json?: boolean }) => {
+      const registry = catalogRegistry();
+      const entry = registry.get(name);
+      const spec = new SpecRegistry().get(name);
+      const meta = entry?.metric.metadata ?? spec;
+      if (!meta) throw new UsageError(`unknown metric "${name}" (see: mce metric list --abstract)`);
+      const info = describeMetric(meta, { implemented: entry !== undefined });
+      if (opts.json) return writeJson(io, info);
+      const lines = [
+        `${info.name} (provider ${info.provider})${info.implemented ? '' : ' — not implemented yet'}`,
+        `  ${info.description}`,
+        `  levels:       ${info.levels.join(', ')}`,
+        `  nature:       ${info.nature}`,
+        `  unit:         ${info.unit}`,
+        `  value range:  ${info.valueRange}`,
+        `  requires:     ${info.requirements.join(', ') || '—'}`,
+        `  depends on:   ${info.dependsOn.join(', ') || '—'}`,
+      ];
+      io.stdout.write(`${lines.join('\n')}\n`);
+    });
+
+  program
+    .command('provider')
+    .description('metric providers')
+    .command('list')
+    .description('registered metric providers')
+    .option('--json', 'JSON output')
+    .action((opts: { json?: boolean }) => {
+      const providers = catalogRegistry().listProviders();
+      if (opts.json) return writeJson(io, providers);
+      io.stdout.write(`${table(['Provider', 'Version', 'Metrics', 'Description'], providers.map((p) => [p.name, p.version, String(p.metrics.length), p.description]))}\n`);
+    });
+}

@@ -1,0 +1,98 @@
+/**
+ * `mce compute <session_id…> | --all | --input FILE…`: compute the configured metrics and store the results
+ * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`.
+ */
+import type { Command } from 'commander';
+import type { Session, SessionComputation } from '@mce/core';
+import { readSessions, TRACE_FORMATS, type TraceFormat } from '../../ingest/index.js';
+import type { MCEClient } from '../../mce-client.js';
+import { formatComputation } from '../format.js';
+import { createProgress } from '../progress.js';
+import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
+import { expandInputs } from './inputs.js';
+
+interface ComputeOpts {
+  input?: string[];
+  all?: boolean;
+  format?: TraceFormat;
+  metrics?: string;
+  json?: boolean;
+  store: boolean;
+  workerConfig?: string;
+  runId?: string;
+  recursive?: boolean;
+}
+
+const CHUNK = 100;
+
+export function registerComputeCommand(program: Command, io: CliIO): void {
+  program
+    .command('compute [session_ids...]')
+    .description('compute metrics for stored sessions, every stored session (--all) or trace files (--input)')
+    .option('--input <files...>', 'trace or session files (any supported format; directories are searched)')
+    .option('--all', 'every stored session')
+    .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
+    .option('--metrics <names>', 'comma-separated metric names (default: the configured set)')
+    .option('--json', 'JSON output')
+    .option('--no-store', 'print only: store neither sessions nor results')
+    .option('--worker-config <file>', 'mce_config.yaml to use')
+    .option('--run-id <id>', 'run id: re-running with the same id overwrites its results')
+    .option('--no-recursive', 'only Session-level metrics')
+    .action(async (ids: string[], opts: ComputeOpts, cmd: Command) => {
+      const sources = [ids.length > 0, Boolean(opts.all), Boolean(opts.input?.length)].filter(Boolean).length;
+      if (sources !== 1) throw new UsageError('compute: give session ids, --all, or --input FILE… (exactly one of them)');
+      if (opts.format && !TRACE_FORMATS.includes(opts.format)) {
+        throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')} (got "${opts.format}")`);
+      }
+      const metrics = parseList(opts.metrics);
+      const request = {
+        ...(metrics ? { metrics } : {}),
+        ...(opts.runId ? { runId: opts.runId } : {}),
+        ...(opts.recursive === false ? { recursive: false } : {}),
+      };
+      const log = logger(cmd, io);
+      await using client = await openClient(cmd, io, opts.workerConfig);
+      const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
+      const computations: SessionComputation[] = [];
+      const emit = (batch: SessionComputation[]) => {
+        computations.push(...batch);
+        if (!opts.json) for (const c of batch) io.stdout.write(`${formatComputation(c)}\n\n`);
+      };
+
+      if (opts.input?.length) {
+        const files = await expandInputs(opts.input);
+        const sessions: Session[] = [];
+        for (const file of files) {
+          const read = await readSessions(file, opts.format ? { format: opts.format } : {});
+          for (const w of read.warnings) log.warn({ file, ...w }, 'ingest warning');
+          sessions.push(...read.sessions);
+        }
+        if (opts.store) await client.store.writeSessions(sessions);
+        const batch = await client.compute(sessions, request);
+        if (opts.store) await client.storeComputations(batch);
+        emit(batch);
+      } else {
+        const sessionIds = opts.all ? await allSessionIds(client) : ids;
+        progress.start(sessionIds.length, 'sessions');
+        try {
+          for (let i = 0; i < sessionIds.length; i += CHUNK) {
+            const chunk = sessionIds.slice(i, i + CHUNK);
+            const batch = opts.store
+              ? await client.computeAndStore(chunk, request)
+              : await client.engine.computeSessionsBatch(chunk, { ...request, metrics: request.metrics ?? client.selection(), metricOptions: client.config.metricOptions });
+            progress.increment(chunk.length);
+            emit(batch);
+          }
+        } finally {
+          progress.stop();
+        }
+      }
+      if (opts.json) writeJson(io, { sessions: computations });
+      const failed = computations.reduce((n, c) => n + c.failed.length, 0);
+      if (failed > 0) log.warn({ failed }, 'some metrics failed; their errors are in the output');
+    });
+}
+
+async function allSessionIds(client: MCEClient): Promise<string[]> {
+  return (await client.store.listSessions()).map((s) => s.id).reverse();
+}

@@ -1,0 +1,103 @@
+/** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
+import type { Command } from 'commander';
+import { readSessions, TRACE_FORMATS, writeSessionsFile, type TraceFormat } from '../../ingest/index.js';
+import { formatValue, table } from '../format.js';
+import { createProgress } from '../progress.js';
+import { UsageError, logger, openClient, writeJson, type CliIO } from '../context.js';
+import { expandInputs } from './inputs.js';
+
+function checkFormat(format: string | undefined): TraceFormat | undefined {
+  if (format === undefined) return undefined;
+  if (!TRACE_FORMATS.includes(format as TraceFormat)) {
+    throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')} (got "${format}")`);
+  }
+  return format as TraceFormat;
+}
+
+function positiveInt(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${name} must be a non-negative integer (got "${value}")`);
+  return n;
+}
+
+export function registerIngestCommands(program: Command, io: CliIO): void {
+  program
+    .command('ingest <files...>')
+    .description('read trace files (OTLP/JSON, OTLP JSONL, ClickHouse rows, session JSON) into the store')
+    .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
+    .option('--json', 'JSON output')
+    .action(async (paths: string[], opts: { format?: string; json?: boolean }, cmd: Command) => {
+      const format = checkFormat(opts.format);
+      const files = await expandInputs(paths);
+      const log = logger(cmd, io);
+      await using client = await openClient(cmd, io);
+      const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
+      progress.start(files.length, 'files');
+      let summary;
+      try {
+        summary = await client.ingest(files, { ...(format ? { format } : {}), onBatch: () => undefined });
+      } finally {
+        progress.stop();
+      }
+      for (const w of summary.warnings) log.warn(w, 'ingest warning');
+      if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, spans: summary.spans, warnings: summary.warnings.length });
+      for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
+      io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.spans} span(s) from ${files.length} file(s)` +
+        `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (-v to see them)` : ''}\n`);
+    });
+
+  const sessions = program.command('sessions').description('stored sessions');
+  sessions
+    .command('list')
+    .description('stored sessions, newest first')
+    .option('--from <time>', 'sessions starting at or after this time (ISO or epoch ms)')
+    .option('--to <time>', 'sessions starting at or before this time')
+    .option('--service <name>', 'service name')
+    .option('--app <name>', 'app name')
+    .option('--limit <n>', 'page size', '100')
+    .option('--offset <n>', 'page offset', '0')
+    .option('--json', 'JSON output')
+    .action(async (opts: { from?: string; to?: string; service?: string; app?: string; limit: string; offset: string; json?: boolean }, cmd: Command) => {
+      await using client = await openClient(cmd, io);
+      const time = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
+      const list = await client.store.listSessions({
+        ...(opts.from ? { from: time(opts.from) } : {}),
+        ...(opts.to ? { to: time(opts.to) } : {}),
+        ...(opts.service ? { serviceName: opts.service } : {}),
+        ...(opts.app ? { appName: opts.app } : {}),
+        limit: positiveInt(opts.limit, '--limit'),
+        offset: positiveInt(opts.offset, '--offset'),
+      });
+      if (opts.json) return writeJson(io, list);
+      const rows = list.map((s) => [
+        s.id,
+        new Date(s.startTime).toISOString(),
+        `${formatValue(s.endTime - s.startTime)} ms`,
+        s.serviceName ?? '',
+        String(s.counts.agentCalls),
+        String(s.counts.llmCalls),
+        String(s.counts.toolCalls),
+      ]);
+      io.stdout.write(`${table(['Session', 'Start', 'Duration', 'Service', 'Agents', 'LLM calls', 'Tool calls'], rows)}\n`);
+    });
+
+  sessions
+    .command('export')
+    .description("write sessions read from trace files as mce session JSON (re-imports to the same sessions)")
+    .requiredOption('--input <files...>', 'trace or session files')
+    .requiredOption('-o, --output <file>', 'the session JSON file to write')
+    .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
+    .action(async (opts: { input: string[]; output: string; format?: string }, cmd: Command) => {
+      const format = checkFormat(opts.format);
+      const log = logger(cmd, io);
+      const files = await expandInputs(opts.input);
+      const all = [];
+      for (const file of files) {
+        const read = await readSessions(file, format ? { format } : {});
+        for (const w of read.warnings) log.warn({ file, ...w }, 'ingest warning');
+        all.push(...read.sessions);
+      }
+      const n = await writeSessionsFile(opts.output, all);
+      io.stderr.write(`wrote ${n} session(s) to ${opts.output}\n`);
+    });
+}

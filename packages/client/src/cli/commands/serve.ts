@@ -1,0 +1,26 @@
+/** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document). */
+import type { Command } from 'commander';
+import { UsageError, openClient, type CliIO } from '../context.js';
+import { serveApi } from '../../api/server.js';
+
+export function registerServeCommand(program: Command, io: CliIO): void {
+  program
+    .command('serve')
+    .description('serve the REST API')
+    .option('--port <n>', 'port', '8000')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .action(async (opts: { port: string; host: string }, cmd: Command) => {
+      const port = Number(opts.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
+      const client = await openClient(cmd, io);
+      const server = await serveApi(client, { port, host: opts.host });
+      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await server.close();
+      await client.close();
+    });
+}

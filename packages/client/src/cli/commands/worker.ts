@@ -1,0 +1,59 @@
+/**
+ * `mce worker` and `mce enqueue`: the RabbitMQ side lives in `@mce/worker` (which depends on this package), so it is
+ * loaded only when these commands run, and only if installed.
+ */
+import type { Command } from 'commander';
+import { MCEWorkerService } from '../../worker-service.js';
+import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
+
+interface WorkerModule {
+  workerConfigFrom(section: Record<string, unknown>, env: NodeJS.ProcessEnv): { amqpUrl: string; queue: string };
+  runWorker(options: { processor: MCEWorkerService; config: unknown; logger?: unknown }): Promise<{ exitCode: number; reason: string }>;
+  enqueueSessions(amqpUrl: string, queue: string, ids: readonly string[], options?: { perMessage?: number }): Promise<{ messages: number; sessions: number }>;
+}
+
+async function loadWorker(): Promise<WorkerModule> {
+  const name = '@mce/worker';
+  try {
+    return (await import(name)) as WorkerModule;
+  } catch (error) {
+    throw new UsageError(`this command needs the ${name} package (npm install ${name}): ${(error as Error).message}`);
+  }
+}
+
+export function registerWorkerCommands(program: Command, io: CliIO): void {
+  program
+    .command('worker')
+    .description('consume the new_session_to_mce queue: compute each session and store its results')
+    .option('--worker-config <file>', 'mce_config.yaml to use (its worker: section configures the queue)')
+    .action(async (opts: { workerConfig?: string }, cmd: Command) => {
+      const mod = await loadWorker();
+      await using client = await openClient(cmd, io, opts.workerConfig);
+      const config = mod.workerConfigFrom(client.config.worker, io.env);
+      const result = await mod.runWorker({ processor: new MCEWorkerService(client), config });
+      if (result.exitCode !== 0) throw new Error(`worker stopped: ${result.reason}`);
+    });
+
+  program
+    .command('enqueue [session_ids...]')
+    .description('publish session ids to the worker queue (with publisher confirms)')
+    .option('--all', 'every stored session')
+    .option('--per-message <n>', 'session ids per message', '1')
+    .option('--worker-config <file>', 'mce_config.yaml to use (its worker: section names the queue)')
+    .action(async (ids: string[], opts: { all?: boolean; perMessage: string; workerConfig?: string }, cmd: Command) => {
+      if ((ids.length > 0) === Boolean(opts.all)) throw new UsageError('enqueue: give session ids or --all (one of them)');
+      const perMessage = Number(opts.perMessage);
+      if (!Number.isInteger(perMessage) || perMessage < 1) throw new UsageError(`--per-message must be an integer ≥ 1 (got "${opts.perMessage}")`);
+      const mod = await loadWorker();
+      const config = resolveConfig(cmd, io, opts.workerConfig);
+      const { amqpUrl, queue } = mod.workerConfigFrom(config.worker, io.env);
+      let sessionIds = ids;
+      if (opts.all) {
+        await using client = await openClient(cmd, io, opts.workerConfig);
+        sessionIds = (await client.store.listSessions()).map((s) => s.id);
+      }
+      const sent = await mod.enqueueSessions(amqpUrl, queue, sessionIds, { perMessage });
+      logger(cmd, io).info(sent, 'enqueued');
+      io.stdout.write(`enqueued ${sent.sessions} session(s) in ${sent.messages} message(s) on ${queue}\n`);
+    });
+}

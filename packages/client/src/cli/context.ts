@@ -1,0 +1,61 @@
+/** What every CLI command shares: its I/O, global options, and how it opens the client. */
+import type { Command } from 'commander';
+import { pino, type Logger } from 'pino';
+import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
+import { MCEClient } from '../mce-client.js';
+
+export interface CliIO {
+  stdout: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
+  stderr: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Bad usage or input: exit code 2, message only. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface GlobalOptions {
+  debug?: boolean;
+  verbose: number;
+  envFile?: string;
+  config?: string;
+  store?: string;
+}
+
+export function globals(cmd: Command): GlobalOptions {
+  return cmd.optsWithGlobals() as GlobalOptions;
+}
+
+export function logger(cmd: Command, io: CliIO): Logger {
+  const g = globals(cmd);
+  const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 ? 'info' : 'warn';
+  return pino({ level, base: undefined }, pino.destination({ dest: 2, sync: true }));
+}
+
+/** mce_config.yaml (from --config / --worker-config, MCE_CONFIG or ./mce_config.yaml) with env and --store laid over. */
+export function resolveConfig(cmd: Command, io: CliIO, configPath?: string): MceConfig {
+  const g = globals(cmd);
+  const file = loadMceConfig(configPath ?? g.config, io.env, io.cwd);
+  const config = MCEClientConfig.fromEnv(io.env).applyTo(file);
+  if (g.store) config.store.url = g.store;
+  return config;
+}
+
+export async function openClient(cmd: Command, io: CliIO, configPath?: string): Promise<MCEClient> {
+  const config = resolveConfig(cmd, io, configPath);
+  return MCEClient.open({ config, env: io.env, logger: logger(cmd, io) });
+}
+
+export function writeJson(io: CliIO, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** `--metrics A,B` → names. */
+export function parseList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError('--metrics: give at least one metric name');
+  return names;
+}

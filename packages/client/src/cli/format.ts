@@ -1,0 +1,50 @@
+/** Human output of the CLI: plain aligned tables, one per session. */
+import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
+
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A number as a person reads it: integers as is, others with up to 6 significant digits. */
+export function formatValue(value: number): string {
+  if (Number.isInteger(value)) return String(value);
+  return Number(value.toPrecision(6)).toString();
+}
+
+function shortId(level: string, id: string, sessionId: string): string {
+  if (level === 'Session' || id === sessionId) return '(session)';
+  return id.length > 16 ? `${id.slice(0, 16)}…` : id;
+}
+
+export function formatComputation(c: SessionComputation): string {
+  const out: string[] = [`Session ${c.sessionId}`];
+  // Group by element (session first, then each level in ontology order), keeping the metric order within.
+  const byElement = [...c.results].sort(
+    (a, b) => ONTOLOGY_LEVELS.indexOf(a.level) - ONTOLOGY_LEVELS.indexOf(b.level) || (a.measures < b.measures ? -1 : a.measures > b.measures ? 1 : 0),
+  );
+  const rows = byElement.map((r) => [
+    r.level,
+    shortId(r.level, r.measures, c.sessionId),
+    r.name,
+    formatValue(r.result),
+    r.unit,
+    truncate(r.reasoning, 70),
+  ]);
+  out.push(rows.length ? table(['Level', 'Measures', 'Metric', 'Value', 'Unit', 'Reasoning'], rows) : '(no results)');
+  if (c.skipped.length) {
+    out.push('', 'Skipped:');
+    for (const s of c.skipped) out.push(`  ${s.name} [${s.level} ${shortId(s.level, s.measures, c.sessionId)}]: ${s.reason}`);
+  }
+  if (c.failed.length) {
+    out.push('', 'Failed:');
+    for (const f of c.failed) out.push(`  ${f.name} [${f.level} ${shortId(f.level, f.measures, c.sessionId)}]: ${f.error}`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,210 @@
+/**
+ * MCEClient (SPEC §6): the library façade over the engine, the knowledge-graph store and trace ingestion.
+ *
+ *   await using client = await MCEClient.open();
+ *   await client.computeAndStore('session-id');
+ *   const results = await client.getMetrics('session-id', { metricIds: ['Duration'], recursive: true });
+ */
+import {
+  MetricEngine,
+  toMetricResult,
+  toResultRecord,
+  type CacheManager,
+  type DataProvider,
+  type MetricDefinition,
+  type MetricProvider,
+  type ResultRecord,
+  type Session,
+  type SessionComputation,
+} from '@mce/core';
+import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
+import { openMetricCache } from './cache/index.js';
+import { MCEClientConfig } from './config/client-config.js';
+import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
+import { loadPersistedEvalMode } from './config/eval-mode.js';
+import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
+import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogger, type WriteResultsOutcome } from './store/index.js';
+
+export interface MCEClientOptions {
+  /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */
+  config?: MceConfig;
+  env?: NodeJS.ProcessEnv;
+  /** A store to use (left open by `close()`); default: the one `config.store.url` / the environment names. */
+  store?: KnowledgeGraphStore;
+  /** Providers registered after the native one. */
+  providers?: readonly MetricProvider[];
+  /** A record/replay cache; default: the `cache:` section (SQLite file); false: none. */
+  cache?: CacheManager | false;
+  logger?: StoreLogger;
+}
+
+export interface ComputeRequest {
+  /** Metrics per level, or a list of names computed at every level they support; default: the configured set. */
+  metrics?: MetricSelection | readonly string[];
+  recursive?: boolean;
+  /** Re-using a run id makes a re-run overwrite its results instead of adding new ones. */
+  runId?: string;
+}
+
+export interface IngestSummary {
+  sessionIds: string[];
+  spans: number;
+  warnings: IngestWarning[];
+}
+
+/** A store seen as the engine's DataProvider. */
+export function storeDataProvider(store: KnowledgeGraphStore): DataProvider {
+  const fetch = async (ids: readonly string[]) =>
+    (await Promise.all(ids.map((id) => store.getSession(id)))).filter((s): s is Session => s !== undefined);
+  return { retrieve: (id) => store.getSession(id), fetch, fetchBatch: fetch };
+}
+
+export class MCEClient implements AsyncDisposable {
+  readonly engine: MetricEngine;
+  readonly config: MceConfig;
+  readonly #store: KnowledgeGraphStore;
+  readonly #ownsStore: boolean;
+  readonly #cache: CacheManager | undefined;
+  #closed = false;
+
+  private constructor(config: MceConfig, store: KnowledgeGraphStore, ownsStore: boolean, providers: readonly MetricProvider[], cache: CacheManager | undefined) {
+    this.config = config;
+    this.#store = store;
+    this.#ownsStore = ownsStore;
+    this.#cache = cache;
+    const strategy = config.engine.strategy ?? 'asyncio';
+    // The async pool mostly waits on judge calls (the judge has its own process-wide limit), so it may be wide.
+    const maxWorkers = config.engine.maxWorkers ?? (strategy === 'asyncio' ? 16 : undefined);
+    this.engine = new MetricEngine({ strategy, ...(maxWorkers ? { maxWorkers } : {}) });
+    this.engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
+    for (const provider of providers) this.engine.registerProvider(provider);
+    this.engine.setDataProvider(storeDataProvider(store));
+    this.engine.setCacheManager(cache);
+  }
+
+  /** Opens the configured store (creating/migrating it) and the engine with every provider registered. */
+  static async open(options: MCEClientOptions = {}): Promise<MCEClient> {
+    const env = options.env ?? process.env;
+    const envConfig = MCEClientConfig.fromEnv(env);
+    const config = options.config ?? envConfig.applyTo(loadMceConfig(undefined, env));
+    loadPersistedEvalMode();
+    const cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
+    let store = options.store;
+    if (!store) {
+      const target = config.store.url ?? storeTargetFromEnv(env);
+      store = await openStore(target, options.logger ? { logger: options.logger } : {});
+    }
+    return new MCEClient(config, store, options.store === undefined, options.providers ?? [], cache);
+  }
+
+  get store(): KnowledgeGraphStore {
+    return this.#store;
+  }
+
+  /** The configured metric selection (mce_config.yaml `metrics:`), else the default deterministic set. */
+  selection(): MetricSelection {
+    return this.config.metrics ?? defaultMetricSelection();
+  }
+
+  /** The ontology `Metric` definitions of every registered metric. */
+  metricDefinitions(): MetricDefinition[] {
+    return this.engine.registry.list().map(({ key, metric }) => ({
+      id: key,
+      name: metric.metadata.name,
+      computedBy: metric.metadata.provider,
+      unit: metric.metadata.unit,
+      valueRange: metric.metadata.valueRange,
+      description: metric.metadata.description,
+    }));
+  }
+
+  /** Compute sessions already in memory (files), without storing anything. */
+  compute(sessions: readonly Session[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+    return this.engine.computeLoadedSessions(sessions, this.#computeOptions(request));
+  }
+
+  /** Compute stored sessions and write every result in one flush. Unknown ids → SessionNotFoundError. */
+  async computeAndStore(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+    const ids = typeof sessionIds === 'string' ? [sessionIds] : sessionIds;
+    const computations = await this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
+    await this.storeComputations(computations);
+    return computations;
+  }
+
+  /** Write the successful results of computations (failed and skipped ones are never stored). */
+  storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
+    const results = computations.flatMap((c) => c.results.map((r) => toMetricResult(r, c.sessionId)));
+    return this.#store.writeMetricResults(this.metricDefinitions(), results);
+  }
+
+  /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
+  async getMetrics(sessionId: string, options: { metricIds?: readonly string[]; recursive?: boolean } = {}): Promise<ResultRecord[]> {
+    const stored = await this.#store.getMetricResults(sessionId, {
+      recursive: options.recursive ?? false,
+      ...(options.metricIds ? { metricNames: options.metricIds } : {}),
+    });
+    return stored.map(({ result, metric }) => toResultRecord(result, metric));
+  }
+
+  /**
+   * Stream trace files into the store in batches (flat memory for JSON Lines). Returns the session ids written, in
+   * first-seen order.
+   */
+  async ingest(
+    paths: readonly string[],
+    options: { format?: TraceFormat; batchSize?: number; onBatch?: (sessions: number, spans: number) => void } = {},
+  ): Promise<IngestSummary> {
+    const batchSize = options.batchSize ?? 200;
+    const seen = new Set<string>();
+    const warnings: IngestWarning[] = [];
+    let spans = 0;
+    for (const path of paths) {
+      const stream = streamSessions(path, options.format ? { format: options.format } : {});
+      let batch: Session[] = [];
+      let batchSpans = 0;
+      const flush = async () => {
+        if (batch.length === 0) return;
+        await this.#store.writeSessions(batch);
+        options.onBatch?.(batch.length, batchSpans);
+        batch = [];
+        batchSpans = 0;
+      };
+      for await (const session of stream) {
+        const count = elementCount(session);
+        spans += count;
+        batchSpans += count;
+        seen.add(session.id);
+        batch.push(session);
+        if (batch.length >= batchSize) await flush();
+      }
+      await flush();
+      warnings.push(...stream.warnings.list);
+    }
+    return { sessionIds: [...seen], spans, warnings };
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.engine.close();
+    await (this.#cache as { close?: () => unknown } | undefined)?.close?.();
+    if (this.#ownsStore) await this.#store.close();
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #computeOptions(request: ComputeRequest) {
+    return {
+      metrics: request.metrics ?? this.selection(),
+      recursive: request.recursive ?? this.config.engine.recursive,
+      metricOptions: this.config.metricOptions,
+      ...(request.runId ? { runId: request.runId } : {}),
+    };
+  }
+}
+
+export function elementCount(s: Session): number {
+  return s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length;
+}

@@ -1,0 +1,70 @@
+/**
+ * MCEWorkerService (SPEC §6): the declarative-config worker behind `mce compute <session_id>` and the standalone
+ * `mce-worker`. `processBatch` computes every session of a batch and writes all their results in ONE bulk store
+ * flush; it throws only when the store (or something the whole batch needs) fails — a transient failure the caller
+ * retries. A failing metric is a failed result, not a failed batch.
+ */
+import { SessionNotFoundError, type SessionComputation } from '@mce/core';
+import type { MCEClient } from './mce-client.js';
+
+export interface BatchItem {
+  sessionId: string;
+  /** Derived from the message, so a redelivered message overwrites its results instead of duplicating them. */
+  runId: string;
+}
+
+export interface BatchItemOutcome {
+  sessionId: string;
+  status: 'ok' | 'unknown-session';
+  results: number;
+  failedMetrics: number;
+  skippedMetrics: number;
+  evaluationTokens: number;
+  evaluationCost: number;
+}
+
+export interface BatchOutcome {
+  items: BatchItemOutcome[];
+  /** Results written by the flush and those the store rejected as not fitting the ontology. */
+  written: number;
+  rejected: number;
+}
+
+export class MCEWorkerService {
+  constructor(readonly client: MCEClient) {}
+
+  /** Compute and store one session (its own run id unless given). */
+  async processSession(sessionId: string, runId?: string): Promise<BatchItemOutcome> {
+    const { items } = await this.processBatch([{ sessionId, runId: runId ?? `session:${sessionId}:${Date.now()}` }]);
+    return items[0] as BatchItemOutcome;
+  }
+
+  async processBatch(batch: readonly BatchItem[]): Promise<BatchOutcome> {
+    const store = this.client.store;
+    const known = await store.sessionExists(batch.map((b) => b.sessionId));
+    const computations: SessionComputation[] = [];
+    const items: BatchItemOutcome[] = [];
+    for (const item of batch) {
+      if (!known.has(item.sessionId)) {
+        items.push({ sessionId: item.sessionId, status: 'unknown-session', results: 0, failedMetrics: 0, skippedMetrics: 0, evaluationTokens: 0, evaluationCost: 0 });
+        continue;
+      }
+      const session = await store.getSession(item.sessionId);
+      if (!session) throw new SessionNotFoundError([item.sessionId]);
+      const [computation] = await this.client.compute([session], { runId: item.runId });
+      const c = computation as SessionComputation;
+      computations.push(c);
+      items.push({
+        sessionId: item.sessionId,
+        status: 'ok',
+        results: c.results.length,
+        failedMetrics: c.failed.length,
+        skippedMetrics: c.skipped.length,
+        evaluationTokens: c.results.reduce((n, r) => n + r.evaluationTotalTokenCount, 0),
+        evaluationCost: c.results.reduce((n, r) => n + r.evaluationCost, 0),
+      });
+    }
+    const outcome = computations.length ? await this.client.storeComputations(computations) : { written: 0, rejected: [] };
+    return { items, written: outcome.written, rejected: outcome.rejected.length };
+  }
+}
