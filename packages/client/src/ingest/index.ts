@@ -5,3 +5,4 @@ export type { IngestWarning, IngestWarningCode } from './errors.js';
 export { normaliseSession } from './normalise.js';
 export { groupBySession, explicitSessionId, DEFAULT_VENDOR_SESSION_KEYS, STANDARD_SESSION_KEYS } from './session-id.js';
 export type { SpanRecord, SpanEvent } from './span.js';
+export { listInputFiles } from './inputs.js';
