@@ -1,0 +1,49 @@
+/** Eval-mode resolution (a pure function) and the MCP metric options. */
+import { describe, expect, it } from 'vitest';
+import { parseEvalMode, parseMcpOptions, resolveEvalMode } from '@mce/provider-native';
+
+describe('resolveEvalMode', () => {
+  it('metric option > MCE_EVAL_MODE > persisted > llm, with the source', () => {
+    expect(resolveEvalMode({ metricOption: 'hybrid', env: 'system_one', persisted: 'llm' })).toEqual({ mode: 'hybrid', source: 'metric' });
+    expect(resolveEvalMode({ env: 'system_one', persisted: 'hybrid' })).toEqual({ mode: 'system_one', source: 'env' });
+    expect(resolveEvalMode({ persisted: 'hybrid' })).toEqual({ mode: 'hybrid', source: 'user-config' });
+    expect(resolveEvalMode({})).toEqual({ mode: 'llm', source: 'default' });
+  });
+  it('treats empty values as unset and accepts other spellings', () => {
+    expect(resolveEvalMode({ metricOption: null, env: '  ', persisted: 'System-One' })).toEqual({ mode: 'system_one', source: 'user-config' });
+    expect(parseEvalMode(' LLM ', 'x')).toBe('llm');
+  });
+  it('throws naming the origin of an invalid value', () => {
+    expect(() => resolveEvalMode({ env: 'fast' })).toThrow('MCE_EVAL_MODE: eval mode "fast" is not one of llm, hybrid, system_one');
+    expect(() => resolveEvalMode({ persisted: 'x' })).toThrow(/^user config eval_mode/);
+    expect(() => resolveEvalMode({ metricOption: 3 })).toThrow(/^eval_mode option: eval mode 3/);
+  });
+});
+
+describe('parseMcpOptions', () => {
+  it('has the documented defaults', () => {
+    expect(parseMcpOptions({})).toEqual({
+      threshold: 0.5,
+      includeReason: true,
+      strictMode: false,
+      asyncMode: true,
+      verboseMode: false,
+      flaky: false,
+      systemOneModel: 'local',
+      weights: { primitives: 1 / 3, arguments: 1 / 3, task: 1 / 3 },
+    });
+  });
+  it('reads snake_case and camelCase, later sources winning, unknown keys ignored', () => {
+    const o = parseMcpOptions(
+      { threshold: 0.7, systemOneModel: 'endpoint:m', includeReason: false },
+      { threshold: null, verbose_mode: true, eval_mode: 'hybrid', model: 'gpt-4o-mini', other_metric_key: 1 },
+    );
+    expect(o).toMatchObject({ threshold: null, systemOneModel: 'endpoint:m', includeReason: false, verboseMode: true, evalMode: 'hybrid', model: 'gpt-4o-mini' });
+  });
+  it('rejects bad values naming them', () => {
+    expect(() => parseMcpOptions({ threshold: -1 })).toThrow(/threshold/);
+    expect(() => parseMcpOptions({ async_mode: 'yes' })).toThrow(/async_mode/);
+    expect(() => parseMcpOptions({ system_one_model: 'endpoint:' })).toThrow(/system_one_model: expected "local" or "endpoint:<model>"/);
+    expect(() => parseMcpOptions({ system_one_weights: [0, 0, 0] })).toThrow(/must not all be 0/);
+  });
+});
