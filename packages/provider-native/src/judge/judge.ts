@@ -15,6 +15,7 @@ import { capTopLogprobs, dropLogprobs, logprobRejection, logprobSupport } from '
 import { backoffMs, isRetryable, sleep } from './retry.js';
 import { logprobScore, parseScore, reasoningOf, scoreToValue, type TokenLogprob } from './score-parsing.js';
 import { defaultPriceRefresher } from '../prices/committed-prices.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 import { pricingFrom } from './pricing.js';
 import { addCallUsage, type CallUsage, emptyCallUsage, type Pricing, toEvaluationUsage } from './usage-meter.js';
 
@@ -103,6 +104,8 @@ export interface JudgeOptions {
    * timeout. Default with the default pricing: the shared table's refresher; none with a custom `pricing`.
    */
   pricesReady?: () => Promise<void>;
+  /** HTTP transport of the OpenAI client (default: a lean node:http fetch; pass `fetch` for the global one). */
+  fetch?: typeof fetch;
   /** Jitter source (tests). */
   random?: () => number;
 }
@@ -149,6 +152,7 @@ export class Judge {
       baseURL: this.endpoint,
       timeout: this.config.timeoutMs,
       maxRetries: 0, // retried here, so a retried call's usage is counted and Retry-After is honoured
+      fetch: this.options.fetch ?? nodeHttpFetch,
     });
     return this.client;
   }
