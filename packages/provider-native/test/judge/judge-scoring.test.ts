@@ -135,6 +135,19 @@ describe('samples, temperature and failures', () => {
     expect(result.usage.totalTokens).toBe(360);
   });
 
+  it('averages the log-probability expectations of the samples', async () => {
+    server.setScript([
+      { text: 'a\nScore: 4', logprobs: scoreTokens('a', { ' 4': 0.6, ' 5': 0.3, ' 3': 0.1 }) }, // 4.2
+      { text: 'b\nScore: 2', logprobs: scoreTokens('b', { ' 2': 0.5, ' 1': 0.5 }) }, // 1.5
+    ]);
+    const result = await ask(judge({ MCE_JUDGE_SAMPLES: '2' }));
+    expect(result.scoring).toBe('sampled');
+    expect(result.samples.map((s) => s.scoring)).toEqual(['logprob', 'logprob']);
+    expect(result.score).toBeCloseTo((4.2 + 1.5) / 2, 12);
+    expect(result.value).toBeCloseTo(((4.2 + 1.5) / 2 - 1) / 4, 12);
+    expect(server.requests.map((r) => [r.body.temperature, r.body.logprobs])).toEqual([[0.7, true], [0.7, true]]);
+  });
+
   it('sends MCE_JUDGE_TEMPERATURE when set', async () => {
     server.setScript([{ text: 'Score: 3' }, { text: 'Score: 3' }]);
     await ask(judge({ MCE_JUDGE_SAMPLES: '2', MCE_JUDGE_TEMPERATURE: '0.3' }));
