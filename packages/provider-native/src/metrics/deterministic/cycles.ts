@@ -1,38 +1,9 @@
 import type { AgentCall, Session, ToolCall } from '@mce/core';
 import { nativeMetric } from './define.js';
 import { byStartTime } from './session-index.js';
+import { countCycles } from './cycle-detection.js';
 
-/**
- * Counts repeated blocks in a sequence: i = 0; while i < n: for k = 2 … ⌊(n − i)/2⌋, if seq[i:i+k] = seq[i+k:i+2k]
- * then count += 1, i += k and stop trying k; if no k matched, i += 1. ([A,B,A,B] → 1; [A,A] → 0: a block has at
- * least two elements.)
- */
-export function countCycles<T>(seq: readonly T[]): number {
-  const n = seq.length;
-  let count = 0;
-  let i = 0;
-  while (i < n) {
-    let advanced = false;
-    const maxK = Math.floor((n - i) / 2);
-    for (let k = 2; k <= maxK; k++) {
-      let equal = true;
-      for (let j = 0; j < k; j++) {
-        if (seq[i + j] !== seq[i + k + j]) {
-          equal = false;
-          break;
-        }
-      }
-      if (equal) {
-        count += 1;
-        i += k;
-        advanced = true;
-        break;
-      }
-    }
-    if (!advanced) i += 1;
-  }
-  return count;
-}
+export { countCycles, countCyclesFast, countCyclesNaive } from './cycle-detection.js';
 
 type Step = AgentCall | ToolCall;
 
