@@ -83,7 +83,9 @@ export class PostgresStore implements KnowledgeGraphStore {
   async init(): Promise<void> {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `migrate:${this.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
+      // Only when missing: CREATE SCHEMA checks the database privilege even when the schema exists.
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.schema]);
+      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(this.schema)}`);
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       const applied = new Set(
@@ -181,7 +183,7 @@ export class PostgresStore implements KnowledgeGraphStore {
         calls.rows.map((r) => r[0] as string),
         servers.rows.map((r) => r[0] as string),
       );
-    }, 'READ ONLY');
+    }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY'); // header and calls from one snapshot
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
