@@ -2,7 +2,7 @@ import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/me
 import type { EvaluationUsage } from '../ontology/metric-result.js';
 import type { Element, OntologyLevel } from '../ontology/types.js';
 import type { SessionComputation, ResultRecord } from './output.js';
-import { resultId } from './result-id.js';
+import { resultIdFromHead, resultIdHead } from './result-id.js';
 
 /** What a metric produced for one element: its outcome, or the error it threw. */
 export type ElementOutcome = MetricOutcome | Error;
@@ -28,6 +28,7 @@ export function appendRecords(
 ): ResultRecord[] {
   const { name, provider, unit } = metadata;
   const results: ResultRecord[] = [];
+  const head = resultIdHead(idPrefix);
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
@@ -42,7 +43,7 @@ export function appendRecords(
     }
     const { value, reasoning, details, evaluation } = outcome as MetricValue;
     const record: ResultRecord = {
-      id: resultId(idPrefix, measures),
+      id: resultIdFromHead(head, measures),
       name,
       provider,
       level,

@@ -1,11 +1,10 @@
 import type { ResultLookup } from '../contracts/metric.js';
 import type { MetricResult } from '../ontology/metric-result.js';
 import type { ResultRecord } from './output.js';
-import { toMetricResult } from './output.js';
 
 interface Indexed {
   all: MetricResult[];
-  byId: Map<string, MetricResult>;
+  byId: Map<string, MetricResult> | undefined;
 }
 
 /**
@@ -28,7 +27,7 @@ export class SessionResultLookup implements ResultLookup {
   }
 
   get(name: string, elementId: string): MetricResult | undefined {
-    return this.#index(name).byId.get(elementId);
+    return this.#byId(name).get(elementId);
   }
 
   all(name: string): MetricResult[] {
@@ -38,13 +37,44 @@ export class SessionResultLookup implements ResultLookup {
   #index(name: string): Indexed {
     let indexed = this.#indexed.get(name);
     if (!indexed) {
-      const all = (this.#records.get(name) ?? []).flatMap((records) =>
-        records.map((record) => toMetricResult(record, this.sessionId)),
-      );
-      // Keyed by measured id; the same id at two levels cannot happen (span ids are unique, the session id is not a span id).
-      indexed = { all, byId: new Map(all.map((r) => [r.measures.id, r])) };
+      const all: MetricResult[] = [];
+      for (const records of this.#records.get(name) ?? []) {
+        const first = records[0];
+        if (!first) continue;
+        const ofMetricType = `${first.provider}:${first.name}`; // one task's records share it
+        for (const record of records) all.push(asMetricResult(record, ofMetricType, this.sessionId));
+      }
+      indexed = { all, byId: undefined };
       this.#indexed.set(name, indexed);
     }
     return indexed;
   }
+
+  #byId(name: string): Map<string, MetricResult> {
+    const indexed = this.#index(name);
+    // Keyed by measured id; the same id at two levels cannot happen (span ids are unique, the session id is not a span id).
+    indexed.byId ??= new Map(indexed.all.map((r) => [r.measures.id, r]));
+    return indexed.byId;
+  }
+}
+
+/** `toMetricResult` written out field by field: aggregates read results by the hundred thousand. */
+function asMetricResult(r: ResultRecord, ofMetricType: string, sessionId: string): MetricResult {
+  const result: MetricResult = {
+    id: r.id,
+    name: r.name,
+    result: r.result,
+    reasoning: r.reasoning,
+    evaluationModel: r.evaluationModel,
+    evaluationPromptTokenCount: r.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: r.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: r.evaluationTotalTokenCount,
+    evaluationCost: r.evaluationCost,
+    timestamp: r.timestamp,
+    ofMetricType,
+    measures: { level: r.level, id: r.measures },
+    sessionId,
+  };
+  if (r.details) result.details = r.details;
+  return result;
 }

@@ -1,0 +1,208 @@
+// Engine benchmark: the deterministic native catalog over synthetic sessions (run `npm run build` first).
+//   node bench/engine/run.mjs [--strategy asyncio|thread|process|hybrid] [--workers N]
+//                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
+// Each phase runs in its own child process so that its peak RSS is its own. Sessions are materialised through
+// JSON (stringify → parse), as they would be read from a file or a store. Times are wall-clock; CPU time (user +
+// system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
+// wall clock.
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MetricEngine } from '@mce/core';
+import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
+import { spanCount, syntheticSession } from '../lib/synthetic.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    phase: { type: 'string' },
+    strategy: { type: 'string', default: 'asyncio' },
+    workers: { type: 'string' },
+    sessions: { type: 'string', default: '1000' },
+    spans: { type: 'string', default: '200' },
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    size: { type: 'string' },
+    breakdown: { type: 'boolean', default: false },
+  },
+});
+
+const MB = 1024 * 1024;
+const peakRssBytes = () => process.resourceUsage().maxRSS * 1024; // maxRSS is in kilobytes
+const cpuMs = (since) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/** A synthetic session as read from JSON (flat strings, no generator garbage) and its JSON size in bytes. */
+function loadSession(spans, index) {
+  const json = JSON.stringify(syntheticSession(spans, index));
+  return { session: JSON.parse(json), bytes: Buffer.byteLength(json) };
+}
+
+function newEngine() {
+  const engine = new MetricEngine({
+    strategy: args.strategy,
+    ...(args.workers ? { maxWorkers: Number(args.workers) } : {}),
+  });
+  engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
+  return engine;
+}
+
+function tally(computations, into) {
+  for (const c of computations) {
+    into.results += c.results.length;
+    into.failed += c.failed.length;
+    into.skipped += c.skipped.length;
+  }
+}
+
+/** 1,000 sessions × 200 spans, computed in batches of 100 (what a worker does between two store flushes). */
+async function batchPhase() {
+  const count = Number(args.sessions);
+  const spans = Number(args.spans);
+  const baselineRss = process.memoryUsage().rss;
+  let inputBytes = 0;
+  const sessions = Array.from({ length: count }, (_, i) => {
+    const { session, bytes } = loadSession(spans, i);
+    inputBytes += bytes;
+    return session;
+  });
+  const totalSpans = sessions.reduce((sum, s) => sum + spanCount(s), 0);
+  const engine = newEngine();
+  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  await engine.computeLoadedSessions(sessions.slice(0, 20), options); // warm-up (JIT), not timed
+  const counts = { results: 0, failed: 0, skipped: 0 };
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  for (let i = 0; i < sessions.length; i += 100) {
+    tally(await engine.computeLoadedSessions(sessions.slice(i, i + 100), options), counts);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const cpuSeconds = cpuMs(cpuStart) / 1000;
+  await engine.close();
+  return { count, spans, totalSpans, inputBytes, seconds, cpuSeconds, ...counts, baselineRss, peakRss: peakRssBytes() };
+}
+
+/** One session of `size` spans; the best of several runs after a warm-up. */
+async function singlePhase() {
+  const size = Number(args.size);
+  const engine = newEngine();
+  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  await engine.computeLoadedSession(loadSession(1000, 99).session, options); // warm-up
+  const baselineRss = process.memoryUsage().rss;
+  const { session, bytes: inputBytes } = loadSession(size, 7);
+  const runs = size <= 1000 ? 30 : size <= 10_000 ? 10 : 3;
+  const times = [];
+  const cpuTimes = [];
+  const counts = { results: 0, failed: 0, skipped: 0 };
+  let firstRunPeakRss = 0;
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    const computation = await engine.computeLoadedSession(session, options);
+    times.push(performance.now() - start);
+    cpuTimes.push(cpuMs(cpuStart));
+    if (r === 0) {
+      tally([computation], counts);
+      firstRunPeakRss = peakRssBytes(); // later runs add the previous runs' uncollected garbage
+    }
+  }
+  const breakdown = args.breakdown ? await perMetric(engine, session) : undefined;
+  await engine.close();
+  times.sort((a, b) => a - b);
+  cpuTimes.sort((a, b) => a - b);
+  return {
+    size: spanCount(session),
+    inputBytes,
+    bestMs: times[0],
+    medianMs: times[Math.floor(runs / 2)],
+    bestCpuMs: cpuTimes[0],
+    runs,
+    ...counts,
+    baselineRss,
+    peakRss: firstRunPeakRss,
+    peakRssAllRuns: peakRssBytes(),
+    breakdown,
+  };
+}
+
+/** Time of each (level, metric) task alone (dependencies included), slowest first. */
+async function perMetric(engine, session) {
+  const rows = [];
+  for (const [level, names] of Object.entries(defaultMetricSelection())) {
+    for (const name of names) {
+      const start = performance.now();
+      await engine.computeLoadedSession(session, { metrics: { [level]: [name] }, runId: 'bench' });
+      rows.push({ task: `${name}@${level}`, ms: performance.now() - start });
+    }
+  }
+  return rows.sort((a, b) => b.ms - a.ms).slice(0, 8);
+}
+
+function runPhase(phaseArgs) {
+  const script = fileURLToPath(import.meta.url);
+  const passThrough = [
+    '--strategy',
+    args.strategy,
+    ...(args.workers ? ['--workers', args.workers] : []),
+    ...(args.breakdown ? ['--breakdown'] : []),
+  ];
+  const out = execFileSync(process.execPath, [script, ...phaseArgs, ...passThrough], {
+    encoding: 'utf8',
+    maxBuffer: 16 * MB,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main() {
+  if (args.phase === 'batch') return console.log(JSON.stringify(await batchPhase()));
+  if (args.phase === 'single') return console.log(JSON.stringify(await singlePhase()));
+
+  const metricCount = new Set(Object.values(defaultMetricSelection()).flat()).size;
+  console.log(`mce engine benchmark — strategy ${args.strategy}, ${metricCount} deterministic metrics, Node ${process.version}`);
+  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
+
+  const b = runPhase(['--phase', 'batch', '--sessions', args.sessions, '--spans', args.spans]);
+  const spansPerSec = b.totalSpans / b.seconds;
+  console.log(`\nbatch: ${fmt(b.count)} sessions × ${b.spans} spans = ${fmt(b.totalSpans)} spans, input ${fmt(b.inputBytes / MB, 1)} MB JSON`);
+  console.log(`  time            ${fmt(b.seconds, 2)} s wall, ${fmt(b.cpuSeconds, 2)} s CPU`);
+  console.log(`  sessions/s      ${fmt(b.count / b.seconds)}`);
+  console.log(`  spans/s         ${fmt(spansPerSec)}   (target ≥ 200,000; per CPU-second: ${fmt(b.totalSpans / b.cpuSeconds)})`);
+  console.log(`  results         ${fmt(b.results)} (+ ${fmt(b.skipped)} skipped, ${fmt(b.failed)} failed)`);
+  console.log(`  peak RSS        ${fmt(b.peakRss / MB)} MB = ${fmt(b.peakRss / b.inputBytes, 2)} × input   (target < 4; baseline before loading ${fmt(b.baselineRss / MB)} MB)`);
+
+  console.log('\nsingle session:');
+  console.log('  spans    best ms  median ms  best CPU ms    spans/s    results  input MB  peak RSS MB  RSS/input  (RSS−baseline)/input');
+  const singles = args.sizes.split(',').map((size) => runPhase(['--phase', 'single', '--size', size]));
+  for (const s of singles) {
+    console.log(
+      [
+        fmt(s.size).padStart(7),
+        fmt(s.bestMs, 1).padStart(10),
+        fmt(s.medianMs, 1).padStart(10),
+        fmt(s.bestCpuMs, 1).padStart(12),
+        fmt((s.size / s.bestMs) * 1000).padStart(10),
+        fmt(s.results).padStart(10),
+        fmt(s.inputBytes / MB, 1).padStart(9),
+        fmt(s.peakRss / MB).padStart(12),
+        fmt(s.peakRss / s.inputBytes, 2).padStart(10),
+        fmt((s.peakRss - s.baselineRss) / s.inputBytes, 2).padStart(21),
+      ].join(' '),
+    );
+  }
+  for (const s of singles.filter((x) => x.breakdown)) {
+    console.log(`\nslowest tasks alone on the ${fmt(s.size)}-span session (dependencies included):`);
+    for (const row of s.breakdown) console.log(`  ${row.task.padEnd(36)} ${fmt(row.ms, 1).padStart(10)} ms`);
+  }
+  const small = singles[0];
+  const large = singles.at(-1);
+  if (singles.length > 1) {
+    const ratio = large.bestMs / small.bestMs;
+    console.log(`\ntime ratio ${fmt(large.size)} / ${fmt(small.size)} spans: ${fmt(ratio, 1)}   (linear ≈ ${fmt(large.size / small.size)}, target ≤ 130 for 100k/1k)`);
+  }
+}
+
+await main();
