@@ -5,7 +5,7 @@
 import type { MCPPrompt, MCPResource, MCPServer, MCPTool } from '@mce/core';
 import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
 import { valueText } from '../interaction.js';
-import { bm25, coverage, tokenSet, tokens } from './lexical.js';
+import { Bm25Index, coverage, tokenSet, tokens } from './lexical.js';
 import { checkArguments } from './schema-validator.js';
 
 export const FEATURE_NAMES = [
@@ -44,7 +44,11 @@ interface Primitive {
   doc: string[];
 }
 
-const inventoryCache = new WeakMap<readonly MCPServer[], Primitive[]>();
+interface Inventory {
+  prims: Primitive[];
+  index: Bm25Index;
+}
+const inventoryCache = new WeakMap<readonly MCPServer[], Inventory>();
 
 function schemaWords(schema: Record<string, unknown> | undefined): string {
   const props = (schema?.properties ?? {}) as Record<string, { description?: unknown }>;
@@ -53,8 +57,11 @@ function schemaWords(schema: Record<string, unknown> | undefined): string {
     .join(' ');
 }
 
-/** Every primitive the servers offer, with its relevance document (name counted twice: names carry the intent). */
-export function inventory(servers: readonly MCPServer[]): Primitive[] {
+/**
+ * Every primitive the servers offer, with its relevance document (name counted twice: names carry the intent) and
+ * their BM25 index; cached per server list (a session's inventory is judged many times).
+ */
+export function inventory(servers: readonly MCPServer[]): Inventory {
   const hit = inventoryCache.get(servers);
   if (hit) return hit;
   const out: Primitive[] = [];
@@ -85,14 +92,22 @@ export function inventory(servers: readonly MCPServer[]): Primitive[] {
         doc: tokens(`${p.name} ${p.name} ${p.description ?? ''} ${(p.arguments ?? []).map((a) => a.name).join(' ')}`),
       });
   }
-  inventoryCache.set(servers, out);
-  return out;
+  const built = { prims: out, index: new Bm25Index(out.map((p) => p.doc)) };
+  inventoryCache.set(servers, built);
+  return built;
 }
 
+const templates = new Map<string, RegExp>();
+
+/** A resource uri template (`docs://handbook/{section}`) as a pattern, compiled once. */
 function templateMatches(template: string, uri: string): boolean {
   if (!template.includes('{')) return template === uri;
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]*\\?\}/g, '[^/]+');
-  return new RegExp(`^${pattern}$`).test(uri);
+  let re = templates.get(template);
+  if (!re) {
+    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]*\\?\}/g, '[^/]+');
+    templates.set(template, (re = new RegExp(`^${pattern}$`)));
+  }
+  return re.test(uri);
 }
 
 /** The available primitive a call used, or -1. */
@@ -178,13 +193,12 @@ function errorText(call: MCPCallRecord): string {
 /** The features of an interaction; `extracted` (hybrid mode) is added to the request's words. */
 export function extractFeatures(interaction: MCPInteraction, extracted?: string): FeatureVector {
   const f = new Float64Array(FEATURE_NAMES.length);
-  const prims = inventory(interaction.servers);
+  const { prims, index } = inventory(interaction.servers);
   const calls = interaction.calls;
   const n = calls.length;
   const requestText = extracted ? `${interaction.request}\n${extracted}` : interaction.request;
   const query = tokens(requestText);
-  const docs = prims.map((p) => p.doc);
-  const scores = bm25(query, docs);
+  const scores = index.score(query);
   let maxScore = 0;
   for (const s of scores) if (s > maxScore) maxScore = s;
   const sat = (s: number) => s / (s + 1.5);
@@ -198,9 +212,9 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   }
   // Follow-up turns ("and the limit for hotels?") take their topic from the earlier conversation.
   const contextScores = interaction.priorContext
-    ? bm25(tokens(`${requestText}\n${interaction.priorContext}`), docs)
+    ? index.score(tokens(`${requestText}\n${interaction.priorContext}`))
     : scores;
-  const intentScores = argumentWords.size ? bm25(query.filter((t) => !argumentWords.has(t)), docs) : scores;
+  const intentScores = argumentWords.size ? index.score(query.filter((t) => !argumentWords.has(t))) : scores;
 
   f[0] = n === 0 ? 1 : 0;
   f[6] = Math.min(n, 5) / 5;
@@ -211,7 +225,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   let contextTokens = tokenSet(`${requestText}\n${interaction.priorContext ?? ''}`);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
-  let values = 0, ungrounded = 0, errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
+  let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
   const called = new Set<number>();
@@ -231,8 +245,6 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     scalars(args, vals);
     let callUngrounded = 0;
     for (const v of vals) if (!grounded(v, contextLower, contextTokens)) callUngrounded++;
-    values += vals.length;
-    ungrounded += callUngrounded;
     if (callUngrounded > 0) callsWithUngrounded++;
 
     if (idx < 0) {
@@ -278,7 +290,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
         for (const t of rt) if (outputTokens.has(t)) shared++;
         if (shared < Math.min(2, rt.size)) unused++;
         contextLower += `\n${res.toLowerCase()}`;
-        contextTokens = new Set([...contextTokens, ...rt]);
+        for (const t of rt) contextTokens.add(t);
       }
     }
   }

@@ -46,29 +46,50 @@ export function tokenSet(text: string): Set<string> {
 }
 
 /**
- * BM25 scores of each document for the query, the documents being the primitives on offer (k1 = 1.2, b = 0.75);
- * idf over those documents, floored so a word every tool shares still counts a little.
+ * BM25 over a fixed set of documents (the primitives on offer; k1 = 1.2, b = 0.75), indexed once: postings per
+ * word, so scoring a query touches only the documents sharing a word with it. idf is floored so that a word every
+ * primitive shares still counts a little.
  */
-export function bm25(query: readonly string[], documents: readonly (readonly string[])[]): number[] {
-  const n = documents.length;
-  if (n === 0) return [];
-  const avg = documents.reduce((a, d) => a + d.length, 0) / n || 1;
-  const df = new Map<string, number>();
-  for (const d of documents) for (const t of new Set(d)) df.set(t, (df.get(t) ?? 0) + 1);
-  const q = new Set(query);
-  return documents.map((d) => {
-    const tf = new Map<string, number>();
-    for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
-    let score = 0;
-    for (const t of q) {
-      const f = tf.get(t);
-      if (!f) continue;
-      const dfi = df.get(t) ?? 0;
-      const idf = Math.max(0.2, Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5)));
-      score += (idf * f * 2.2) / (f + 1.2 * (0.25 + 0.75 * (d.length / avg)));
+export class Bm25Index {
+  readonly size: number;
+  readonly #postings = new Map<string, Array<{ doc: number; weight: number }>>();
+
+  constructor(documents: readonly (readonly string[])[]) {
+    const n = (this.size = documents.length);
+    const avg = documents.reduce((a, d) => a + d.length, 0) / (n || 1) || 1;
+    const tfs = documents.map((d) => {
+      const tf = new Map<string, number>();
+      for (const t of d) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return tf;
+    });
+    const df = new Map<string, number>();
+    for (const tf of tfs) for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+    tfs.forEach((tf, doc) => {
+      const norm = 1.2 * (0.25 + 0.75 * ((documents[doc]?.length ?? 0) / avg));
+      for (const [t, f] of tf) {
+        const dfi = df.get(t) ?? 0;
+        const idf = Math.max(0.2, Math.log(1 + (n - dfi + 0.5) / (dfi + 0.5)));
+        let list = this.#postings.get(t);
+        if (!list) this.#postings.set(t, (list = []));
+        list.push({ doc, weight: (idf * f * 2.2) / (f + norm) });
+      }
+    });
+  }
+
+  /** Score of every document for the query (each distinct query word counts once). */
+  score(query: Iterable<string>): Float64Array {
+    const scores = new Float64Array(this.size);
+    for (const t of new Set(query)) {
+      const list = this.#postings.get(t);
+      if (list) for (const p of list) scores[p.doc]! += p.weight;
     }
-    return score;
-  });
+    return scores;
+  }
+}
+
+/** BM25 scores of each document for the query (one-off; see Bm25Index to score many queries). */
+export function bm25(query: readonly string[], documents: readonly (readonly string[])[]): number[] {
+  return [...new Bm25Index(documents).score(query)];
 }
 
 /** Share of `part`'s tokens that occur in `whole` (0 when `part` has none). */

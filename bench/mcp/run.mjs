@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+/**
+ * MCP metrics benchmark: the local System One model's agreement with the labelled set (good/bad accuracy per
+ * question, on every turn and on the held-out turns never used for calibration), and the throughput of
+ * `system_one` metric computations on sessions built from that set.
+ *   npm run build && node bench/mcp/run.mjs [--seconds 3]
+ * Targets: ≥ 85% agreement, ≥ 5,000 system_one computations/s.
+ */
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import {
+  LocalSystemOne,
+  SYSTEM_ONE_QUESTIONS,
+  agreement,
+  createMCPTaskCompletion,
+  createMCPUse,
+  createMultiTurnMCPUse,
+  parseLabelledSet,
+} from '@mce/provider-native';
+
+const secondsArg = process.argv.indexOf('--seconds');
+const SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 3;
+const data = JSON.parse(readFileSync(new URL('../../packages/provider-native/test/data/mcp-labelled.json', import.meta.url), 'utf8'));
+const items = parseLabelledSet(data);
+const turns = items.flatMap((i) => i.turns);
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+
+// ---------------------------------------------------------------- agreement
+const model = new LocalSystemOne();
+const rows = [
+  ['all turns', turns],
+  ['held-out turns', turns.filter((t) => t.holdout)],
+  ['calibration turns', turns.filter((t) => !t.holdout)],
+];
+console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${rows[1][1].length} held out)`);
+console.log('\nlocal System One agreement with the labels (value ≥ 0.5 = good):');
+console.log(`${'subset'.padEnd(20)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
+for (const [name, subset] of rows) {
+  const a = await agreement(model, subset);
+  const cells = SYSTEM_ONE_QUESTIONS.map((q) => `${pct(a.perQuestion[q].accuracy)} `.padStart(12));
+  console.log(`${`${name} (${subset.length})`.padEnd(20)}${cells.join('')}${pct(a.overall).padStart(10)}`);
+}
+
+// ---------------------------------------------------------------- sessions from the labelled set
+const usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 0 };
+function toSession(item, n) {
+  const llmCalls = [];
+  const toolCalls = [];
+  const history = [{ role: 'system', content: 'You are a helpful assistant with MCP tools.' }];
+  let t = 0;
+  item.conversation.turns.forEach((turn, k) => {
+    history.push({ role: 'user', content: turn.request });
+    llmCalls.push({ kind: 'LLMCall', id: `l${k}a`, name: 'chat', startTime: t, endTime: t + 1, status: 'ok', operation: 'chat', usage,
+      inputMessages: [...history], outputMessages: [{ role: 'assistant', content: '', toolCalls: turn.calls.map((c) => ({ name: c.name })) }], finishReasons: ['tool_calls'], toolDefinitions: [] });
+    turn.calls.forEach((c, j) => {
+      t += 2;
+      toolCalls.push({ kind: 'ToolCall', id: `c${k}-${j}`, name: `tools/call ${c.name}`, startTime: t, endTime: t + 1,
+        status: c.error ? 'error' : 'ok', ...(c.error ? { error: { message: String(c.error) } } : {}), toolName: c.name,
+        arguments: c.arguments, result: c.result, mcp: { server: c.server, kind: c.kind, ...(c.uri ? { uri: c.uri } : {}) } });
+    });
+    t += 2;
+    llmCalls.push({ kind: 'LLMCall', id: `l${k}b`, name: 'chat', startTime: t, endTime: t + 1, status: 'ok', operation: 'chat', usage,
+      inputMessages: [...history], outputMessages: [{ role: 'assistant', content: turn.output }], finishReasons: ['stop'], toolDefinitions: [] });
+    history.push({ role: 'assistant', content: turn.output });
+    t += 10;
+  });
+  const turns = item.conversation.turns;
+  return { kind: 'Session', id: `bench-${n}`, startTime: 0, endTime: t, traceIds: [], userInput: turns[0].request,
+    finalResponse: turns[turns.length - 1].output, masCalls: [], agentCalls: [], taskCalls: [], llmCalls, toolCalls,
+    mcpServers: item.conversation.servers };
+}
+const sessions = items.map(toSession);
+const lookup = { get: () => undefined, all: () => [] };
+const options = { eval_mode: 'system_one' };
+const deps = { env: {}, persistedEvalMode: () => undefined };
+
+async function throughput(metric) {
+  const ctxs = sessions.map((session) => ({ session, level: 'Session', options, results: lookup }));
+  for (let i = 0; i < 200; i++) await metric.compute(sessions[i % sessions.length], ctxs[i % sessions.length]); // warm-up
+  let done = 0;
+  const start = performance.now();
+  const end = start + SECONDS * 1000;
+  while (performance.now() < end) {
+    for (let i = 0; i < sessions.length; i++) await metric.compute(sessions[i], ctxs[i]);
+    done += sessions.length;
+  }
+  return done / ((performance.now() - start) / 1000);
+}
+
+console.log(`\nsystem_one metric computations on ${sessions.length} sessions (${SECONDS}s each, one core):`);
+for (const metric of [createMCPUse(deps), createMultiTurnMCPUse(deps), createMCPTaskCompletion(deps)]) {
+  const rate = await throughput(metric);
+  console.log(`  ${metric.metadata.name.padEnd(18)} ${Math.round(rate).toLocaleString('en-US').padStart(9)} computations/s  (${(1e6 / rate).toFixed(1)} µs each; target 5,000/s: ${(rate / 5000).toFixed(1)}×)`);
+}
+
+// ---------------------------------------------------------------- per question
+const interactions = turns.map((t) => t.interaction);
+let answered = 0;
+const qStart = performance.now();
+while (performance.now() - qStart < 1000) {
+  for (const interaction of interactions) model.answerSync({ interaction, questions: SYSTEM_ONE_QUESTIONS });
+  answered += interactions.length * SYSTEM_ONE_QUESTIONS.length;
+}
+const perQuestionUs = ((performance.now() - qStart) * 1000) / answered;
+console.log(`\nlocal model: ${perQuestionUs.toFixed(1)} µs per question (three questions per request)`);
