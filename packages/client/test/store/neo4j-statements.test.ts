@@ -88,6 +88,14 @@ describe('Neo4j store statements', () => {
     expect(JSON.parse(row.payload as string)).toEqual(session.llmCalls[0]);
     expect(row).not.toHaveProperty('usage');
 
+    // Scalars become properties, content (input/output/arguments/result) stays in the payload only.
+    const [mas] = driver.find('c:MASCall');
+    const masRow = (mas?.params.rows as Record<string, unknown>[])[0]!;
+    expect(Object.keys(masRow).sort()).toEqual(
+      ['endTime', 'finalResponse', 'id', 'kind', 'name', 'payload', 'seq', 'sessionId', 'startTime', 'status', 'traceId', 'userInput', 'workflowName'],
+    );
+    expect(isInt(masRow.seq, 0)).toBe(true);
+
     for (const kind of ['MASCall', 'AgentCall', 'TaskCall', 'ToolCall']) {
       const [run] = driver.find(`c:${kind}`);
       expect((run?.params.rows as unknown[]).length).toBe(1);

@@ -62,7 +62,7 @@ MERGE (s)-[:HAS_MCP_SERVER]->(m)`;
 
 /** Link calls to their span parent once both are stored (a parent may arrive in a later part). */
 export const LINK_PARENTS = `UNWIND $ids AS sessionId
-MATCH (c:Call {sessionId: sessionId})
+MATCH (:Session {id: sessionId})-[:HAS_CALL]->(c)
 WHERE c.parentId IS NOT NULL AND NOT (c)-[:CHILD_OF]->()
 MATCH (p:Call {sessionId: sessionId, id: c.parentId})
 MERGE (c)-[:CHILD_OF]->(p)`;

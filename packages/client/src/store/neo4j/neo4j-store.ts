@@ -40,10 +40,15 @@ function batches<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** Content fields, possibly large: only in the payload, not copied into properties. */
+const CONTENT_FIELDS = new Set(['input', 'output', 'arguments', 'result']);
+
 /** Node properties of a call: its queryable scalars (agentName, toolName, requestModel, …) and the whole call. */
 function callNode(sessionId: string, call: Call, seq: number): Record<string, unknown> {
   const scalars = Object.fromEntries(
-    Object.entries(call).filter(([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
+    Object.entries(call).filter(
+      ([k, v]) => !CONTENT_FIELDS.has(k) && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'),
+    ),
   );
   return properties({ ...scalars, sessionId, seq: int(seq), payload: JSON.stringify(call) });
 }
