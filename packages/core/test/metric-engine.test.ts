@@ -167,6 +167,33 @@ describe('MetricEngine', () => {
     expect(defaults.results.map((r) => r.name)).toEqual(['Dur', 'MeanLLMDur'].flatMap((n) => (n === 'Dur' ? Array(10).fill(n) : [n])));
   });
 
+  it('reports auto-included dependencies unless reportDependencies is false', async () => {
+    const engine = engineWith(duration, meanLLM);
+    const selection = { metrics: { Session: ['MeanLLMDur'] } };
+    expect((await engine.computeLoadedSession(sampleSession(), selection)).results).toHaveLength(11);
+    const only = await engine.computeLoadedSession(sampleSession(), { ...selection, reportDependencies: false });
+    expect(only.results.map((r) => `${r.name}@${r.level}=${r.result}`)).toEqual([`MeanLLMDur@Session=${70 / 3}`]);
+    const both = await engine.computeLoadedSession(sampleSession(), {
+      metrics: { Session: ['MeanLLMDur'], ToolCall: ['Dur'] },
+      reportDependencies: false,
+    });
+    expect(both.results.map((r) => `${r.name}@${r.measures}`)).toEqual(['Dur@s1-t1', 'Dur@s1-t2', 'MeanLLMDur@s1']);
+  });
+
+  it('stops between stages when the signal is aborted, and hands the signal to metrics', async () => {
+    const controller = new AbortController();
+    const seen: boolean[] = [];
+    const aborting = metric('Aborting', ['Session'], (_s, ctx) => {
+      seen.push(ctx.signal === controller.signal);
+      controller.abort(new Error('user cancelled'));
+      return { value: 1 };
+    });
+    const after = metric('After', ['Session'], () => ({ value: 2 }), { dependsOn: ['Aborting'] });
+    const engine = engineWith(aborting, after);
+    await expect(engine.computeLoadedSession(sampleSession(), { signal: controller.signal })).rejects.toThrow('user cancelled');
+    expect(seen).toEqual([true]);
+  });
+
   it('computes a per-level selection', async () => {
     const engine = engineWith(duration, meanLLM);
     const run = await engine.computeLoadedSession(sampleSession(), { metrics: { ToolCall: ['Dur'], AgentCall: ['Dur'] } });

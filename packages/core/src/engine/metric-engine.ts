@@ -34,7 +34,13 @@ export interface ComputeOptions {
   runId?: string;
   /** Per-metric options (threshold, model, eval_mode, …), by metric name or `provider:name`. */
   metricOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Stops between stages (the computation rejects with the signal's reason); metrics also receive it in their context. */
   signal?: AbortSignal;
+  /**
+   * true (default): results of metrics computed only because a selected metric depends on them are reported too;
+   * false: only the selected (metric, level) pairs are.
+   */
+  reportDependencies?: boolean;
 }
 
 interface RunContext {
@@ -206,7 +212,9 @@ export class MetricEngine {
     const out: SessionComputation = { sessionId: session.id, results: [], failed: [], skipped: [] };
     const lookup = new SessionResultLookup(session.id);
     const strategy = this.#strategyInstance();
+    const report = run.options.reportDependencies ?? true;
     for (const stage of run.plan.stages) {
+      run.options.signal?.throwIfAborted();
       const prepared = stage.map((task) => this.#prepare(task, session, lookup, run));
       if (run.cache?.read) await Promise.all(prepared.map((p) => this.#replay(p, run.cache as CacheManager)));
       const jobs: TaskJob[] = [];
@@ -225,7 +233,8 @@ export class MetricEngine {
         const { entry, level } = p.task;
         const { provider, name } = entry.metric.metadata;
         const prefix = resultIdPrefix(run.runId, session.id, provider, name, level);
-        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, out);
+        const target = report || p.task.requested ? out : { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
+        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, target);
         if (run.plan.dependencyKeys.has(entry.key)) lookup.add(provider, name, results);
       }
     }

@@ -115,4 +115,6 @@ if (parentPort) {
   serve((reply) => port.postMessage(reply), (listener) => port.on('message', listener));
 } else if (typeof process.send === 'function') {
   serve((reply) => process.send(reply), (listener) => process.on('message', listener));
+  // The engine's process went away: nothing left to serve.
+  process.on('disconnect', () => process.exit(0));
 }
