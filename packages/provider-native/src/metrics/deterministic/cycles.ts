@@ -7,16 +7,6 @@ export { countCycles, countCyclesFast, countCyclesNaive } from './cycle-detectio
 
 type Step = AgentCall | ToolCall;
 
-/** Agent and tool names live in separate namespaces: an agent called `search` is not the tool `search`. */
-function stepName(step: Step): string {
-  return step.kind === 'AgentCall' ? `agent:${step.agentName}` : `tool:${step.toolName}`;
-}
-
-/** The ordered step names (agent calls and tool calls by start time) of a set of calls. */
-export function stepSequence(agents: readonly AgentCall[], tools: readonly ToolCall[]): string[] {
-  return byStartTime<Step>([...agents, ...tools]).map(stepName);
-}
-
 interface SessionSequences {
   /** Every agent and tool call of the session by start time, as interned step names. */
   session: number[];
@@ -33,16 +23,20 @@ const sequencesCache = new WeakMap<Session, SessionSequences>();
 function sessionSequences(session: Session): SessionSequences {
   let found = sequencesCache.get(session);
   if (!found) {
-    const ids = new Map<string, number>();
+    // Agent and tool names get ids from separate maps (even / odd): an agent called `search` is not the tool `search`.
+    const agentIds = new Map<string, number>();
+    const toolIds = new Map<string, number>();
     const sorted = byStartTime<Step>([...session.agentCalls, ...session.toolCalls]);
     const seq: number[] = new Array<number>(sorted.length);
     const byAgent = new Map<string, number[]>();
     for (let i = 0; i < sorted.length; i++) {
       const step = sorted[i]!;
-      const name = stepName(step);
+      const isAgent = step.kind === 'AgentCall';
+      const ids = isAgent ? agentIds : toolIds;
+      const name = isAgent ? step.agentName : step.toolName;
       let id = ids.get(name);
       if (id === undefined) {
-        id = ids.size;
+        id = 2 * ids.size + (isAgent ? 0 : 1);
         ids.set(name, id);
       }
       seq[i] = id;

@@ -3,7 +3,7 @@ export { PromptTokens, CompletionTokens, TotalTokens } from './tokens.js';
 export { Cost, createCostMetric, llmCallCost, type LLMCallCost } from './cost.js';
 export { LLMCallCount, ToolCallCount, AgentCallCount } from './call-counts.js';
 export { ToolErrorRate, LLMErrorRate, isErrored } from './error-rates.js';
-export { CyclesCount, countCycles, countCyclesFast, countCyclesNaive, stepSequence } from './cycles.js';
+export { CyclesCount, countCycles, countCyclesFast, countCyclesNaive } from './cycles.js';
 export {
   AgentToAgentInteractions,
   AgentToToolInteractions,
