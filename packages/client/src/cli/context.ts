@@ -21,7 +21,7 @@ export interface GlobalOptions {
   verbose: number;
   envFile?: string;
   config?: string;
-  store?: string;
+  storeUrl?: string;
 }
 
 export function globals(cmd: Command): GlobalOptions {
@@ -31,7 +31,7 @@ export function globals(cmd: Command): GlobalOptions {
 export function logger(cmd: Command, io: CliIO): Logger {
   const g = globals(cmd);
   const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 ? 'info' : 'warn';
-  return pino({ level, base: undefined }, pino.destination({ dest: 2, sync: true }));
+  return pino({ level, base: undefined }, { write: (line: string) => io.stderr.write(line) });
 }
 
 /** mce_config.yaml (from --config / --worker-config, MCE_CONFIG or ./mce_config.yaml) with env and --store laid over. */
@@ -39,7 +39,7 @@ export function resolveConfig(cmd: Command, io: CliIO, configPath?: string): Mce
   const g = globals(cmd);
   const file = loadMceConfig(configPath ?? g.config, io.env, io.cwd);
   const config = MCEClientConfig.fromEnv(io.env).applyTo(file);
-  if (g.store) config.store.url = g.store;
+  if (g.storeUrl) config.store.url = g.storeUrl;
   return config;
 }
 

@@ -29,7 +29,7 @@ export function createProgram(io: CliIO): Command {
     .option('-v, --verbose', 'more logging (-v info, -vv debug)', (_v: string, n: number) => n + 1, 0)
     .option('--env-file <path>', 'load environment variables from this file first')
     .option('--config <path>', 'mce_config.yaml to use (default: MCE_CONFIG, else ./mce_config.yaml when present)')
-    .option('--store <url>', 'store URL (sqlite:PATH, postgres://…, neo4j://…); default MCE_STORE_URL or sqlite:.mce/mce.db')
+    .option('--store-url <url>', 'store URL (sqlite:PATH, postgres://…, neo4j://…); default MCE_STORE_URL or sqlite:.mce/mce.db')
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride()

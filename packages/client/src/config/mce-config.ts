@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
 
 const require = createRequire(import.meta.url);
@@ -86,7 +86,12 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
         const field = e.keyword === 'additionalProperties'
           ? [...path, String(e.params.additionalProperty)].join('.')
           : path.join('.') || '(root)';
-        const node = doc.getIn(path, true);
+        // An unknown key is reported at the key itself, anything else at its value.
+        const parent = doc.getIn(path, true);
+        const node =
+          e.keyword === 'additionalProperties' && isMap(parent)
+            ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === e.params.additionalProperty)?.key
+            : parent;
         const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
         return { line, field, message: describe(e) };
       })

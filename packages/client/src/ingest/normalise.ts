@@ -111,6 +111,13 @@ function baseOf(node: Node) {
   };
 }
 
+/** Assign only defined values, so exported sessions never carry `key: undefined`. */
+function set<T extends object>(o: T, key: string, v: unknown): void {
+  if (v !== undefined) (o as Record<string, unknown>)[key] = v;
+}
+
+const isElement = (n: Node) => !!n.element;
+
 function nearest(node: Node, pred: (n: Node) => boolean): Node | undefined {
   for (let p = node.parent; p; p = p.parent) if (pred(p)) return p;
   return undefined;
@@ -309,14 +316,26 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const llmCalls: LLMCall[] = [];
   const toolCalls: ToolCall[] = [];
   const inventory = new Inventory();
-  const links = (n: Node) => {
-    const parent = nearest(n, (p) => !!p.element);
-    return {
-      ...ifDefined('parentId', parent?.span.spanId),
-      ...ifDefined('masCallId', masOf(n)),
-      ...ifDefined('agentCallId', agentOf(n)),
-    };
+  // Elements are built by assignment rather than object spreads: this loop runs once per span.
+  const withBase = <T extends object>(n: Node, kind: string): T => {
+    const sp = n.span;
+    const o: Record<string, unknown> = { kind, id: sp.spanId, traceId: sp.traceId, name: sp.name, startTime: sp.startTime, endTime: sp.endTime };
+    const st = statusOf(sp);
+    o.status = st.status;
+    set(o, 'error', st.error);
+    set(o, 'parentId', nearest(n, isElement)?.span.spanId);
+    set(o, 'masCallId', masOf(n));
+    set(o, 'agentCallId', agentOf(n));
+    o.attributes = sp.attributes;
+    return o as T;
   };
+  const innerOf = new Map<Node, Node[]>();
+  for (const [inner, outer] of mergedInto) {
+    const l = innerOf.get(outer);
+    if (l) l.push(inner);
+    else innerOf.set(outer, [inner]);
+  }
+  const masById = new Map(masCalls.map((m) => [m.id, m]));
   for (const n of nodes) {
     const s = n.span;
     try {
@@ -334,50 +353,49 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         continue;
       }
       if (!n.element) continue;
-      const base = { ...baseOf(n), ...links(n) };
       switch (n.cls.kind) {
         case 'mas': {
-          const m = masCalls.find((c) => c.id === s.spanId);
-          if (m) Object.assign(m, links(n));
+          const m = masById.get(s.spanId);
+          if (m) {
+            set(m, 'parentId', nearest(n, isElement)?.span.spanId);
+            set(m, 'agentCallId', agentOf(n));
+          }
           break;
         }
-        case 'agent':
-          agentCalls.push({
-            kind: 'AgentCall',
-            ...base,
-            agentName: agentName(n),
-            ...ifDefined('agentId', stringField(s, 'agentId')),
-            ...ifDefined('input', field(s, 'input')),
-            ...ifDefined('output', field(s, 'output')),
-          });
+        case 'agent': {
+          const a = withBase<AgentCall>(n, 'AgentCall');
+          a.agentName = agentName(n);
+          set(a, 'agentId', stringField(s, 'agentId'));
+          set(a, 'input', field(s, 'input'));
+          set(a, 'output', field(s, 'output'));
+          agentCalls.push(a);
           break;
-        case 'task':
-          taskCalls.push({
-            kind: 'TaskCall',
-            ...base,
-            taskName: stringField(s, 'taskName') ?? stripKindSuffix(s.name),
-            ...ifDefined('input', field(s, 'input')),
-            ...ifDefined('output', field(s, 'output')),
-          });
+        }
+        case 'task': {
+          const t = withBase<TaskCall>(n, 'TaskCall');
+          t.taskName = stringField(s, 'taskName') ?? stripKindSuffix(s.name);
+          set(t, 'input', field(s, 'input'));
+          set(t, 'output', field(s, 'output'));
+          taskCalls.push(t);
           break;
-        case 'llm':
-          llmCalls.push({
-            kind: 'LLMCall',
-            ...base,
-            operation: n.cls.operation ?? 'chat',
-            ...ifDefined('requestModel', stringField(s, 'requestModel')),
-            ...ifDefined('responseModel', stringField(s, 'responseModel')),
-            ...ifDefined('provider', stringField(s, 'provider')),
-            usage: usageOf(s),
-            inputMessages: inputMessages(s),
-            outputMessages: outputMessages(s),
-            finishReasons: finishReasonsOf(s),
-            toolDefinitions: toolDefinitions(s),
-          });
+        }
+        case 'llm': {
+          const c = withBase<LLMCall>(n, 'LLMCall');
+          c.operation = n.cls.operation ?? 'chat';
+          set(c, 'requestModel', stringField(s, 'requestModel'));
+          set(c, 'responseModel', stringField(s, 'responseModel'));
+          set(c, 'provider', stringField(s, 'provider'));
+          c.usage = usageOf(s);
+          c.inputMessages = inputMessages(s);
+          c.outputMessages = outputMessages(s);
+          c.finishReasons = finishReasonsOf(s);
+          c.toolDefinitions = toolDefinitions(s);
+          llmCalls.push(c);
           break;
+        }
         case 'tool': {
-          const inner = [...mergedInto].filter(([, outer]) => outer === n).map(([i]) => i);
-          const all = [n, ...inner];
+          const inner = innerOf.get(n) ?? [];
+          const all = inner.length ? [n, ...inner] : [n];
           const cls = all.find((x) => x.cls.mcpMethod)?.cls ?? n.cls;
           const pick = (f: Parameters<typeof field>[1]) => {
             for (const x of all) {
@@ -386,31 +404,29 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
             }
             return undefined;
           };
-          let mcpInfo: MCPCallInfo | undefined;
+          const t = withBase<ToolCall>(n, 'ToolCall');
+          // An error on the inner (server-side) span is the call's error too.
+          const st = inner.map((x) => statusOf(x.span)).find((x) => x.status === 'error');
+          if (st && t.status !== 'error') {
+            t.status = 'error';
+            set(t, 'error', st.error);
+          }
+          t.toolName = toolNameOf(s, cls);
+          set(t, 'toolCallId', pick('toolCallId') === undefined ? undefined : String(pick('toolCallId')));
+          const args = pick('toolArguments') ?? field(s, 'input');
+          const result = pick('toolResult') ?? field(s, 'output');
+          set(t, 'arguments', args === undefined ? undefined : parseJsonMaybe(args));
+          set(t, 'result', result === undefined ? undefined : parseJsonMaybe(result));
           if (cls.mcpMethod) {
-            const server = all.map((x) => mcpServerOf(x.span)).find((v) => v !== undefined);
-            const uri = all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined);
-            mcpInfo = {
+            const mcpInfo: MCPCallInfo = {
               kind: cls.mcpMethod === 'resources/read' ? 'resource' : cls.mcpMethod === 'prompts/get' ? 'prompt' : 'tool',
               method: cls.mcpMethod,
-              ...ifDefined('server', server),
-              ...ifDefined('uri', uri),
             };
+            set(mcpInfo, 'server', all.map((x) => mcpServerOf(x.span)).find((v) => v !== undefined));
+            set(mcpInfo, 'uri', all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined));
+            t.mcp = mcpInfo;
           }
-          // An error on the inner (server-side) span is the call's error too.
-          const st = all.map((x) => statusOf(x.span)).find((x) => x.status === 'error');
-          const args = pick('toolArguments') ?? (all.some((x) => x.cls.kind === 'tool') ? field(s, 'input') : undefined);
-          const result = pick('toolResult') ?? field(s, 'output');
-          toolCalls.push({
-            kind: 'ToolCall',
-            ...base,
-            ...(st ? { status: 'error' as const, ...ifDefined('error', st.error) } : {}),
-            toolName: toolNameOf(s, cls),
-            ...ifDefined('toolCallId', stringField(s, 'toolCallId') ?? inner.map((x) => stringField(x.span, 'toolCallId')).find((v) => v)),
-            ...ifDefined('arguments', args === undefined ? undefined : parseJsonMaybe(args)),
-            ...ifDefined('result', result === undefined ? undefined : parseJsonMaybe(result)),
-            ...ifDefined('mcp', mcpInfo),
-          });
+          toolCalls.push(t);
           break;
         }
       }

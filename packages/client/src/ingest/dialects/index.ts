@@ -14,7 +14,7 @@ import { ioaObserve } from './ioa-observe.js';
 import { mcp } from './mcp.js';
 import { openinference } from './openinference.js';
 import { traceloop } from './traceloop.js';
-import type { Classification, Dialect, Field } from './types.js';
+import type { Classification, Dialect, Field, FieldSource } from './types.js';
 import { vercel } from './vercel.js';
 
 export type { Classification, Dialect, ElementKind, Field } from './types.js';
@@ -33,15 +33,25 @@ export function classify(span: SpanRecord): Classification {
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
+/** Per field, every source of every dialect in FIELD_ORDER, flattened once (the lookup is on the hot path). */
+const SOURCES = new Map<Field, FieldSource[]>();
+for (const d of FIELD_ORDER) {
+  for (const [name, sources] of Object.entries(d.fields ?? {}) as [Field, readonly FieldSource[]][]) {
+    const list = SOURCES.get(name) ?? [];
+    list.push(...sources);
+    SOURCES.set(name, list);
+  }
+}
+
 /** The first value any dialect has for `field` on this span. */
 export function field(span: SpanRecord, name: Field): unknown {
-  for (const d of FIELD_ORDER) {
-    const sources = d.fields?.[name];
-    if (!sources) continue;
-    for (const src of sources) {
-      const v = typeof src === 'string' ? span.attributes[src] : src(span);
-      if (present(v)) return v;
-    }
+  const sources = SOURCES.get(name);
+  if (!sources) return undefined;
+  const attrs = span.attributes;
+  for (let i = 0; i < sources.length; i++) {
+    const src = sources[i]!;
+    const v = typeof src === 'string' ? attrs[src] : src(span);
+    if (present(v)) return v;
   }
   return undefined;
 }

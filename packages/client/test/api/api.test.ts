@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionComputation } from '@mce/core';
+import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi } from '../../src/index.js';
+
+const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8'));
+
+describe('REST API', () => {
+  let client: MCEClient;
+  let app: ReturnType<typeof createApiApp>;
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-api-'));
+    client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    app = createApiApp(client);
+  });
+  afterAll(async () => {
+    await client.store.close();
+    await client.close();
+  });
+
+  it('stores a session, computes it, and returns its stored results', async () => {
+    const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(example), headers: { 'content-type': 'application/json' } });
+    expect(posted.status).toBe(201);
+    expect(await posted.json()).toEqual({ sessionIds: ['weather-001'] });
+
+    const listed = (await (await app.request('/sessions?limit=10')).json()) as { id: string }[];
+    expect(listed.map((s) => s.id)).toEqual(['weather-001']);
+    const session = (await (await app.request('/sessions/weather-001')).json()) as { llmCalls: unknown[] };
+    expect(session.llmCalls).toHaveLength(2);
+
+    const computed = (await (await app.request('/sessions/weather-001/compute?metrics=Duration,LLMCallCount', { method: 'POST' })).json()) as SessionComputation;
+    expect(computed.results.find((r) => r.name === 'LLMCallCount' && r.level === 'Session')?.result).toBe(2);
+
+    const stored = (await (await app.request('/sessions/weather-001/metrics?recursive=true&metrics=Duration')).json()) as SessionComputation;
+    expect(stored.results.map((r) => r.id).sort()).toEqual(computed.results.filter((r) => r.name === 'Duration').map((r) => r.id).sort());
+  });
+
+  it('answers 404 for an unknown session and 400 for bad input', async () => {
+    expect((await app.request('/sessions/nope')).status).toBe(404);
+    expect((await app.request('/sessions/nope/compute', { method: 'POST' })).status).toBe(404);
+    const bad = await app.request('/sessions', { method: 'POST', body: '{"id": 3}', headers: { 'content-type': 'application/json' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/not an mce session document/);
+    expect((await app.request('/sessions?limit=-1')).status).toBe(400);
+  });
+
+  it('documents itself with OpenAPI and serves over HTTP', async () => {
+    const server = await serveApi(client, { port: 0 });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/openapi.json`);
+      const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+      expect(doc.openapi).toBe('3.1.0');
+      expect(Object.keys(doc.paths)).toContain('/sessions/{id}/compute');
+      expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SessionComputation } from '@mce/core';
+import { runCli, tempWorkspace } from './run-cli.js';
+
+const repo = fileURLToPath(new URL('../../../../', import.meta.url));
+const example = (p: string) => join(repo, 'examples', p);
+
+const RESULT_KEYS = [
+  'id', 'name', 'provider', 'level', 'measures', 'result', 'unit', 'reasoning', 'evaluationModel',
+  'evaluationPromptTokenCount', 'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost', 'timestamp',
+];
+
+function value(c: SessionComputation, name: string, level = 'Session') {
+  return c.results.find((r) => r.name === name && r.level === level)?.result;
+}
+
+describe('mce metric / provider', () => {
+  it('lists the default set, the implemented metrics and the whole catalog', async () => {
+    const ws = tempWorkspace();
+    const list = (await runCli(['metric', 'list', '--json'], ws)).json<{ name: string; nature: string }[]>();
+    expect(list.map((m) => m.name)).toContain('CyclesCount');
+    expect(list.every((m) => m.nature !== 'llm-judged')).toBe(true);
+    const all = (await runCli(['metric', 'list', '--all', '--json'], ws)).json<{ name: string }[]>();
+    expect(all.map((m) => m.name)).toContain('AnswerRelevancy');
+    const abstract = (await runCli(['metric', 'list', '--abstract', '--json'], ws)).json<{ name: string; implemented: boolean }[]>();
+    expect(abstract.find((m) => m.name === 'Duration')?.implemented).toBe(true);
+    expect(abstract.length).toBeGreaterThanOrEqual(all.length);
+    const human = await runCli(['metric', 'list', '--abstract'], ws);
+    expect(human.stdout).toMatch(/^Name\s+Provider\s+Nature\s+Levels\s+Unit\s+Implemented/);
+  });
+
+  it('shows one metric and names an unknown one with exit code 2', async () => {
+    const ws = tempWorkspace();
+    const shown = (await runCli(['metric', 'show', 'WorkflowEfficiency', '--json'], ws)).json<{ levels: string[]; unit: string }>();
+    expect(shown.levels).toEqual(['Session']);
+    const bad = await runCli(['metric', 'show', 'NoSuchMetric'], ws);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown metric "NoSuchMetric"');
+  });
+
+  it('lists the native provider', async () => {
+    const providers = (await runCli(['provider', 'list', '--json'], tempWorkspace())).json<{ name: string; metrics: string[] }[]>();
+    expect(providers.map((p) => p.name)).toEqual(['mce']);
+    expect(providers[0]?.metrics).toContain('Cost');
+  });
+});
+
+describe('mce compute --input', () => {
+  it('prints the stable JSON shape with exact values for a hand-made session', async () => {
+    const ws = tempWorkspace();
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--json', '--no-store'], ws);
+    expect(run.code).toBe(0);
+    const out = run.json<{ sessions: SessionComputation[] }>();
+    expect(Object.keys(out)).toEqual(['sessions']);
+    const [c] = out.sessions as [SessionComputation];
+    expect(c.sessionId).toBe('weather-001');
+    expect(Object.keys(c)).toEqual(['sessionId', 'results', 'failed', 'skipped']);
+    for (const r of c.results) expect(Object.keys(r).filter((k) => k !== 'details')).toEqual(RESULT_KEYS);
+    expect(value(c, 'Duration')).toBe(4200);
+    expect(value(c, 'PromptTokens')).toBe(662);
+    expect(value(c, 'CompletionTokens')).toBe(33);
+    expect(value(c, 'TotalTokens')).toBe(695);
+    // gpt-4o-mini: 662 × 1.5e-7 + 33 × 6e-7
+    expect(value(c, 'Cost')).toBeCloseTo(662 * 1.5e-7 + 33 * 6e-7, 12);
+    expect(value(c, 'LLMCallCount')).toBe(2);
+    expect(value(c, 'ToolCallCount')).toBe(1);
+    expect(value(c, 'MeanLLMCallDuration')).toBe(1640);
+    expect(value(c, 'MeanToolCallDuration')).toBe(600);
+    expect(value(c, 'Duration', 'ToolCall')).toBe(600);
+    expect(c.skipped).toEqual([
+      { name: 'WorkflowEfficiency', level: 'Session', measures: 'weather-001', reason: expect.stringContaining('no transition') },
+    ]);
+    expect(c.failed).toEqual([]);
+    const duration = c.results.find((r) => r.name === 'Duration' && r.level === 'Session');
+    expect(duration).toMatchObject({ provider: 'mce', unit: 'ms', evaluationModel: null, evaluationCost: 0, evaluationTotalTokenCount: 0 });
+  });
+
+  it('computes only the metrics asked for', async () => {
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--metrics', 'Duration,CyclesCount', '--json', '--no-store'], tempWorkspace());
+    const [c] = run.json<{ sessions: SessionComputation[] }>().sessions as [SessionComputation];
+    expect(new Set(c.results.map((r) => r.name))).toEqual(new Set(['Duration', 'CyclesCount']));
+  });
+
+  it('prints a table per session for people', async () => {
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store'], tempWorkspace());
+    expect(run.stdout).toMatch(/^Session weather-001\nLevel\s+Measures\s+Metric\s+Value\s+Unit\s+Reasoning/);
+    expect(run.stdout).toMatch(/Session\s+\(session\)\s+Duration\s+4200\s+ms/);
+    expect(run.stdout).toContain('Skipped:\n  WorkflowEfficiency [Session (session)]');
+  });
+
+  it('names the file of bad input and exits 2', async () => {
+    const ws = tempWorkspace();
+    const missing = await runCli(['compute', '--input', join(ws.dir, 'nope.json')], ws);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nope.json: no such file or directory');
+    const junk = join(ws.dir, 'junk.json');
+    writeFileSync(junk, '{"hello": "world"}');
+    const unknown = await runCli(['compute', '--input', junk, '--no-store'], ws);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('junk.json');
+    expect(unknown.stderr).toContain('not a known trace format');
+  });
+
+  it('names file, line and field of a bad mce_config.yaml and exits 2', async () => {
+    const ws = tempWorkspace();
+    const config = join(ws.dir, 'mce_config.yaml');
+    writeFileSync(config, 'metrics:\n  Session:\n    - Duration\n  LLMCal: [Cost]\n');
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--worker-config', config], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${config}:4: metrics.LLMCal: unknown field "LLMCal"`);
+  });
+
+  it('rejects a metric at a level it does not support', async () => {
+    const ws = tempWorkspace();
+    const config = join(ws.dir, 'mce_config.yaml');
+    writeFileSync(config, 'metrics:\n  ToolCall: [CyclesCount]\n');
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--worker-config', config], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/CyclesCount/);
+  });
+
+  it('usage errors exit 2', async () => {
+    const run = await runCli(['compute'], tempWorkspace());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('give session ids, --all, or --input');
+  });
+});
+
+describe('mce ingest / sessions / compute --all / kg metric get', () => {
+  it('stores sessions and results, and reads them back in the same shape', async () => {
+    const ws = tempWorkspace();
+    const ingest = await runCli(['ingest', example('sessions'), example('traces'), '--json'], ws);
+    expect(ingest.code).toBe(0);
+    const ingested = ingest.json<{ sessionIds: string[] }>().sessionIds;
+    expect(ingested).toContain('weather-001');
+    const listed = (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string; counts: { llmCalls: number } }[]>();
+    expect(new Set(listed.map((s) => s.id))).toEqual(new Set(ingested));
+    expect(listed.find((s) => s.id === 'weather-001')?.counts.llmCalls).toBe(2);
+
+    const computed = (await runCli(['compute', '--all', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(computed.sessions.map((s) => s.sessionId).sort()).toEqual([...ingested].sort());
+    const weather = computed.sessions.find((s) => s.sessionId === 'weather-001') as SessionComputation;
+
+    const got = (await runCli(['kg', 'metric', 'get', 'weather-001', '--recursive', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    const stored = got.sessions[0] as SessionComputation;
+    expect(stored.results.map((r) => r.id).sort()).toEqual(weather.results.map((r) => r.id).sort());
+    const byId = new Map(weather.results.map((r) => [r.id, r]));
+    for (const r of stored.results) expect(r).toEqual(byId.get(r.id));
+
+    const own = (await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', 'Duration,Cost', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(own.sessions[0]?.results.map((r) => [r.name, r.level]).sort()).toEqual([['Cost', 'Session'], ['Duration', 'Session']]);
+
+    // Computing a stored session by id with a fixed run id overwrites instead of duplicating.
+    await runCli(['compute', 'weather-001', '--run-id', 'r1', '--json'], ws);
+    await runCli(['compute', 'weather-001', '--run-id', 'r1', '--json'], ws);
+    const after = (await runCli(['kg', 'metric', 'get', 'weather-001', '--recursive', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(after.sessions[0]?.results.length).toBe(2 * weather.results.length);
+  });
+
+  it('an unknown session id is a clear error', async () => {
+    const ws = tempWorkspace();
+    const run = await runCli(['compute', 'no-such-session'], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no-such-session');
+  });
+
+  it('exports trace files as session JSON that re-imports to the same sessions', async () => {
+    const ws = tempWorkspace();
+    const out = join(ws.dir, 'out.json');
+    const run = await runCli(['sessions', 'export', '--input', example('traces'), '-o', out], ws);
+    expect(run.code).toBe(0);
+    const direct = (await runCli(['compute', '--input', example('traces'), '--json', '--no-store', '--run-id', 'x'], ws)).json<{ sessions: SessionComputation[] }>();
+    const again = (await runCli(['compute', '--input', out, '--json', '--no-store', '--run-id', 'x'], ws)).json<{ sessions: SessionComputation[] }>();
+    const strip = (s: SessionComputation[]) => s.map((c) => ({ ...c, results: c.results.map(({ timestamp: _t, ...r }) => r) }));
+    expect(strip(again.sessions)).toEqual(strip(direct.sessions));
+  });
+});
+
+describe('mce set-eval-mode', () => {
+  it('persists the mode, prints it with where it came from, and the env overrides it', async () => {
+    const ws = tempWorkspace();
+    expect((await runCli(['set-eval-mode'], ws)).stdout).toBe('llm (the default)\n');
+    expect((await runCli(['set-eval-mode', 'hybrid'], ws)).code).toBe(0);
+    expect((await runCli(['set-eval-mode'], ws)).stdout).toBe(`hybrid (from ${join(ws.dir, 'user-config', 'config.yaml')})\n`);
+    const env = await runCli(['set-eval-mode'], { dir: ws.dir, env: { ...ws.env, MCE_EVAL_MODE: 'system_one' } });
+    expect(env.stdout).toBe('system_one (from MCE_EVAL_MODE)\n');
+    const bad = await runCli(['set-eval-mode', 'fast'], ws);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('the mce executable', () => {
+  it('runs from the built package', () => {
+    const bin = join(repo, 'packages/client/bin/mce.js');
+    const out = spawnSync(process.execPath, [bin, 'metric', 'show', 'Cost', '--json'], { encoding: 'utf8' });
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ name: 'Cost', unit: 'USD', provider: 'mce' });
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * MCEClient + MCEWorkerService on the real stores: a batch is computed and written in one flush, unknown sessions
+ * are reported (not thrown), a re-run with the same run ids overwrites, and a store failure is thrown (transient).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SessionSchema, type Session } from '@mce/core';
+import { MCEClient, MCEWorkerService, defaultMceConfig, openStore, type KnowledgeGraphStore } from '../src/index.js';
+import { PG_URL, needService } from '../../../test-support/services.js';
+
+const weather = SessionSchema.parse(
+  JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
+) as Session;
+const copy = (id: string): Session => ({ ...structuredClone(weather), id });
+
+const { Client } = pg;
+const pgUp = await needService('postgres');
+
+const PG_SCHEMA = `mce_ws_${process.pid}_${Date.now()}`;
+const adapters: [string, boolean, () => Promise<KnowledgeGraphStore>][] = [
+  ['sqlite', true, () => openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`)],
+  ['postgres', pgUp, () => openStore(PG_URL, { schema: PG_SCHEMA })],
+];
+
+afterAll(async () => {
+  if (!pgUp) return;
+  const pg = new Client({ connectionString: PG_URL });
+  await pg.connect();
+  await pg.query(`DROP SCHEMA IF EXISTS ${PG_SCHEMA} CASCADE`);
+  await pg.end();
+});
+
+describe.each(adapters)('MCEWorkerService on %s', (_name, available, open) => {
+  it.skipIf(!available)('computes a batch in one flush, reports unknown sessions, overwrites on redelivery', async () => {
+    const store = await open();
+    await using client = await MCEClient.open({ config: { ...defaultMceConfig(), metrics: { Session: ['Duration', 'LLMCallCount'], LLMCall: ['Cost'] } }, store, cache: false });
+    try {
+      await store.writeSessions([copy('s-1'), copy('s-2')]);
+      const service = new MCEWorkerService(client);
+      const batch = [
+        { sessionId: 's-1', runId: 'msg-a' },
+        { sessionId: 'missing', runId: 'msg-b' },
+        { sessionId: 's-2', runId: 'msg-c' },
+      ];
+      const first = await service.processBatch(batch);
+      expect(first.items.map((i) => [i.sessionId, i.status, i.results])).toEqual([
+        ['s-1', 'ok', 4],
+        ['missing', 'unknown-session', 0],
+        ['s-2', 'ok', 4],
+      ]);
+      expect(first.written).toBe(8);
+      const again = await service.processBatch(batch);
+      expect(again.written).toBe(8);
+      const stored = await client.getMetrics('s-1', { recursive: true });
+      expect(stored).toHaveLength(4);
+      expect(stored.find((r) => r.name === 'LLMCallCount')?.result).toBe(2);
+      // Another message for the same session adds its own observations.
+      await service.processBatch([{ sessionId: 's-1', runId: 'msg-d' }]);
+      expect(await client.getMetrics('s-1', { recursive: true })).toHaveLength(8);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('MCEWorkerService failures', () => {
+  it('throws when the store is gone, so the caller can retry the batch', async () => {
+    const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
+    const client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    await store.writeSessions([copy('s-1')]);
+    await store.close();
+    await expect(new MCEWorkerService(client).processBatch([{ sessionId: 's-1', runId: 'r' }])).rejects.toThrow();
+    await client.close();
+  });
+});
