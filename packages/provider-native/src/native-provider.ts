@@ -2,12 +2,13 @@ import type { Metric, MetricProvider, PortableMetricRef } from '@mce/core';
 import { DETERMINISTIC_METRICS } from './metrics/deterministic/catalog.js';
 import { NATIVE_MODULE, NATIVE_PROVIDER } from './metrics/deterministic/define.js';
 import { LLM_JUDGED_METRICS } from './metrics/llm/catalog.js';
+import { MCP_METRICS } from './mcp/metrics.js';
 
 /**
  * Every metric this package implements. The LLM-judged and MCP metrics join this list here (not by registration at
  * run time), so a worker thread importing the package sees the same catalog as the main thread.
  */
-const NATIVE_METRICS: readonly Metric[] = Object.freeze([...DETERMINISTIC_METRICS, ...LLM_JUDGED_METRICS]);
+const NATIVE_METRICS: readonly Metric[] = Object.freeze([...DETERMINISTIC_METRICS, ...LLM_JUDGED_METRICS, ...MCP_METRICS]);
 
 /** The built-in provider `mce`. */
 export const nativeProvider: MetricProvider = Object.freeze({

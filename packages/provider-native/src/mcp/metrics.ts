@@ -2,7 +2,7 @@
  * The MCP metrics (provider `mce`), after DeepEval's MCPUseMetric, MultiTurnMCPUseMetric and
  * MCPTaskCompletionMetric: MCPUse [Session, AgentCall], MultiTurnMCPUse [Session], MCPTaskCompletion [Session].
  */
-import type { AgentCall, Element, MetricContext, Session } from '@mce/core';
+import { MCP_SPECS, type AgentCall, type Element, type MetricContext, type Session } from '@mce/core';
 import { MissingJudgeInputError } from '../judge/errors.js';
 import { mcpMetric, type McpEvaluation, type McpMetric, type McpMetricDeps, type McpTarget } from './define.js';
 import type { EvalMode } from './eval-mode.js';
@@ -10,6 +10,13 @@ import { agentInteraction, sessionConversation } from './from-session.js';
 import { turnInteraction, wholeInteraction, type MCPConversation, type MCPInteraction } from './interaction.js';
 import { describeAnswer, LABEL_OF, r3, runAll, subScoreLine, type McpJudging, type SubScore } from './sub-scores.js';
 import { SYSTEM_ONE_QUESTIONS, type SystemOneAnswer, type SystemOneQuestion } from './system-one/types.js';
+
+/** Levels and required inputs as the core spec catalog announces them (one source of truth). */
+function spec(name: string) {
+  const found = MCP_SPECS.find((s) => s.name === name);
+  if (!found) throw new Error(`no core spec for ${name}`);
+  return { levels: found.levels, requirements: found.requirements };
+}
 
 const USE_SUBSCORES = ['primitiveUsage', 'argumentCorrectness'] as const;
 const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -31,7 +38,7 @@ function systemOneSummary(
   perQuestion: Record<SystemOneQuestion, { value: number; confidence: number }>,
   judging: McpJudging,
   model: string,
-  answerText: string,
+  answerLines: readonly string[],
 ): McpEvaluation {
   const w = judging.options.weights;
   const score = SYSTEM_ONE_QUESTIONS.reduce((s, q) => s + w[q] * perQuestion[q].value, 0);
@@ -39,7 +46,9 @@ function systemOneSummary(
   return {
     score,
     lines: [
-      `System One (${model}) answered: ${answerText}.`,
+      ...(answerLines.length === 1
+        ? [`System One (${model}) answered: ${answerLines[0]}.`]
+        : [`System One (${model}) answered, per turn:`, ...answerLines]),
       `Score = weighted mean ${r3(score)} (weights: ${weightsText(w)}); confidence ${r3(confidence)}.`,
     ],
     details: {
@@ -80,7 +89,7 @@ async function evaluateUse(t: UseTarget, mode: EvalMode, judging: McpJudging): P
     const { answers, model } = await judging.ask(t.interaction, SYSTEM_ONE_QUESTIONS);
     const per = Object.fromEntries(answers.map((a) => [a.question, a])) as Record<SystemOneQuestion, SystemOneAnswer>;
     const text = answers.map((a) => `${a.question} — ${describeAnswer(a)}`).join('; ');
-    const summary = systemOneSummary(per, judging, model, text);
+    const summary = systemOneSummary(per, judging, model, [text]);
     return { ...summary, details: { ...summary.details, answers: answerDetails(answers) } };
   }
   const [primitive, argument] = (await judging.subScores(mode, USE_SUBSCORES, t.interaction)) as [SubScore, SubScore];
@@ -103,10 +112,9 @@ export function createMCPUse(deps?: McpMetricDeps): McpMetric {
   return mcpMetric<UseTarget>(
     {
       name: 'MCPUse',
-      levels: ['Session', 'AgentCall'],
+      ...spec('MCPUse'),
       description:
         'How well an agent used its MCP servers: were the right primitives (tools, resources, prompts) chosen and were their arguments correct; the lower of the two sub-scores.',
-      requirements: ['mcpServers', 'userInput', 'toolCalls.mcp (arguments, result)', 'finalResponse'],
       target(element: Element, ctx: MetricContext): McpTarget<UseTarget> {
         if (ctx.level === 'AgentCall') {
           const agent = element as AgentCall;
@@ -164,7 +172,8 @@ async function evaluateMultiTurnUse(t: ConversationTarget, mode: EvalMode, judgi
   const { conversation } = t;
   if (mode === 'system_one') {
     const { per, turnLines, turns, model } = await systemOneOverTurns(conversation, judging, SYSTEM_ONE_QUESTIONS);
-    const summary = systemOneSummary(per, judging, model, `\n${turnLines.join('\n')}\nmeans over ${turns.length} turn(s): ${SYSTEM_ONE_QUESTIONS.map((q) => `${q} ${r3(per[q].value)}`).join(', ')}`);
+    const means = `means over ${turns.length} turn(s): ${SYSTEM_ONE_QUESTIONS.map((q) => `${q} ${r3(per[q].value)}`).join(', ')}`;
+    const summary = systemOneSummary(per, judging, model, [...turnLines, means]);
     return { ...summary, details: { ...summary.details, turns } };
   }
   const perTurn = await runAll(
@@ -195,10 +204,9 @@ export function createMultiTurnMCPUse(deps?: McpMetricDeps): McpMetric {
   return mcpMetric<ConversationTarget>(
     {
       name: 'MultiTurnMCPUse',
-      levels: ['Session'],
+      ...spec('MultiTurnMCPUse'),
       description:
         'MCP use judged turn by turn (a user message and everything until the next one): primitive usage and argument correctness per turn; the lower of the two means.',
-      requirements: ['mcpServers', 'llmCalls.inputMessages (user turns)', 'toolCalls.mcp (arguments, result)'],
       target: conversationTarget,
       check: (t) => checkTurns('MultiTurnMCPUse', t),
       evaluate: evaluateMultiTurnUse,
@@ -240,10 +248,9 @@ export function createMCPTaskCompletion(deps?: McpMetricDeps): McpMetric {
   return mcpMetric<ConversationTarget>(
     {
       name: 'MCPTaskCompletion',
-      levels: ['Session'],
+      ...spec('MCPTaskCompletion'),
       description:
         "Per turn, was the user's task completed, judged only on what the user can see; the mean over turns.",
-      requirements: ['mcpServers', 'llmCalls.inputMessages (user turns)', 'assistant replies'],
       target: conversationTarget,
       check: (t) => checkTurns('MCPTaskCompletion', t),
       evaluate: evaluateTaskCompletion,

@@ -104,7 +104,7 @@ describe('hybrid mode', () => {
         argumentCorrectness: { decidedBy: 'system_one', level: 3, confidence: 0.4 },
       },
     });
-    expect(out.reasoning.split('\n').slice(0, 2)).toEqual([
+    expect(out.reasoning!.split('\n').slice(0, 2)).toEqual([
       'Primitive usage: level 2/3 (mostly yes), confidence 0.5 — System One stub',
       'Argument correctness: level 3/3 (yes), confidence 0.4 — System One stub',
     ]);
