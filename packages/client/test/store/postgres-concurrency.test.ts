@@ -2,15 +2,14 @@
  * Two separate processes write results and session parts into one PostgreSQL schema at the same time: nothing
  * is lost (every result stored once, every session part merged) and neither writer fails.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needService, PG_URL } from '../../../../test-support/services.js';
 import { openStore } from '../../src/store/index.js';
 
-const run = promisify(execFile);
 const available = await needService('postgres');
 const SCHEMA = `mce_store_concurrency_${process.pid}`;
 const WRITER = fileURLToPath(new URL('./support/concurrent-writer.mjs', import.meta.url));
@@ -26,14 +25,32 @@ describe.skipIf(!available)('PostgreSQL store: concurrent writers in two process
   });
 
   it('lose nothing', async () => {
-    const startAt = String(Date.now() + 4000); // both processes start writing at the same moment
-    const writer = (tag: string) =>
-      run(process.execPath, [WRITER, PG_URL, SCHEMA, tag, startAt, String(BATCHES), String(BATCH_SIZE)], { timeout: 60_000 });
-    const outputs = await Promise.all([writer('A'), writer('B')]);
-    expect(outputs.map((o) => JSON.parse(o.stdout))).toEqual([
+    const writers = ['A', 'B'].map((tag) => {
+      const child = spawn(process.execPath, [WRITER, PG_URL, SCHEMA, tag, String(BATCHES), String(BATCH_SIZE)], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+      const ready = new Promise<void>((resolve) => {
+        const check = () => (out.startsWith('ready\n') ? resolve() : child.stdout.once('data', check));
+        check();
+      });
+      const exited = once(child, 'exit').then(([code]) => ({ code, out }));
+      return { child, ready, exited };
+    });
+    // Both processes loaded and connected: start them at the same moment.
+    await Promise.all(writers.map((w) => w.ready));
+    for (const w of writers) w.child.stdin.end('go\n');
+    const outcomes = await Promise.all(writers.map((w) => w.exited));
+    expect(outcomes.map((o) => o.code)).toEqual([0, 0]);
+    const reports = outcomes.map((o) => JSON.parse(o.out.slice('ready\n'.length)) as { tag: string; written: number; started: number; finished: number });
+    expect(reports.map(({ tag, written }) => ({ tag, written }))).toEqual([
       { tag: 'A', written: BATCHES * (BATCH_SIZE + 20) },
       { tag: 'B', written: BATCHES * (BATCH_SIZE + 20) },
     ]);
+    // The two writing periods overlap: the writes really were concurrent.
+    const [a, b] = reports as [(typeof reports)[0], (typeof reports)[0]];
+    expect(a.started < b.finished && b.started < a.finished).toBe(true);
 
     const store = await openStore(PG_URL, { schema: SCHEMA });
     try {

@@ -1,10 +1,10 @@
 // One writer process of the PostgreSQL concurrency test. It loads the store from the TypeScript sources through
-// Vite's module runner (the same resolution vitest uses), waits for the common start time, then writes its share:
-// argv: pgUrl schema tag startAtMs batches batchSize
+// Vite's module runner (the same resolution vitest uses), prints "ready", waits for "go" on stdin (sent to both
+// writers at once), then writes its share and prints what it wrote and when. argv: pgUrl schema tag batches batchSize
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 
-const [pgUrl, schema, tag, startAt, batches, batchSize] = process.argv.slice(2);
+const [pgUrl, schema, tag, batches, batchSize] = process.argv.slice(2);
 const root = fileURLToPath(new URL('../../../../../', import.meta.url));
 const src = (pkg) => `${root}packages/${pkg}/src/index.ts`;
 const { module: store } = await runnerImport(`${root}packages/client/src/store/index.ts`, {
@@ -47,7 +47,10 @@ const part = (sessionId, b) => ({
 });
 
 const kg = await store.openStore(pgUrl, { schema, logger: { warn: (d, m) => console.error(m, JSON.stringify(d)) } });
-while (Date.now() < Number(startAt)) await new Promise((r) => setTimeout(r, 5));
+process.stdout.write('ready\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+process.stdin.pause();
+const started = Date.now();
 let written = 0;
 for (let b = 0; b < Number(batches); b++) {
   const results = [];
@@ -58,5 +61,6 @@ for (let b = 0; b < Number(batches); b++) {
   // Both writers add parts to the same five sessions at the same time.
   await kg.writeSessions([0, 1, 2, 3, 4].map((k) => part(`session-${k}`, b)));
 }
+const finished = Date.now();
 await kg.close();
-process.stdout.write(JSON.stringify({ tag, written }));
+process.stdout.write(`${JSON.stringify({ tag, written, started, finished })}\n`);
