@@ -17,6 +17,7 @@ export interface Transcript {
   /** Entries shown and entries in scope before truncation. */
   entries: number;
   totalEntries: number;
+  /** Tokens of the transcript; an upper bound (its characters) when it was short enough not to need counting. */
   tokens: number;
   truncated: boolean;
 }
@@ -107,13 +108,16 @@ export function clipToTokens(text: string, maxTokens: number): string {
  * whole is still too long, the first entry and the latest ones are kept around a note naming what was omitted.
  */
 export function buildTranscript(scope: TranscriptScope, budget: number): Transcript {
-  const all = entriesOf(scope).map((e) => {
-    const text = clipToTokens(e.text, Math.max(50, Math.floor(budget / 4)));
-    return { text, tokens: countTokens(text) + 1 };
-  });
+  const texts = entriesOf(scope).map((e) => clipToTokens(e.text, Math.max(50, Math.floor(budget / 4))));
+  // A token is at least one character: a transcript whose characters fit the budget needs no tokenizing.
+  const chars = texts.reduce((n, t) => n + t.length + 1, 0);
+  if (chars <= budget) {
+    return { text: texts.join('\n'), entries: texts.length, totalEntries: texts.length, tokens: chars, truncated: false };
+  }
+  const all = texts.map((text) => ({ text, tokens: countTokens(text) + 1 }));
   const total = all.reduce((n, e) => n + e.tokens, 0);
   if (total <= budget) {
-    return { text: all.map((e) => e.text).join('\n'), entries: all.length, totalEntries: all.length, tokens: total, truncated: false };
+    return { text: texts.join('\n'), entries: all.length, totalEntries: all.length, tokens: total, truncated: false };
   }
   const [first, ...rest] = all;
   const kept: typeof all = [];

@@ -49,6 +49,21 @@ export function stableJson(value: unknown): string {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Hash of the metric options and the judge settings that change a result (memoised: one options object per run). */
+const optionHashes = new WeakMap<Judge, WeakMap<object, string>>();
+function optionsHash(judge: Judge, options: Readonly<Record<string, unknown>>): string {
+  let byOptions = optionHashes.get(judge);
+  if (!byOptions) optionHashes.set(judge, (byOptions = new WeakMap()));
+  let hash = byOptions.get(options);
+  if (hash === undefined) {
+    const { samples, logprobs, topLogprobs, maxTokens, temperature } = judge.config;
+    const settings = { samples, temperature: judgeTemperature(samples, temperature), logprobs, topLogprobs, maxTokens };
+    hash = sha256(stableJson({ options, judge: settings })).slice(0, 16);
+    byOptions.set(options, hash);
+  }
+  return hash;
+}
+
 export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSource): JudgedMetric {
   const judge = typeof source === 'function' ? source : () => source;
   const metadata: MetricMetadata = Object.freeze({
@@ -90,11 +105,9 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
       } catch {
         return undefined; // compute() reports the missing input
       }
-      const { samples, logprobs, topLogprobs, maxTokens } = j.config;
-      const settings = { samples, temperature: judgeTemperature(samples, j.config.temperature), logprobs, topLogprobs, maxTokens };
       const inputs = sha256(stableJson({ rubric: definition.rubric, prompt, level: ctx.level }));
-      const options = sha256(stableJson({ options: ctx.options, judge: settings }));
-      return `${LLM_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options.slice(0, 16)}|in:${inputs}`;
+      const options = optionsHash(j, ctx.options);
+      return `${LLM_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
     },
 
     async compute(element: Element, ctx: MetricContext): Promise<MetricValue> {
