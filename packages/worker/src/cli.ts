@@ -1,0 +1,73 @@
+/**
+ * `mce-worker`: the standalone worker. Reads `mce_config.yaml` (--config, else MCE_CONFIG, else ./mce_config.yaml)
+ * with environment overrides, opens the configured store and engine, and consumes the queue until SIGTERM/SIGINT.
+ * Exit codes: 0 clean shutdown, 1 failure or missed shutdown deadline, 2 bad usage or configuration.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, MCEClient, MCEClientConfig, MCEWorkerService, loadMceConfig } from '@mce/client';
+import { WorkerConfigError, workerConfigFrom } from './config.js';
+import { createLogger } from './logger.js';
+import { runWorker } from './run-worker.js';
+
+const USAGE = `usage: mce-worker [--config FILE] [--env-file FILE] [--log-level LEVEL]
+
+Consumes the worker queue (mce_config.yaml "worker:" section, MCE_WORKER_* and MCE_AMQP_URL / RABBITMQ_URL),
+computes each session with the configured metrics and writes the results to the configured store.
+`;
+
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let values: { config?: string; 'env-file'?: string; 'log-level'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        config: { type: 'string', short: 'c' },
+        'env-file': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`mce-worker: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const envFile = values['env-file'];
+  if (envFile) {
+    if (!existsSync(envFile)) {
+      process.stderr.write(`mce-worker: --env-file ${envFile}: file not found\n`);
+      return 2;
+    }
+    process.loadEnvFile(envFile);
+  }
+  const log = createLogger({ level: values['log-level'] ?? env.MCE_LOG_LEVEL ?? 'info' });
+
+  let client: MCEClient;
+  let workerConfig: ReturnType<typeof workerConfigFrom>;
+  try {
+    const config = MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(values.config, env));
+    workerConfig = workerConfigFrom(config.worker, env);
+    client = await MCEClient.open({ config, env, logger: log });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof WorkerConfigError) {
+      process.stderr.write(`mce-worker: ${error.message}\n`);
+      return 2;
+    }
+    log.fatal({ err: error }, 'could not start');
+    return 1;
+  }
+
+  try {
+    const result = await runWorker({ processor: new MCEWorkerService(client), config: workerConfig, logger: log });
+    // After a missed deadline a batch may still be running: leave without waiting for it.
+    if (result.exitCode === 0) await client.close();
+    return result.exitCode;
+  } catch (error) {
+    log.fatal({ err: error }, 'worker failed');
+    return 1;
+  }
+}
