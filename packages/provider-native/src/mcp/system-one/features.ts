@@ -222,7 +222,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
 
   // Grounding context grows with each call's result: later arguments may come from earlier results.
   let contextLower = `${requestText}\n${interaction.priorContext ?? ''}`.toLowerCase();
-  let contextTokens = tokenSet(`${requestText}\n${interaction.priorContext ?? ''}`);
+  const contextTokens = tokenSet(`${requestText}\n${interaction.priorContext ?? ''}`);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
   let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
