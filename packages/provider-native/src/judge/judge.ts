@@ -141,6 +141,19 @@ export class Judge {
     return this.config.model;
   }
 
+  private readonly derived = new Map<string, Judge>();
+
+  /** This judge with another model (a per-metric `model` option): same endpoint, limits, pricing; one per model. */
+  withModel(model: string): Judge {
+    if (model === this.config.model) return this;
+    let judge = this.derived.get(model);
+    if (!judge) {
+      judge = new Judge({ ...this.config, model }, this.options);
+      this.derived.set(model, judge);
+    }
+    return judge;
+  }
+
   /** Prices a call usage with this judge's pricing. */
   evaluationUsage(usage: CallUsage): EvaluationUsage {
     return toEvaluationUsage(this.requireModel(), usage, this.pricing);

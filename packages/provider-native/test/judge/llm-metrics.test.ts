@@ -95,6 +95,27 @@ describe('each LLM-judged metric', () => {
   });
 });
 
+describe('options and cache keys', () => {
+  it('a per-metric model option switches the judge model, and the cache key with it', async () => {
+    const metric = metrics.get('AnswerRelevancy')!;
+    const session = bookingSession();
+    const plain = ctx(session, 'Session');
+    const withModel = { ...plain, options: { model: 'gpt-4o-mini' } };
+    server.setScript([{ text: 'ok\nScore: 5' }]);
+    const outcome = (await metric.compute(session, withModel)) as MetricValue;
+    expect(server.requests[0]?.body.model).toBe('gpt-4o-mini');
+    expect(outcome.evaluation?.model).toBe('gpt-4o-mini');
+    const key = metric.cacheKey!(session, plain)!;
+    expect(key).toMatch(/^mce\|AnswerRelevancy\|v1\|gpt-4o\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
+    expect(metric.cacheKey!(session, withModel)).toMatch(/^mce\|AnswerRelevancy\|v1\|gpt-4o-mini\|/);
+    expect(metric.cacheKey!(session, { ...plain, options: { threshold: 0.7 } })).not.toBe(key);
+    expect(metric.cacheKey!(bookingSession(), ctx(bookingSession(), 'Session'))).toBe(key); // same inputs, same key
+    const changed = bookingSession();
+    changed.finalResponse = 'Booked TGV 6603.';
+    expect(metric.cacheKey!(changed, ctx(changed, 'Session'))).not.toBe(key);
+  });
+});
+
 describe('missing inputs fail, with no judge call', () => {
   it('an empty conversation', async () => {
     server.setScript([]);

@@ -65,7 +65,12 @@ function optionsHash(judge: Judge, options: Readonly<Record<string, unknown>>): 
 }
 
 export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSource): JudgedMetric {
-  const judge = typeof source === 'function' ? source : () => source;
+  const base = typeof source === 'function' ? source : () => source;
+  /** The judge for a computation: the metric's `model` option, when given, overrides the judge model. */
+  const judgeFor = (ctx: MetricContext): Judge => {
+    const model = ctx.options.model;
+    return typeof model === 'string' && model.trim() ? base().withModel(model.trim()) : base();
+  };
   const metadata: MetricMetadata = Object.freeze({
     name: definition.name,
     provider: LLM_PROVIDER,
@@ -84,7 +89,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
     if (!levels.has(ctx.level)) throw new Error(`${definition.name} is not defined at the ${ctx.level} level`);
     const cached = prompts.get(element);
     if (cached !== undefined) return cached;
-    const prompt = definition.prompt({ level: ctx.level, element, session: ctx.session }, judge().config.transcriptTokens);
+    const prompt = definition.prompt({ level: ctx.level, element, session: ctx.session }, judgeFor(ctx).config.transcriptTokens);
     prompts.set(element, prompt);
     return prompt;
   };
@@ -97,7 +102,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
     promptFor,
 
     cacheKey(element: Element, ctx: MetricContext): string | undefined {
-      const j = judge();
+      const j = judgeFor(ctx);
       if (!j.model) return undefined;
       let prompt: string;
       try {
@@ -111,7 +116,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
     },
 
     async compute(element: Element, ctx: MetricContext): Promise<MetricValue> {
-      const j = judge();
+      const j = judgeFor(ctx);
       j.requireModel(definition.name);
       const prompt = promptFor(element, ctx);
       const result = await j.score({
