@@ -46,30 +46,49 @@ export function allCalls(session: Session): Call[] {
   return [...session.masCalls, ...session.agentCalls, ...session.taskCalls, ...session.llmCalls, ...session.toolCalls];
 }
 
+/**
+ * One row per call id (an id repeated within the session keeps its first position and takes its last value,
+ * as an upsert would: a single INSERT … ON CONFLICT may not touch a row twice).
+ */
 export function callRows(session: Session, firstSeq: number): CallRow[] {
-  return allCalls(session).map((call, i) => ({
-    sessionId: session.id,
-    id: call.id,
-    kind: call.kind,
-    seq: firstSeq + i,
-    name: call.name,
-    traceId: call.traceId ?? null,
-    parentId: call.parentId ?? null,
-    startTime: call.startTime,
-    endTime: call.endTime,
-    status: call.status,
-    payload: JSON.stringify(call),
-  }));
+  return uniqueBy(
+    allCalls(session).map((call, i) => ({
+      sessionId: session.id,
+      id: call.id,
+      kind: call.kind,
+      seq: firstSeq + i,
+      name: call.name,
+      traceId: call.traceId ?? null,
+      parentId: call.parentId ?? null,
+      startTime: call.startTime,
+      endTime: call.endTime,
+      status: call.status,
+      payload: JSON.stringify(call),
+    })),
+    (row) => row.id,
+  );
 }
 
 export function serverRows(session: Session, firstSeq: number): ServerRow[] {
-  return session.mcpServers.map((server, i) => ({
-    sessionId: session.id,
-    name: server.name,
-    seq: firstSeq + i,
-    transport: server.transport ?? null,
-    payload: JSON.stringify(server),
-  }));
+  return uniqueBy(
+    session.mcpServers.map((server, i) => ({
+      sessionId: session.id,
+      name: server.name,
+      seq: firstSeq + i,
+      transport: server.transport ?? null,
+      payload: JSON.stringify(server),
+    })),
+    (row) => row.name,
+  );
+}
+
+function uniqueBy<T extends { seq: number }>(rows: T[], key: (row: T) => string): T[] {
+  const byKey = new Map<string, T>();
+  for (const row of rows) {
+    const first = byKey.get(key(row));
+    byKey.set(key(row), first ? { ...row, seq: first.seq } : row);
+  }
+  return byKey.size === rows.length ? rows : [...byKey.values()];
 }
 
 export function headerRow(header: SessionHeader): HeaderRow {

@@ -80,6 +80,18 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect((await store.getSession('split2'))?.traceIds).toEqual(['t1', 't2']);
     });
 
+    it('stores an element id repeated within one write once: first position, last value', async () => {
+      const first = toolCall('dup', 1, 0);
+      const last = toolCall('dup', 1, 0, { toolName: 'renamed' });
+      const server = { name: 'files', tools: [], resources: [], prompts: [] };
+      await store.writeSessions([
+        bareSession('dup', 0, { toolCalls: [first, toolCall('dup', 2, 0), last], mcpServers: [server, { ...server, transport: 'sse' }] }),
+      ]);
+      const back = await store.getSession('dup');
+      expect(back?.toolCalls).toStrictEqual([last, toolCall('dup', 2, 0)]);
+      expect(back?.mcpServers).toStrictEqual([{ ...server, transport: 'sse' }]);
+    });
+
     it('reads a 10,000-span session back complete and in order', async () => {
       const session = bigSession('big', 10_000);
       expect(
