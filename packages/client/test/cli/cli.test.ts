@@ -191,6 +191,16 @@ describe('mce set-eval-mode', () => {
     const bad = await runCli(['set-eval-mode', 'fast'], ws);
     expect(bad.code).toBe(2);
   });
+
+  it('--env-file loads variables before the command runs, and a missing one is a usage error', async () => {
+    const ws = tempWorkspace();
+    const file = join(ws.dir, 'mce.env');
+    writeFileSync(file, 'MCE_EVAL_MODE=hybrid\n');
+    expect((await runCli(['--env-file', file, 'set-eval-mode'], ws)).stdout).toBe('hybrid (from MCE_EVAL_MODE)\n');
+    const missing = await runCli(['--env-file', join(ws.dir, 'none.env'), 'set-eval-mode'], ws);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('none.env: file not found');
+  });
 });
 
 describe('the mce executable', () => {
