@@ -10,6 +10,8 @@ import { countTokens, decode, encode } from 'gpt-tokenizer';
 export interface TranscriptScope {
   llmCalls: readonly LLMCall[];
   toolCalls: readonly ToolCall[];
+  /** Agent call id → agent name: a reply is labelled with the agent whose LLM call produced it. */
+  agentNames?: ReadonlyMap<string, string>;
 }
 
 export interface Transcript {
@@ -43,8 +45,9 @@ function fingerprint(m: Message): string {
   return JSON.stringify([m.role, m.content, m.name ?? '', m.toolCallId ?? '', m.toolCalls ?? []]);
 }
 
-function renderMessage(m: Message): string {
-  const who = m.name && m.role !== 'tool' ? `${m.role} (${m.name})` : m.role;
+function renderMessage(m: Message, agent?: string): string {
+  const speaker = m.name ?? (m.role === 'assistant' ? agent : undefined);
+  const who = speaker && m.role !== 'tool' ? `${m.role} (${speaker})` : m.role;
   const parts: string[] = [];
   if (m.role === 'tool') parts.push(`[tool result${m.name ? ` ${m.name}` : ''}${m.toolCallId ? ` #${m.toolCallId}` : ''}] ${m.content}`);
   else if (m.content.trim()) parts.push(`[${who}] ${m.content}`);
@@ -67,7 +70,7 @@ function entriesOf(scope: TranscriptScope): Entry[] {
   const emitted = new Map<string, number>();
   const toolResultIds = new Set<string>();
   let order = 0;
-  const emit = (messages: readonly Message[], at: number) => {
+  const emit = (messages: readonly Message[], at: number, agent?: string) => {
     // The k-th occurrence of a message in this call is new when fewer than k were shown before (so a repeated
     // "yes" in a later turn is still shown, while the re-sent history is not).
     const seenHere = new Map<string, number>();
@@ -78,14 +81,14 @@ function entriesOf(scope: TranscriptScope): Entry[] {
       if (k <= (emitted.get(key) ?? 0)) continue;
       emitted.set(key, k);
       if (m.role === 'tool' && m.toolCallId) toolResultIds.add(m.toolCallId);
-      const text = renderMessage(m);
+      const text = renderMessage(m, agent);
       if (text) entries.push({ at, order: order++, text });
     }
   };
   const calls = [...scope.llmCalls].sort((a, b) => a.startTime - b.startTime);
   for (const call of calls) {
     emit(call.inputMessages, call.startTime);
-    emit(call.outputMessages, call.endTime);
+    emit(call.outputMessages, call.endTime, call.agentCallId ? scope.agentNames?.get(call.agentCallId) : undefined);
   }
   for (const tool of scope.toolCalls) {
     // A tool whose result already appears as a tool message is not shown twice.
@@ -166,9 +169,14 @@ export function scopeUnder(session: Session, rootId: string): TranscriptScope {
   return {
     llmCalls: session.llmCalls.filter((c) => under(c.parentId, c.agentCallId)),
     toolCalls: session.toolCalls.filter((c) => under(c.parentId, c.agentCallId)),
+    agentNames: agentNamesOf(session),
   };
 }
 
 export function sessionScope(session: Session): TranscriptScope {
-  return { llmCalls: session.llmCalls, toolCalls: session.toolCalls };
+  return { llmCalls: session.llmCalls, toolCalls: session.toolCalls, agentNames: agentNamesOf(session) };
+}
+
+function agentNamesOf(session: Session): Map<string, string> {
+  return new Map(session.agentCalls.map((a) => [a.id, a.agentName]));
 }

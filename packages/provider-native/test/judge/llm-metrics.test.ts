@@ -38,7 +38,7 @@ function elementAt(session: Session, level: OntologyLevel): Element {
 }
 
 const TOOL_JSON = '{"trains":[{"id":"TGV 6601","departs":"09:04","arrives":"11:00"}]}';
-const TRANSCRIPT = '[assistant → tool call search_trains #call_1]';
+const TRANSCRIPT = '[assistant (planner) → tool call search_trains #call_1]';
 
 // metric, level, what the judge prompt must contain
 const CASES: Array<[string, OntologyLevel, string[]]> = [

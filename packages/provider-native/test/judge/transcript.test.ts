@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTranscript, sessionScope } from '@mce/provider-native';
+import { buildTranscript, scopeUnder, sessionScope } from '@mce/provider-native';
 import { bookingSession, FINAL_RESPONSE, USER_INPUT } from './support/conversation.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -11,9 +11,9 @@ describe('the transcript the judge sees', () => {
       [
         '[system] You book train tickets.',
         `[user] ${USER_INPUT}`,
-        '[assistant → tool call search_trains #call_1] {"from":"Paris","to":"Lyon","time":"09:00"}',
+        '[assistant (planner) → tool call search_trains #call_1] {"from":"Paris","to":"Lyon","time":"09:00"}',
         '[tool result search_trains #call_1] {"trains":[{"id":"TGV 6601","departs":"09:04","arrives":"11:00"}]}',
-        `[assistant] ${FINAL_RESPONSE}`,
+        `[assistant (planner)] ${FINAL_RESPONSE}`,
       ].join('\n'),
     );
     expect(t.truncated).toBe(false);
@@ -25,6 +25,25 @@ describe('the transcript the judge sees', () => {
     for (const call of session.llmCalls) call.inputMessages = call.inputMessages.filter((m) => m.role !== 'tool');
     const t = buildTranscript(sessionScope(session), 10_000);
     expect(t.text).toContain('[tool call search_trains #call_1] {"from":"Paris","to":"Lyon","time":"09:00"}\n[tool result search_trains] {"trains"');
+  });
+
+  it('labels each reply with the agent whose LLM call produced it, and scopes an agent to its own calls', () => {
+    const session = bookingSession();
+    session.agentCalls.push({ ...session.agentCalls[0]!, id: 'agent-2', agentName: 'payer' });
+    const second = session.llmCalls[1]!;
+    second.agentCallId = 'agent-2';
+    second.parentId = 'agent-2';
+    const whole = buildTranscript(sessionScope(session), 10_000).text;
+    expect(whole).toContain('[assistant (planner) → tool call search_trains #call_1]');
+    expect(whole).toContain(`[assistant (payer)] ${FINAL_RESPONSE}`);
+    const payer = buildTranscript(scopeUnder(session, 'agent-2'), 10_000).text;
+    expect(payer.split('\n')).toEqual([
+      '[system] You book train tickets.',
+      `[user] ${USER_INPUT}`,
+      '[assistant → tool call search_trains #call_1] {"from":"Paris","to":"Lyon","time":"09:00"}',
+      '[tool result search_trains #call_1] {"trains":[{"id":"TGV 6601","departs":"09:04","arrives":"11:00"}]}',
+      `[assistant (payer)] ${FINAL_RESPONSE}`,
+    ]);
   });
 
   it('keeps a repeated message of a later turn', () => {
