@@ -1,8 +1,8 @@
 // Engine benchmark: the deterministic native catalog over synthetic sessions (run `npm run build` first).
 //   node bench/engine/run.mjs [--strategy asyncio|thread|process|hybrid] [--workers N]
 //                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
-// Each phase runs in its own child process so that its peak RSS is its own. Sessions are materialised through
-// JSON (stringify → parse), as they would be read from a file or a store. Times are wall-clock; CPU time (user +
+// Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
+// to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
 // wall clock.
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MetricEngine } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
-import { spanCount, syntheticSession } from '../lib/synthetic.mjs';
+import { readSessionsFile, syntheticSessionsFile } from '../lib/session-files.mjs';
+import { spanCount } from '../lib/synthetic.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -21,7 +22,8 @@ const { values: args } = parseArgs({
     sessions: { type: 'string', default: '1000' },
     spans: { type: 'string', default: '200' },
     sizes: { type: 'string', default: '1000,10000,100000' },
-    size: { type: 'string' },
+    file: { type: 'string' },
+    warmup: { type: 'string' },
     breakdown: { type: 'boolean', default: false },
   },
 });
@@ -32,12 +34,6 @@ const cpuMs = (since) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
-
-/** A synthetic session as read from JSON (flat strings, no generator garbage) and its JSON size in bytes. */
-function loadSession(spans, index) {
-  const json = JSON.stringify(syntheticSession(spans, index));
-  return { session: JSON.parse(json), bytes: Buffer.byteLength(json) };
-}
 
 function newEngine() {
   const engine = new MetricEngine({
@@ -58,15 +54,9 @@ function tally(computations, into) {
 
 /** 1,000 sessions × 200 spans, computed in batches of 100 (what a worker does between two store flushes). */
 async function batchPhase() {
-  const count = Number(args.sessions);
   const spans = Number(args.spans);
   const baselineRss = process.memoryUsage().rss;
-  let inputBytes = 0;
-  const sessions = Array.from({ length: count }, (_, i) => {
-    const { session, bytes } = loadSession(spans, i);
-    inputBytes += bytes;
-    return session;
-  });
+  const { sessions, bytes: inputBytes } = await readSessionsFile(args.file);
   const totalSpans = sessions.reduce((sum, s) => sum + spanCount(s), 0);
   const engine = newEngine();
   const options = { metrics: defaultMetricSelection(), runId: 'bench' };
@@ -80,17 +70,21 @@ async function batchPhase() {
   const seconds = (performance.now() - start) / 1000;
   const cpuSeconds = cpuMs(cpuStart) / 1000;
   await engine.close();
-  return { count, spans, totalSpans, inputBytes, seconds, cpuSeconds, ...counts, baselineRss, peakRss: peakRssBytes() };
+  return { count: sessions.length, spans, totalSpans, inputBytes, seconds, cpuSeconds, ...counts, baselineRss, peakRss: peakRssBytes() };
 }
 
-/** One session of `size` spans; the best of several runs after a warm-up. */
+/** One session (of the file); the best of several runs after a warm-up. */
 async function singlePhase() {
-  const size = Number(args.size);
   const engine = newEngine();
   const options = { metrics: defaultMetricSelection(), runId: 'bench' };
-  await engine.computeLoadedSession(loadSession(1000, 99).session, options); // warm-up
+  const warmUp = await readSessionsFile(args.warmup);
+  for (const session of warmUp.sessions) await engine.computeLoadedSession(session, options);
   const baselineRss = process.memoryUsage().rss;
-  const { session, bytes: inputBytes } = loadSession(size, 7);
+  const {
+    sessions: [session],
+    bytes: inputBytes,
+  } = await readSessionsFile(args.file);
+  const size = spanCount(session);
   const runs = size <= 1000 ? 30 : size <= 10_000 ? 10 : 3;
   const times = [];
   const cpuTimes = [];
@@ -112,7 +106,7 @@ async function singlePhase() {
   times.sort((a, b) => a - b);
   cpuTimes.sort((a, b) => a - b);
   return {
-    size: spanCount(session),
+    size,
     inputBytes,
     bestMs: times[0],
     medianMs: times[Math.floor(runs / 2)],
@@ -165,7 +159,8 @@ async function main() {
   console.log(`mce engine benchmark — strategy ${args.strategy}, ${metricCount} deterministic metrics, Node ${process.version}`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
 
-  const b = runPhase(['--phase', 'batch', '--sessions', args.sessions, '--spans', args.spans]);
+  const batchFile = await syntheticSessionsFile(Number(args.sessions), Number(args.spans));
+  const b = runPhase(['--phase', 'batch', '--file', batchFile, '--spans', args.spans]);
   const spansPerSec = b.totalSpans / b.seconds;
   console.log(`\nbatch: ${fmt(b.count)} sessions × ${b.spans} spans = ${fmt(b.totalSpans)} spans, input ${fmt(b.inputBytes / MB, 1)} MB JSON`);
   console.log(`  time            ${fmt(b.seconds, 2)} s wall, ${fmt(b.cpuSeconds, 2)} s CPU`);
@@ -176,7 +171,12 @@ async function main() {
 
   console.log('\nsingle session:');
   console.log('  spans    best ms  median ms  best CPU ms    spans/s    results  input MB  peak RSS MB  RSS/input  (RSS−baseline)/input');
-  const singles = args.sizes.split(',').map((size) => runPhase(['--phase', 'single', '--size', size]));
+  const warmupFile = await syntheticSessionsFile(3, 1000, 1000);
+  const singles = [];
+  for (const size of args.sizes.split(',').map(Number)) {
+    const file = await syntheticSessionsFile(1, size, 7);
+    singles.push(runPhase(['--phase', 'single', '--file', file, '--warmup', warmupFile]));
+  }
   for (const s of singles) {
     console.log(
       [

@@ -190,3 +190,6 @@ export function syntheticSession(spans, index = 0, seed = 42) {
 export function spanCount(session) {
   return session.masCalls.length + session.agentCalls.length + session.taskCalls.length + session.llmCalls.length + session.toolCalls.length;
 }
+
+/** Bumped whenever the generator's output changes, so cached files are regenerated. */
+export const SYNTHETIC_VERSION = 1;

@@ -6,38 +6,38 @@ import { hash } from 'node:crypto';
  *
  * The (runId, session, provider, name, level) part is hashed once per task with SHA-256 (64 bits kept); the measured
  * element id is mixed in with a fast 64-bit string hash. Formatted like a UUID (8-4-4-4-12 hex). Per result this
- * costs one small flat string: results are produced by the hundred thousand, and garbage is what slows them down.
+ * costs one flat string and nothing else: results are produced by the hundred thousand, and garbage slows them down.
  */
 export function resultIdPrefix(runId: string, sessionId: string, provider: string, name: string, level: string): string {
   return hash('sha256', `${runId}\u0000${sessionId}\u0000${provider}\u0000${name}\u0000${level}`, 'hex').slice(0, 16);
 }
 
-/** `prefix` (16 hex digits from resultIdPrefix) formatted as the first three UUID groups plus the dash after them. */
-export function resultIdHead(prefix: string): string {
-  return `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-${prefix.slice(12, 16)}-`;
+/** A task's id prefix prepared for `resultIdFromHead`: the UUID's first 19 characters (`xxxxxxxx-xxxx-xxxx-`). */
+export type ResultIdHead = readonly number[];
+
+export function resultIdHead(prefix: string): ResultIdHead {
+  const head = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-${prefix.slice(12, 16)}-`;
+  return Array.from(head, (c) => c.charCodeAt(0));
 }
 
 export function resultId(prefix: string, measuredId: string): string {
-  return resultIdHead(prefix) + elementPart(measuredId);
-}
-
-/** The id of a result given its task's `resultIdHead`. */
-export function resultIdFromHead(head: string, measuredId: string): string {
-  return head + elementPart(measuredId);
+  return resultIdFromHead(resultIdHead(prefix), measuredId);
 }
 
 const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const DASH = '-'.charCodeAt(0);
-const h = (n: number, shift: number): number => HEX_CODES[(n >>> shift) & 15] as number;
+/** Reused buffer of the 36 character codes of an id. */
+const codes: number[] = new Array<number>(36).fill(0);
 
-/** `xxxx-xxxxxxxxxxxx` from the 64-bit hash of the measured id, as one flat string. */
-function elementPart(measuredId: string): string {
+/** The id of a result given its task's head: one flat 36-character string, no intermediate strings. */
+export function resultIdFromHead(head: ResultIdHead, measuredId: string): string {
+  for (let i = 0; i < 19; i++) codes[i] = head[i] as number;
   const [hi, lo] = mix64(measuredId);
-  return String.fromCharCode(
-    h(hi, 28), h(hi, 24), h(hi, 20), h(hi, 16), DASH,
-    h(hi, 12), h(hi, 8), h(hi, 4), h(hi, 0),
-    h(lo, 28), h(lo, 24), h(lo, 20), h(lo, 16), h(lo, 12), h(lo, 8), h(lo, 4), h(lo, 0),
-  );
+  for (let i = 0; i < 4; i++) codes[19 + i] = HEX_CODES[(hi >>> (28 - 4 * i)) & 15] as number;
+  codes[23] = DASH;
+  for (let i = 0; i < 4; i++) codes[24 + i] = HEX_CODES[(hi >>> (12 - 4 * i)) & 15] as number;
+  for (let i = 0; i < 8; i++) codes[28 + i] = HEX_CODES[(lo >>> (28 - 4 * i)) & 15] as number;
+  return String.fromCharCode.apply(null, codes);
 }
 
 const pair: [number, number] = [0, 0];
