@@ -34,11 +34,11 @@ const rows = [
 ];
 console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${rows[1][1].length} held out)`);
 console.log('\nlocal System One agreement with the labels (value ≥ 0.5 = good):');
-console.log(`${'subset'.padEnd(20)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
+console.log(`${'subset'.padEnd(24)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
 for (const [name, subset] of rows) {
   const a = await agreement(model, subset);
   const cells = SYSTEM_ONE_QUESTIONS.map((q) => `${pct(a.perQuestion[q].accuracy)} `.padStart(12));
-  console.log(`${`${name} (${subset.length})`.padEnd(20)}${cells.join('')}${pct(a.overall).padStart(10)}`);
+  console.log(`${`${name} (${subset.length})`.padEnd(24)}${cells.join('')}${pct(a.overall).padStart(10)}`);
 }
 
 // ---------------------------------------------------------------- sessions from the labelled set

@@ -6,9 +6,23 @@ import type { AgentCall, LLMCall, MCPServer, Session, ToolCall } from '@mce/core
 import type { MCPCallRecord, MCPConversation, MCPInteraction } from './interaction.js';
 import { valueText } from './interaction.js';
 
-/** The MCP servers an agent had (its own inventory wins), or the session's. */
+const unionCache = new WeakMap<Session, MCPServer[]>();
+
+/**
+ * The MCP servers an agent had (its own inventory wins), or the session's; a session without an inventory of its
+ * own has the union of its agents' (first one of each name). The same array is returned for the same session, so
+ * per-inventory caches hit.
+ */
 export function mcpServersFor(session: Session, agent?: AgentCall): MCPServer[] {
-  return agent?.mcpServers?.length ? agent.mcpServers : session.mcpServers;
+  if (agent?.mcpServers?.length) return agent.mcpServers;
+  if (session.mcpServers.length || !session.agentCalls.some((a) => a.mcpServers?.length)) return session.mcpServers;
+  let union = unionCache.get(session);
+  if (!union) {
+    const byName = new Map<string, MCPServer>();
+    for (const a of session.agentCalls) for (const s of a.mcpServers ?? []) if (!byName.has(s.name)) byName.set(s.name, s);
+    unionCache.set(session, (union = [...byName.values()]));
+  }
+  return union;
 }
 
 /** A tool call is an MCP call when ingestion marked it so, or when an available MCP server offers that tool. */
@@ -94,7 +108,7 @@ function turnWindowsFromLlmCalls(llmCalls: readonly LLMCall[]): TurnWindow[] {
 
 /** The session's conversation split into turns, with the MCP calls of each turn. */
 export function sessionConversation(session: Session): MCPConversation {
-  const servers = session.mcpServers;
+  const servers = mcpServersFor(session);
   const toolCalls = byStart(session.toolCalls.filter((c) => isMcpCall(c, servers)));
   const llmCalls = byStart(session.llmCalls);
   const windows = turnWindowsFromLlmCalls(llmCalls);

@@ -124,8 +124,9 @@ export function createMCPUse(deps?: McpMetricDeps): McpMetric {
           return { target: { interaction: { ...interaction, request }, where: `agent ${agent.agentName}` } };
         }
         const session = element as Session;
-        if (!session.mcpServers.length) return noServer('this session');
-        return { target: { interaction: wholeInteraction(sessionConversation(session)), where: 'the session' } };
+        const conversation = sessionConversation(session);
+        if (!conversation.servers.length) return noServer('this session');
+        return { target: { interaction: wholeInteraction(conversation), where: 'the session' } };
       },
       check(t) {
         requireRequest('MCPUse', t.interaction.request, t.where);
@@ -143,9 +144,9 @@ interface ConversationTarget {
 }
 
 function conversationTarget(element: Element): McpTarget<ConversationTarget> {
-  const session = element as Session;
-  if (!session.mcpServers.length) return noServer('this session');
-  return { target: { conversation: sessionConversation(session) } };
+  const conversation = sessionConversation(element as Session);
+  if (!conversation.servers.length) return noServer('this session');
+  return { target: { conversation } };
 }
 
 function checkTurns(metric: string, t: ConversationTarget): void {

@@ -113,10 +113,13 @@ describe('MCPUse in llm mode', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('uses the agent’s own MCP inventory when the session has none', async () => {
+  it('uses the agent’s own MCP inventory, and the union of the agents’ at the session level when it has none', async () => {
     byRubric({ primitive: 5, argument: 5 });
     const session = weatherSession({ servers: [], agentServers: weatherSession().mcpServers });
     expect((await value(createMCPUse(deps()), session, 'AgentCall')).value).toBe(1);
+    const before = server.requests.length;
+    expect((await value(createMCPUse(deps()), session, 'Session')).value).toBe(1);
+    expect(user(server.requests[before]!.body)).toContain('- server "weather" (stdio)');
   });
 
   it('fails (never scores 0) when there is no user request', async () => {

@@ -145,6 +145,16 @@ describe('structural features', () => {
     expect(feature(f, 'unknown_argument')).toBe(0.5); // and has an undeclared `tone`
   });
 
+  it('an LLM extraction (hybrid) informs relevance but never grounds a value', () => {
+    const i = interaction({
+      request: 'Refund 15 euros on ORD-12',
+      calls: [{ kind: 'tool', name: 'refund_order', arguments: { order_id: 'ORD-12', reason: 'late', amount: 150 }, result: 'ok' }],
+    });
+    const extracted = 'asked: refund on ORD-12\ndone: refund_order with amount 150 and reason late';
+    expect(feature(extractFeatures(i, extracted), 'ungrounded_value')).toBe(1);
+    expect(feature(extractFeatures(i), 'ungrounded_value')).toBe(1);
+  });
+
   it('values from an earlier result or an earlier turn are grounded', () => {
     const f = extractFeatures(
       interaction({

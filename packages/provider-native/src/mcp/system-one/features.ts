@@ -190,7 +190,7 @@ function errorText(call: MCPCallRecord): string {
   return call.error === true ? valueText(call.result) : call.error;
 }
 
-/** The features of an interaction; `extracted` (hybrid mode) is added to the request's words. */
+/** The features of an interaction; `extracted` (hybrid mode) is added to the request's words for relevance. */
 export function extractFeatures(interaction: MCPInteraction, extracted?: string): FeatureVector {
   const f = new Float64Array(FEATURE_NAMES.length);
   const { prims, index } = inventory(interaction.servers);
@@ -221,8 +221,10 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   if (n === 0) f[2] = sat(maxScore);
 
   // Grounding context grows with each call's result: later arguments may come from earlier results.
-  let contextLower = `${requestText}\n${interaction.priorContext ?? ''}`.toLowerCase();
-  const contextTokens = tokenSet(`${requestText}\n${interaction.priorContext ?? ''}`);
+  // Only the user's own words (and earlier turns / results) ground a value: an LLM extraction (hybrid) may restate
+  // what the agent invented, so it informs relevance but never grounding.
+  let contextLower = `${interaction.request}\n${interaction.priorContext ?? ''}`.toLowerCase();
+  const contextTokens = tokenSet(`${interaction.request}\n${interaction.priorContext ?? ''}`);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
   let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
