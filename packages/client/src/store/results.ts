@@ -27,6 +27,9 @@ export function validateResults(
     if (reasons.length === 0 && !knownMetricIds.has(result.ofMetricType)) {
       reasons.push({ path: 'ofMetricType', message: `no Metric definition with id "${result.ofMetricType}"` });
     }
+    if (reasons.length === 0 && result.measures.level === 'Session' && result.measures.id !== result.sessionId) {
+      reasons.push({ path: 'measures.id', message: `a Session result measures its own session "${result.sessionId}"` });
+    }
     if (reasons.length === 0) {
       valid.set(result.id, result);
       return;

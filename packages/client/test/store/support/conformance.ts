@@ -169,7 +169,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const unknownMetric = { ...metricResult('bad-metric', 'sess'), ofMetricType: 'mce:Nope' };
       const noId = { ...metricResult('', 'sess') };
       const badDate = { ...metricResult('bad-date', 'sess'), timestamp: 'yesterday' };
-      const outcome = await store.writeMetricResults(DEFINITIONS, [good1, notANumber, negativeCost, good2, unknownMetric, noId, badDate]);
+      const otherSession = metricResult('bad-measures', 'sess', { measures: 'another-session' });
+      const outcome = await store.writeMetricResults(DEFINITIONS, [good1, notANumber, negativeCost, good2, unknownMetric, noId, badDate, otherSession]);
       expect(outcome.written).toBe(2);
       expect(outcome.rejected.map((r) => [r.id, r.reasons.map((x) => x.path)])).toEqual([
         ['bad-nan', ['result']],
@@ -177,9 +178,10 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         ['bad-metric', ['ofMetricType']],
         ['#5', ['id']],
         ['bad-date', ['timestamp']],
+        ['bad-measures', ['measures.id']],
       ]);
       expect(outcome.rejected[2]?.reasons[0]?.message).toBe('no Metric definition with id "mce:Nope"');
-      expect(warnings).toHaveLength(5);
+      expect(warnings).toHaveLength(6);
       expect(warnings[0]).toMatchObject({ details: { metricResultId: 'bad-nan' } });
       expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([good2, good1]);
     });
