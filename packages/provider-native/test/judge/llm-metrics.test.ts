@@ -141,6 +141,18 @@ describe('missing inputs fail, with no judge call', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('an LLM call that answered with tool calls only is skipped, not judged', async () => {
+    server.setScript([]);
+    const session = bookingSession();
+    const call = session.llmCalls[0]!;
+    const metric = metrics.get('AnswerRelevancy')!;
+    expect(await metric.compute(call, ctx(session, 'LLMCall'))).toEqual({
+      skipped: 'the LLM call answered with tool calls only: no text answer to judge',
+    });
+    expect(metric.cacheKey!(call, ctx(session, 'LLMCall'))).toBeUndefined();
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('no judge configured: names the variables to set', async () => {
     setDefaultJudge(new Judge(judgeConfigFromEnv({})));
     const session = bookingSession();

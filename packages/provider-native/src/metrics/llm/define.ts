@@ -3,7 +3,7 @@
  * samples) per computation, and a record/replay key over everything that determines the result.
  */
 import { createHash } from 'node:crypto';
-import type { Element, Metric, MetricContext, MetricMetadata, MetricValue, OntologyLevel } from '@mce/core';
+import { skip, type Element, type Metric, type MetricContext, type MetricMetadata, type MetricOutcome, type OntologyLevel } from '@mce/core';
 import type { Judge } from '../../judge/judge.js';
 import { judgeTemperature } from '../../judge/config.js';
 import type { JudgedElement } from './inputs.js';
@@ -22,6 +22,8 @@ export interface JudgedMetricDefinition {
   rubric: string;
   /** The user message for the judge; throws MissingJudgeInputError when an input is missing. */
   prompt(target: JudgedElement, budget: number): string;
+  /** Why the metric does not apply to this element (reported as skipped, no judge call); undefined when it does. */
+  notApplicable?(target: JudgedElement): string | undefined;
 }
 
 export type JudgeSource = Judge | (() => Judge);
@@ -104,6 +106,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
     cacheKey(element: Element, ctx: MetricContext): string | undefined {
       const j = judgeFor(ctx);
       if (!j.model) return undefined;
+      if (definition.notApplicable?.({ level: ctx.level, element, session: ctx.session })) return undefined;
       let prompt: string;
       try {
         prompt = promptFor(element, ctx);
@@ -115,7 +118,9 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
       return `${LLM_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
     },
 
-    async compute(element: Element, ctx: MetricContext): Promise<MetricValue> {
+    async compute(element: Element, ctx: MetricContext): Promise<MetricOutcome> {
+      const reason = definition.notApplicable?.({ level: ctx.level, element, session: ctx.session });
+      if (reason) return skip(reason);
       const j = judgeFor(ctx);
       j.requireModel(definition.name);
       const prompt = promptFor(element, ctx);

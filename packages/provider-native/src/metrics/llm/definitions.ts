@@ -2,7 +2,7 @@
  * The LLM-judged native metrics: each a written 1–5 rubric and the prompt showing the judge the element's inputs.
  * Bump `promptVersion` when a rubric or a prompt changes (the record/replay cache keys on it).
  */
-import type { AgentCall, ToolCall } from '@mce/core';
+import type { AgentCall, LLMCall, ToolCall } from '@mce/core';
 import { show } from '../../judge/transcript.js';
 import type { JudgedMetricDefinition } from './define.js';
 import {
@@ -77,6 +77,12 @@ export const ANSWER_RELEVANCY: JudgedMetricDefinition = {
     'Irrelevant: unrelated to the request, or a refusal/non-answer without reason.',
   ]),
   prompt: (t, budget) => answerPrompt('AnswerRelevancy', t, budget, false),
+  notApplicable: ({ level, element }) => {
+    if (level !== 'LLMCall') return undefined;
+    const outputs = (element as LLMCall).outputMessages;
+    const toolCallsOnly = outputs.some((m) => m.toolCalls?.length) && outputs.every((m) => !m.content.trim());
+    return toolCallsOnly ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined;
+  },
 };
 
 export const GROUNDEDNESS: JudgedMetricDefinition = {
