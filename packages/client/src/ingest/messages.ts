@@ -10,11 +10,13 @@ export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'objec
 /** JSON.parse when the string looks like JSON; the value itself otherwise (never throws). */
 export function parseJsonMaybe(v: unknown): unknown {
   if (typeof v !== 'string') return v;
-  const s = v.trim();
-  const c = s[0];
-  if (c !== '{' && c !== '[' && c !== '"') return v;
+  // Look at the first non-blank character without copying the (possibly large) string.
+  let i = 0;
+  while (i < v.length && v.charCodeAt(i) <= 32) i++;
+  const c = v.charCodeAt(i);
+  if (c !== 123 /* { */ && c !== 91 /* [ */ && c !== 34 /* " */) return v;
   try {
-    return JSON.parse(s);
+    return JSON.parse(v);
   } catch {
     return v;
   }
@@ -157,6 +159,9 @@ export function indexedMessages(
   callInner = '',
 ): Message[] | undefined {
   const head = `${prefix}.`;
+  // Fast exit without scanning every key (this runs for every LLM span): indexed messages start at 0 with a role.
+  const zero = `${head}0.${inner}`;
+  if (attrs[`${zero}role`] === undefined && attrs[`${zero}content`] === undefined) return undefined;
   const byIndex = new Map<number, Record<string, unknown>>();
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;
@@ -239,6 +244,7 @@ export function normaliseToolDefinitions(value: unknown): ToolDefinition[] | und
 /** Indexed definitions: `llm.request.functions.N.name/description/parameters`, `llm.tools.N.tool.json_schema`. */
 export function indexedToolDefinitions(attrs: Record<string, unknown>, prefix: string): ToolDefinition[] | undefined {
   const head = `${prefix}.`;
+  if (attrs[`${head}0.name`] === undefined && attrs[`${head}0.tool.json_schema`] === undefined) return undefined;
   const byIndex = new Map<number, Record<string, unknown>>();
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;

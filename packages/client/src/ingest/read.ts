@@ -2,15 +2,15 @@
  * Reading trace and session files: format detection, whole-file reading, and streaming of JSON Lines with flat
  * memory. Public entry points: `readSessions`, `streamSessions`, `detectFormat`, `writeSessionsFile`.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
 import { isSessionDocument, sessionFromRecord, sessionsFromDocument } from './formats/session-json.js';
+import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, groupBySession } from './session-id.js';
 import type { SpanRecord } from './span.js';
@@ -229,11 +229,9 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
     buf.last = seen;
   };
 
-  const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  const rl = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let nextSweep = Math.min(window, 4096);
   try {
-    for await (const raw of rl) {
+    for await (const raw of readLines(path)) {
       lineNo++;
       const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
       if (line.trim() === '') continue;
@@ -268,9 +266,9 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
         for (const [key, buf] of buffers) if (seen - buf.last >= window) yield* emit(key, buf);
       }
     }
-  } finally {
-    rl.close();
-    input.destroy();
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, lineNo, { cause: err });
   }
   if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
   for (const [key, buf] of [...buffers]) yield* emit(key, buf);

@@ -67,5 +67,6 @@ const LLM_OPERATIONS: Record<string, LLMOperation> = {
 
 /** `chat`, `completion`, `embeddings`… → the ontology's LLM operation. */
 export function llmOperation(value: unknown): LLMOperation | undefined {
-  return typeof value === 'string' ? LLM_OPERATIONS[value.toLowerCase()] : undefined;
+  if (typeof value !== 'string') return undefined;
+  return Object.hasOwn(LLM_OPERATIONS, value) ? LLM_OPERATIONS[value] : LLM_OPERATIONS[value.toLowerCase()];
 }

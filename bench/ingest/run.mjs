@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+/**
+ * Ingestion benchmark: writes an OTLP JSON Lines file of N spans in N/100 sessions (streamed write, one span per
+ * line, GenAI attributes with messages), then streams it through the reader and normaliser and prints spans/s,
+ * file size, peak RSS and RSS / file size. Targets: ≥ 100,000 spans/s; peak RSS < 2× the file size.
+ *
+ *   npm run build && node bench/ingest/run.mjs [--spans 1000000] [--sessions 10000] [--window 50000] [--batch 25] [--keep]
+ */
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { streamSessions } from '@mce/client';
+
+const { values: args } = parseArgs({
+  options: {
+    spans: { type: 'string', default: '1000000' },
+    sessions: { type: 'string' },
+    window: { type: 'string', default: '50000' },
+    batch: { type: 'string', default: '25' },
+    keep: { type: 'boolean', default: false },
+    ingest: { type: 'string' },
+  },
+});
+const SPANS = Number(args.spans);
+const SESSIONS = Number(args.sessions ?? Math.max(1, Math.round(SPANS / 100)));
+const WINDOW = Number(args.window);
+const PER_SESSION = Math.max(4, Math.floor(SPANS / SESSIONS));
+// Spans per line: an OTLP file exporter writes one ExportTraceServiceRequest (one batch) per line.
+const BATCH = Math.max(1, Number(args.batch));
+
+const hex = (n, width) => n.toString(16).padStart(width, '0');
+const T0 = 1764576000000;
+const kv = (k, v) => ({ key: k, value: typeof v === 'number' ? { intValue: String(v) } : { stringValue: v } });
+
+/** The spans of one session: a workflow, 3 agents, and LLM / tool calls cycling under them. */
+function* sessionSpans(s) {
+  const traceId = hex(s + 1, 32);
+  const base = T0 + s * 60_000;
+  const spanId = (i) => hex(s * 1000 + i + 1, 16);
+  const root = spanId(0);
+  yield { traceId, spanId: root, name: 'invoke_workflow planner', start: base, end: base + 50_000, attrs: [kv('gen_ai.operation.name', 'invoke_workflow'), kv('gen_ai.conversation.id', `session-${s}`)] };
+  const agents = [1, 2, 3].map((a) => spanId(a));
+  for (let a = 0; a < 3; a++) {
+    yield { traceId, spanId: agents[a], parent: root, name: `invoke_agent agent_${a}`, start: base + a * 15_000, end: base + (a + 1) * 15_000, attrs: [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', `agent_${a}`)] };
+  }
+  // A realistic mix (cf. the LangGraph fixtures): per agent step a chain/task span, then an LLM call or a tool call.
+  for (let i = 4; i < PER_SESSION; i++) {
+    const a = i % 3;
+    const start = base + a * 15_000 + i * 10;
+    const kind = i % 4;
+    if (kind === 0 || kind === 2) {
+      yield { traceId, spanId: spanId(i), parent: agents[a], name: `step_${i}.task`, start, end: start + 9, attrs: [kv('traceloop.span.kind', 'task'), kv('traceloop.entity.name', `step_${i}`)] };
+    } else if (kind === 3) {
+      yield {
+        traceId, spanId: spanId(i), parent: spanId(i - 1), name: 'execute_tool search', start, end: start + 5,
+        attrs: [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'search'), kv('gen_ai.tool.call.id', `call_${i}`), kv('gen_ai.tool.call.arguments', `{"query":"item ${i}"}`), kv('gen_ai.tool.call.result', `{"hits":${i % 7}}`)],
+        error: i % 40 === 3,
+      };
+    } else {
+      yield {
+        traceId, spanId: spanId(i), parent: spanId(i - 1), name: 'chat gpt-4o-mini', start, end: start + 8,
+        attrs: [
+          kv('gen_ai.operation.name', 'chat'), kv('gen_ai.provider.name', 'openai'), kv('gen_ai.request.model', 'gpt-4o-mini'),
+          kv('gen_ai.usage.input_tokens', 500 + (i % 50)), kv('gen_ai.usage.output_tokens', 20 + (i % 9)), kv('gen_ai.usage.cache_read.input_tokens', i % 3 === 0 ? 256 : 0),
+          kv('gen_ai.input.messages', `[{"role":"system","parts":[{"type":"text","content":"You are agent ${a}."}]},{"role":"user","parts":[{"type":"text","content":"Question ${s}/${i}: find the best option."}]}]`),
+          kv('gen_ai.output.messages', `[{"role":"assistant","parts":[{"type":"text","content":"Answer ${i}: option ${i % 5} is best."}],"finish_reason":"stop"}]`),
+          kv('gen_ai.response.finish_reasons', 'stop'),
+        ],
+      };
+    }
+  }
+}
+
+function spanJson(sp) {
+  return JSON.stringify({
+    traceId: sp.traceId, spanId: sp.spanId, ...(sp.parent ? { parentSpanId: sp.parent } : {}), name: sp.name, kind: 'SPAN_KIND_INTERNAL',
+    startTimeUnixNano: `${sp.start}000000`, endTimeUnixNano: `${sp.end}000000`, attributes: sp.attrs,
+    status: sp.error ? { code: 'STATUS_CODE_ERROR', message: 'timeout' } : {},
+  });
+}
+const line = (spans) =>
+  `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"bench"}}]},"scopeSpans":[{"scope":{"name":"bench"},"spans":[${spans.join(',')}]}]}]}\n`;
+
+async function generate(path) {
+  const out = createWriteStream(path, { highWaterMark: 1 << 20 });
+  let written = 0;
+  let chunk = '';
+  let batch = [];
+  for (let s = 0; s < SESSIONS && written < SPANS; s++) {
+    for (const sp of sessionSpans(s)) {
+      batch.push(spanJson(sp));
+      written++;
+      if (batch.length === BATCH) {
+        chunk += line(batch);
+        batch = [];
+      }
+      if (written >= SPANS) break;
+      if (chunk.length > 1 << 20) {
+        if (!out.write(chunk)) await once(out, 'drain');
+        chunk = '';
+      }
+    }
+  }
+  if (batch.length) chunk += line(batch);
+  out.write(chunk);
+  out.end();
+  await once(out, 'close');
+  return written;
+}
+
+/** Stream the file through the reader and normaliser in this (fresh) process; print the figures as JSON. */
+async function ingest(file) {
+  const baseRss = process.memoryUsage().rss;
+  let peak = baseRss;
+  const sample = () => {
+    const r = process.memoryUsage().rss;
+    if (r > peak) peak = r;
+  };
+  const timer = setInterval(sample, 20);
+  const t = performance.now();
+  const cpu0 = process.cpuUsage();
+  let sessions = 0;
+  let elements = 0;
+  const stream = streamSessions(file, { windowSpans: WINDOW });
+  for await (const s of stream) {
+    sessions++;
+    elements += s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length;
+    if ((sessions & 63) === 0) sample();
+  }
+  clearInterval(timer);
+  sample();
+  const cpu = process.cpuUsage(cpu0);
+  console.log(JSON.stringify({ sessions, elements, warnings: stream.warnings.total, secs: (performance.now() - t) / 1000, cpuSecs: (cpu.user + cpu.system) / 1e6, baseRss, peak }));
+}
+
+if (args.ingest) {
+  await ingest(args.ingest);
+} else {
+  const dir = mkdtempSync(join(tmpdir(), 'mce-bench-ingest-'));
+  const file = join(dir, 'traces.jsonl');
+  try {
+    const t = performance.now();
+    const spans = await generate(file);
+    const size = statSync(file).size;
+    console.log(`generated ${spans.toLocaleString('en')} spans in ${SESSIONS.toLocaleString('en')} sessions (${BATCH} spans per line): ${(size / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    // Measured in a fresh process, so the generator's memory is not counted.
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--ingest', file, '--window', String(WINDOW)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    if (child.status !== 0) throw new Error(`ingest process failed (${child.status})`);
+    const r = JSON.parse(child.stdout.trim().split('\n').pop());
+    const rate = spans / r.secs;
+    const cpuRate = spans / r.cpuSecs;
+    console.log(`ingested ${r.sessions.toLocaleString('en')} sessions, ${r.elements.toLocaleString('en')} elements, warnings ${r.warnings}`);
+    console.log(`throughput: ${Math.round(rate).toLocaleString('en')} spans/s wall-clock (${r.secs.toFixed(2)} s)   target >= 100,000 spans/s: ${rate >= 100_000 ? 'met' : 'NOT met'}`);
+    // On a shared machine wall-clock time includes waiting for a core; CPU time is the work the ingester did.
+    console.log(`            ${Math.round(cpuRate).toLocaleString('en')} spans/s of CPU time (${r.cpuSecs.toFixed(2)} s user+system, all threads, GC included)`);
+    console.log(`file size: ${(size / 1e6).toFixed(1)} MB   peak RSS: ${(r.peak / 1e6).toFixed(1)} MB (at start: ${(r.baseRss / 1e6).toFixed(1)} MB)`);
+    console.log(`peak RSS / file size: ${(r.peak / size).toFixed(3)}   target < 2: ${r.peak < 2 * size ? 'met' : 'NOT met'}`);
+  } finally {
+    if (!args.keep) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${file}`);
+  }
+}
