@@ -234,8 +234,9 @@ export class MetricEngine {
         const { provider, name } = entry.metric.metadata;
         const prefix = resultIdPrefix(run.runId, session.id, provider, name, level);
         const target = report || p.task.requested ? out : { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
-        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, target);
-        if (run.plan.dependencyKeys.has(entry.key)) lookup.add(provider, name, results);
+        const needed = run.plan.dependencyKeys.has(entry.key);
+        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, target, needed);
+        if (needed) lookup.add(provider, name, results);
       }
     }
     return out;

@@ -15,7 +15,8 @@ export interface TaskOutput {
 
 /**
  * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
- * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. Returns the task's results.
+ * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. Returns the task's results when
+ * `collect` (they are kept for the metrics that depend on this one), else an empty list.
  */
 export function appendRecords(
   metadata: MetricMetadata,
@@ -25,14 +26,16 @@ export function appendRecords(
   idPrefix: string,
   timestamp: string,
   out: SessionComputation,
+  collect = true,
 ): ResultRecord[] {
   const { name, provider, unit } = metadata;
   const results: ResultRecord[] = [];
+  const all = out.results;
   const head = resultIdHead(idPrefix);
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
-    const problem = invalidOutcome(outcome);
+    const problem = isPlainValue(outcome) ? undefined : invalidOutcome(outcome);
     if (problem !== undefined) {
       out.failed.push({ name, level, measures, error: problem });
       continue;
@@ -59,10 +62,24 @@ export function appendRecords(
       timestamp,
     };
     if (details !== undefined) record.details = details;
-    results.push(record);
-    out.results.push(record);
+    if (collect) results.push(record);
+    all.push(record);
   }
   return results;
+}
+
+/** The common case, checked without destructuring: a finite value, string or no reasoning, no usage. */
+function isPlainValue(outcome: ElementOutcome | undefined): boolean {
+  if (outcome === null || typeof outcome !== 'object' || outcome instanceof Error) return false;
+  const o = outcome as Partial<MetricValue> & { skipped?: unknown };
+  return (
+    typeof o.value === 'number' &&
+    Number.isFinite(o.value) &&
+    o.evaluation === undefined &&
+    o.skipped === undefined &&
+    (o.reasoning === undefined || typeof o.reasoning === 'string') &&
+    (o.details === undefined || (o.details !== null && typeof o.details === 'object'))
+  );
 }
 
 /** Why an outcome cannot become a result or a skip, or undefined when it can. */
