@@ -8,8 +8,9 @@ interface Indexed {
 }
 
 /**
- * Results computed so far in one session run, by metric name and by `provider:name`. Records are kept as the
- * task's arrays and turned into MetricResults only when a metric asks for them.
+ * Results computed so far in one session run, by metric name and by `provider:name`. Only the results of metrics
+ * that some selected metric declares in `dependsOn` are kept (a metric sees what it depends on, and is ordered after
+ * it). Records are kept as the task's arrays and turned into MetricResults only when a metric asks for them.
  */
 export class SessionResultLookup implements ResultLookup {
   readonly #records = new Map<string, ResultRecord[][]>();
@@ -30,8 +31,9 @@ export class SessionResultLookup implements ResultLookup {
     return this.#byId(name).get(elementId);
   }
 
+  /** A copy: a metric sorting its input must not reorder it for the next one. */
   all(name: string): MetricResult[] {
-    return this.#index(name).all;
+    return this.#index(name).all.slice();
   }
 
   #index(name: string): Indexed {
