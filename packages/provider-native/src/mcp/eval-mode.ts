@@ -46,13 +46,25 @@ export function resolveEvalMode(inputs: EvalModeInputs): ResolvedEvalMode {
 let persistedMode: EvalMode | undefined;
 
 /**
+ * Carries the persisted mode to worker threads and child processes (they inherit the environment at start, not
+ * this module's state). Internal: users set MCE_EVAL_MODE or run `mce set-eval-mode`.
+ */
+export const PERSISTED_EVAL_MODE_ENV = 'MCE_PERSISTED_EVAL_MODE';
+
+/**
  * The process-wide mode read from the user config (the client calls this after `readPersistedEvalMode`), used by
- * the MCP metrics when neither their option nor MCE_EVAL_MODE says otherwise.
+ * the MCP metrics when neither their option nor MCE_EVAL_MODE says otherwise. Also exported to the environment so
+ * metrics running in worker threads or child processes started afterwards see it.
  */
 export function setPersistedEvalMode(mode: EvalMode | undefined): void {
   persistedMode = mode;
+  if (mode === undefined) delete process.env[PERSISTED_EVAL_MODE_ENV];
+  else process.env[PERSISTED_EVAL_MODE_ENV] = mode;
 }
 
+/** The mode set with setPersistedEvalMode in this process, or inherited from the process that started it. */
 export function persistedEvalMode(): EvalMode | undefined {
-  return persistedMode;
+  if (persistedMode !== undefined) return persistedMode;
+  const inherited = process.env[PERSISTED_EVAL_MODE_ENV];
+  return isEvalMode(inherited) ? inherited : undefined;
 }

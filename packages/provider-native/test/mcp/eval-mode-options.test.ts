@@ -1,6 +1,6 @@
 /** Eval-mode resolution (a pure function) and the MCP metric options. */
 import { describe, expect, it } from 'vitest';
-import { parseEvalMode, parseMcpOptions, resolveEvalMode } from '@mce/provider-native';
+import { parseEvalMode, parseMcpOptions, persistedEvalMode, resolveEvalMode, setPersistedEvalMode } from '@mce/provider-native';
 
 describe('resolveEvalMode', () => {
   it('metric option > MCE_EVAL_MODE > persisted > llm, with the source', () => {
@@ -17,6 +17,24 @@ describe('resolveEvalMode', () => {
     expect(() => resolveEvalMode({ env: 'fast' })).toThrow('MCE_EVAL_MODE: eval mode "fast" is not one of llm, hybrid, system_one');
     expect(() => resolveEvalMode({ persisted: 'x' })).toThrow(/^user config eval_mode/);
     expect(() => resolveEvalMode({ metricOption: 3 })).toThrow(/^eval_mode option: eval mode 3/);
+  });
+});
+
+describe('the process-wide persisted mode', () => {
+  it('is exported to the environment, so worker threads and child processes started later inherit it', () => {
+    try {
+      setPersistedEvalMode('hybrid');
+      expect(process.env.MCE_PERSISTED_EVAL_MODE).toBe('hybrid');
+      setPersistedEvalMode(undefined);
+      expect(process.env.MCE_PERSISTED_EVAL_MODE).toBeUndefined();
+      expect(persistedEvalMode()).toBeUndefined();
+      process.env.MCE_PERSISTED_EVAL_MODE = 'system_one'; // as a worker thread inherits it
+      expect(persistedEvalMode()).toBe('system_one');
+      process.env.MCE_PERSISTED_EVAL_MODE = 'nonsense';
+      expect(persistedEvalMode()).toBeUndefined();
+    } finally {
+      setPersistedEvalMode(undefined);
+    }
   });
 });
 

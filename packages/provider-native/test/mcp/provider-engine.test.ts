@@ -1,8 +1,9 @@
 /** The MCP metrics in the native provider and through the MetricEngine. */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MCP_SPECS, MetricEngine, toMetricResult, validateMetricResult } from '@mce/core';
 import * as exports from '../../src/index.js';
-import { MCPTaskCompletion, MCPUse, MultiTurnMCPUse, nativeProvider } from '../../src/index.js';
+import { MCPTaskCompletion, MCPUse, MultiTurnMCPUse, NATIVE_PROVIDER_REF, nativeProvider, setPersistedEvalMode } from '../../src/index.js';
 import { weatherSession } from './support/mcp-session.js';
 
 describe('the native provider', () => {
@@ -64,5 +65,23 @@ describe('through the MetricEngine', () => {
     expect(out.skipped).toEqual([
       { name: 'MCPUse', level: 'Session', measures: 'mcp-weather', reason: 'no MCP server is available to this session: there is no MCP use to judge' },
     ]);
+  });
+});
+
+// Worker threads import the built package (dist), as in production; `npm test` builds before running the suite.
+const built = existsSync(new URL('../../dist/index.js', import.meta.url));
+describe.skipIf(!built)('thread strategy', () => {
+  it('metrics in worker threads see the persisted eval mode set in the main thread', async () => {
+    setPersistedEvalMode('system_one');
+    const engine = new MetricEngine({ strategy: 'thread', maxWorkers: 1 });
+    try {
+      engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
+      const out = await engine.computeLoadedSession(weatherSession(), { metrics: { Session: ['MCPUse'] } });
+      expect(out.failed).toEqual([]);
+      expect(out.results[0]!.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'user-config' });
+    } finally {
+      setPersistedEvalMode(undefined);
+      await engine.close();
+    }
   });
 });
