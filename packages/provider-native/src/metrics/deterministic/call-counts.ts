@@ -1,12 +1,12 @@
 import { nativeMetric, type NativeMetric } from './define.js';
-import { callsWithin, type CallKind } from './session-index.js';
+import { statsOf } from './container-stats.js';
 
 const LEVELS = ['Session', 'MASCall', 'AgentCall'] as const;
 const SCOPE =
   'in a Session: all of them; in a MASCall: those with its masCallId; in an AgentCall: those whose nearest ' +
   'enclosing agent call it is (calls of nested agent calls count at those agent calls)';
 
-function countMetric(name: string, kind: CallKind, what: string): NativeMetric {
+function countMetric(name: string, kind: 'llm' | 'tool' | 'agent', what: string): NativeMetric {
   return nativeMetric(
     name,
     {
@@ -18,7 +18,8 @@ function countMetric(name: string, kind: CallKind, what: string): NativeMetric {
       requirements: [`${kind === 'llm' ? 'llmCalls' : kind === 'tool' ? 'toolCalls' : 'agentCalls'}`],
     },
     (element, ctx) => {
-      const value = callsWithin(kind, ctx.level, element, ctx.session).length;
+      const stats = statsOf(ctx.level, element, ctx.session);
+      const value = kind === 'llm' ? stats.llmCalls : kind === 'tool' ? stats.toolCalls : stats.agentCalls;
       return { value, reasoning: `${value} ${what} in this ${ctx.level}.` };
     },
   );

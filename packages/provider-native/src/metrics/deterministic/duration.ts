@@ -1,6 +1,6 @@
 import { ONTOLOGY_LEVELS, type Call, type Session } from '@mce/core';
 import { fmt, nativeMetric } from './define.js';
-import { sessionIndex } from './session-index.js';
+import { elementSpan } from './session-index.js';
 
 function checkedDuration(what: string, start: number, end: number): number {
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
@@ -26,7 +26,7 @@ export const Duration = nativeMetric(
   (element, ctx) => {
     if (ctx.level === 'Session') {
       const session = element as Session;
-      const span = sessionIndex(session).span;
+      const span = elementSpan(session);
       if (!span) {
         const value = checkedDuration(`Session ${session.id}`, session.startTime, session.endTime);
         return { value, reasoning: `Session has no elements; its own start to end is ${fmt(value)} ms.` };

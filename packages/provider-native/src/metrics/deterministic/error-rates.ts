@@ -1,11 +1,7 @@
-import type { Call } from '@mce/core';
 import { fmt, nativeMetric, type NativeMetric } from './define.js';
-import { callsWithin } from './session-index.js';
+import { statsOf } from './container-stats.js';
 
-/** A call failed when its status is `error` or it carries an error. */
-export function isErrored(call: Call): boolean {
-  return call.status === 'error' || call.error !== undefined;
-}
+export { isErrored } from './container-stats.js';
 
 function errorRateMetric(name: string, kind: 'llm' | 'tool', what: string): NativeMetric {
   return nativeMetric(
@@ -21,17 +17,17 @@ function errorRateMetric(name: string, kind: 'llm' | 'tool', what: string): Nati
       requirements: [`${kind === 'llm' ? 'llmCalls' : 'toolCalls'}.status`],
     },
     (element, ctx) => {
-      const calls = callsWithin(kind, ctx.level, element, ctx.session);
-      let errored = 0;
-      for (const call of calls) if (isErrored(call)) errored += 1;
-      const value = calls.length === 0 ? 0 : (100 * errored) / calls.length;
+      const stats = statsOf(ctx.level, element, ctx.session);
+      const total = kind === 'llm' ? stats.llmCalls : stats.toolCalls;
+      const errored = kind === 'llm' ? stats.llmErrors : stats.toolErrors;
+      const value = total === 0 ? 0 : (100 * errored) / total;
       return {
         value,
         reasoning:
-          calls.length === 0
+          total === 0
             ? `No ${what} in this ${ctx.level}: error rate 0%.`
-            : `${errored} of ${calls.length} ${what} failed: ${fmt(value)}%.`,
-        details: { errored, total: calls.length },
+            : `${errored} of ${total} ${what} failed: ${fmt(value)}%.`,
+        details: { errored, total },
       };
     },
   );

@@ -20,4 +20,5 @@ export {
   nearestRankPercentile,
 } from './call-duration-aggregates.js';
 export { nativeMetric, NATIVE_PROVIDER, NATIVE_MODULE, type NativeMetric, type NativeMetricSpec } from './define.js';
-export { sessionIndex, callsWithin, type SessionIndex } from './session-index.js';
+export { elementSpan, agentIndex, byStartTime, type ElementSpan, type AgentIndex } from './session-index.js';
+export { sessionStats, statsOf, type ContainerStats } from './container-stats.js';

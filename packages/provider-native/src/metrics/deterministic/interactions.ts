@@ -1,7 +1,7 @@
 import type { Session } from '@mce/core';
 import { skip } from '@mce/core';
 import { fmt, nativeMetric } from './define.js';
-import { sessionIndex } from './session-index.js';
+import { agentIndex } from './session-index.js';
 
 const AGENT_SEQUENCE =
   'The agent sequence is every agent call of the session (nested ones included) ordered by start time, ties kept ' +
@@ -22,7 +22,7 @@ export function agentTransitions(session: Session): AgentTransitions {
   if (!found) {
     const counts = new Map<string, number>();
     let total = 0;
-    const sequence = sessionIndex(session).agentSequence;
+    const sequence = agentIndex(session).agentSequence;
     for (let i = 1; i < sequence.length; i++) {
       const from = sequence[i - 1]!.agentName;
       const to = sequence[i]!.agentName;
@@ -70,7 +70,7 @@ export const AgentToToolInteractions = nativeMetric(
     requirements: ['toolCalls.agentCallId', 'toolCalls.toolName', 'agentCalls.agentName'],
   },
   (_element, ctx) => {
-    const index = sessionIndex(ctx.session);
+    const index = agentIndex(ctx.session);
     const counts = new Map<string, number>();
     let total = 0;
     for (const call of ctx.session.toolCalls) {

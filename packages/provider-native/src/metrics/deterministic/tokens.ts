@@ -1,11 +1,11 @@
 import type { LLMCall } from '@mce/core';
 import { nativeMetric, type NativeMetric } from './define.js';
-import { callsWithin } from './session-index.js';
-import { tokenCount, type TokenField } from './token-counts.js';
+import { statsOf, type SummedTokenField } from './container-stats.js';
+import { tokenCount } from './token-counts.js';
 
 const LEVELS = ['Session', 'MASCall', 'AgentCall', 'LLMCall'] as const;
 
-function tokenMetric(name: string, field: TokenField, what: string): NativeMetric {
+function tokenMetric(name: string, field: SummedTokenField, what: string): NativeMetric {
   return nativeMetric(
     name,
     {
@@ -24,10 +24,11 @@ function tokenMetric(name: string, field: TokenField, what: string): NativeMetri
         const value = tokenCount(element as LLMCall, field);
         return { value, reasoning: `${what} reported by the LLM call: ${value}.` };
       }
-      const calls = callsWithin('llm', ctx.level, element, ctx.session);
-      let value = 0;
-      for (const call of calls) value += tokenCount(call, field);
-      return { value, reasoning: `${what} summed over ${calls.length} LLM call(s): ${value}.` };
+      const stats = statsOf(ctx.level, element, ctx.session);
+      const invalid = stats.tokenErrors?.[field];
+      if (invalid) throw invalid;
+      const value = stats.tokens[field];
+      return { value, reasoning: `${what} summed over ${stats.llmCalls} LLM call(s): ${value}.` };
     },
   );
 }

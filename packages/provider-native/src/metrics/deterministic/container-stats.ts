@@ -1,0 +1,115 @@
+import type { Call, Element, LLMCall, OntologyLevel, Session } from '@mce/core';
+import { tokenCount, type TokenField } from './token-counts.js';
+
+/** A call failed when its status is `error` or it carries an error. */
+export function isErrored(call: Call): boolean {
+  return call.status === 'error' || call.error !== undefined;
+}
+
+export const SUMMED_TOKEN_FIELDS = ['inputTokens', 'outputTokens', 'totalTokens'] as const satisfies readonly TokenField[];
+export type SummedTokenField = (typeof SUMMED_TOKEN_FIELDS)[number];
+
+/** Counts and token sums of the calls one container (Session, MASCall, AgentCall) holds. */
+export interface ContainerStats {
+  llmCalls: number;
+  toolCalls: number;
+  agentCalls: number;
+  llmErrors: number;
+  toolErrors: number;
+  tokens: Record<SummedTokenField, number>;
+  /** The first invalid count met per field: a sum over it is reported as that error, never as NaN. */
+  tokenErrors?: Partial<Record<SummedTokenField, Error>>;
+}
+
+interface SessionStats {
+  session: ContainerStats;
+  byAgent: Map<string, ContainerStats>;
+  byMas: Map<string, ContainerStats>;
+}
+
+const cache = new WeakMap<Session, SessionStats>();
+
+function empty(): ContainerStats {
+  return { llmCalls: 0, toolCalls: 0, agentCalls: 0, llmErrors: 0, toolErrors: 0, tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+}
+
+const EMPTY: Readonly<ContainerStats> = Object.freeze(empty());
+
+function containerIn(map: Map<string, ContainerStats>, id: string): ContainerStats {
+  let stats = map.get(id);
+  if (!stats) {
+    stats = empty();
+    map.set(id, stats);
+  }
+  return stats;
+}
+
+/** The containers a call counts in: the session, its MAS call, its nearest enclosing agent call. */
+function containersOf(all: SessionStats, call: Call, out: ContainerStats[]): number {
+  out[0] = all.session;
+  let n = 1;
+  if (call.masCallId !== undefined) out[n++] = containerIn(all.byMas, call.masCallId);
+  if (call.agentCallId !== undefined) out[n++] = containerIn(all.byAgent, call.agentCallId);
+  return n;
+}
+
+function addLLMCall(targets: ContainerStats[], n: number, call: LLMCall): void {
+  const errored = isErrored(call);
+  for (let t = 0; t < n; t++) {
+    const stats = targets[t]!;
+    stats.llmCalls += 1;
+    if (errored) stats.llmErrors += 1;
+  }
+  for (const field of SUMMED_TOKEN_FIELDS) {
+    let value: number;
+    try {
+      value = tokenCount(call, field);
+    } catch (error) {
+      for (let t = 0; t < n; t++) {
+        const errors = (targets[t]!.tokenErrors ??= {});
+        errors[field] ??= error as Error;
+      }
+      continue;
+    }
+    for (let t = 0; t < n; t++) targets[t]!.tokens[field] += value;
+  }
+}
+
+/**
+ * Every container's counts and token sums, in one pass over the session's calls (built at the first request, kept
+ * per session object): container-level metrics then read a map instead of walking the calls again.
+ */
+export function sessionStats(session: Session): SessionStats {
+  let all = cache.get(session);
+  if (!all) {
+    all = { session: empty(), byAgent: new Map(), byMas: new Map() };
+    const targets: ContainerStats[] = [];
+    for (const call of session.llmCalls) addLLMCall(targets, containersOf(all, call, targets), call);
+    for (const call of session.toolCalls) {
+      const n = containersOf(all, call, targets);
+      const errored = isErrored(call);
+      for (let t = 0; t < n; t++) {
+        targets[t]!.toolCalls += 1;
+        if (errored) targets[t]!.toolErrors += 1;
+      }
+    }
+    for (const call of session.agentCalls) {
+      const n = containersOf(all, call, targets);
+      for (let t = 0; t < n; t++) targets[t]!.agentCalls += 1;
+    }
+    cache.set(session, all);
+  }
+  return all;
+}
+
+/**
+ * The stats of a container element: the whole session for a Session, the calls with its `masCallId` for a MASCall,
+ * the calls whose nearest enclosing agent call it is for an AgentCall (nested agent calls' own calls count there).
+ */
+export function statsOf(level: OntologyLevel, element: Element, session: Session): Readonly<ContainerStats> {
+  const all = sessionStats(session);
+  if (level === 'Session') return all.session;
+  if (level === 'MASCall') return all.byMas.get(element.id) ?? EMPTY;
+  if (level === 'AgentCall') return all.byAgent.get(element.id) ?? EMPTY;
+  throw new Error(`call counts are kept for Session, MASCall and AgentCall, not ${level}`);
+}
