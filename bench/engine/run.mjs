@@ -1,10 +1,13 @@
 // Engine benchmark: the deterministic native catalog over synthetic sessions (run `npm run build` first).
 //   node bench/engine/run.mjs [--strategy asyncio|thread|process|hybrid] [--workers N]
 //                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
+//                             [--semi-space MB]   (V8 young generation size of the phase processes; see below)
 // Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
 // to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
-// wall clock.
+// wall clock. Results live until their batch is returned, so most survive V8's young generation and are collected by
+// full GCs; `--semi-space 64` (node --max-semi-space-size=64) lets them die young, which is what a long-running
+// worker should be started with.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +28,7 @@ const { values: args } = parseArgs({
     file: { type: 'string' },
     warmup: { type: 'string' },
     breakdown: { type: 'boolean', default: false },
+    'semi-space': { type: 'string' },
   },
 });
 
@@ -141,7 +145,8 @@ function runPhase(phaseArgs) {
     ...(args.workers ? ['--workers', args.workers] : []),
     ...(args.breakdown ? ['--breakdown'] : []),
   ];
-  const out = execFileSync(process.execPath, [script, ...phaseArgs, ...passThrough], {
+  const nodeFlags = args['semi-space'] ? [`--max-semi-space-size=${Number(args['semi-space'])}`] : [];
+  const out = execFileSync(process.execPath, [...nodeFlags, script, ...phaseArgs, ...passThrough], {
     encoding: 'utf8',
     maxBuffer: 16 * MB,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -157,6 +162,7 @@ async function main() {
 
   const metricCount = new Set(Object.values(defaultMetricSelection()).flat()).size;
   console.log(`mce engine benchmark — strategy ${args.strategy}, ${metricCount} deterministic metrics, Node ${process.version}`);
+  if (args['semi-space']) console.log(`phases run with node --max-semi-space-size=${Number(args['semi-space'])}`);
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
 
   const batchFile = await syntheticSessionsFile(Number(args.sessions), Number(args.spans));
