@@ -135,13 +135,20 @@ export class McpJudging {
   /** System One answers questions about an interaction (usage of an endpoint model counted). */
   async ask(interaction: MCPInteraction, questions: readonly SystemOneQuestion[], extracted?: string, turn?: number): Promise<SystemOneResult> {
     const model = this.systemOne();
-    const result = await model.answer({ interaction, questions, ...(extracted ? { extracted } : {}), ...this.sig });
+    const result = await model.answer({
+      interaction,
+      questions,
+      ...(extracted ? { extracted } : {}),
+      ...(this.options.verboseMode ? { explain: true } : {}),
+      ...this.sig,
+    });
     if (result.usage) this.usages.push(result.usage);
     this.step({
       step: 'system-one',
       model: result.model,
       ...(turn !== undefined ? { turn } : {}),
       answers: result.answers.map((a) => ({ question: a.question, level: a.level, confidence: r3(a.confidence), value: r3(a.value), probabilities: a.probabilities.map(r3) })),
+      ...(result.evidence ? { evidence: result.evidence } : {}),
     });
     return result;
   }

@@ -207,6 +207,13 @@ describe('system_one mode', () => {
     const bad = await run(metric, { eval_mode: 'system_one' }, broken);
     expect(bad.value).toBeLessThan(0.5);
     expect((await run(metric, { eval_mode: 'system_one' }, broken)).value).toBe(bad.value);
+    // verbose_mode: the step carries the signals the answers rest on
+    const verbose = await run(metric, { eval_mode: 'system_one', verbose_mode: true }, broken);
+    const step = (verbose.details!.steps as Array<{ step: string; model: string; evidence: Record<string, number> }>)[0]!;
+    expect(step).toMatchObject({ step: 'system-one', model: 'local' });
+    // one of the two calls lacks `city`, has an unknown `unit` and a mistyped `days`, and failed
+    expect(step.evidence).toMatchObject({ schema_invalid: 0.5, missing_required: 0.5, unknown_argument: 0.5, type_error: 0.5, error_result: 0.5, unrecovered_error: 1, argument_error_result: 1 });
+    expect(verbose.value).toBe(bad.value);
   });
 });
 

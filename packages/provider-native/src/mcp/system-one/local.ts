@@ -40,7 +40,12 @@ export class LocalSystemOne implements SystemOneModel {
     const answers: SystemOneAnswer[] = request.questions.map((q: SystemOneQuestion) =>
       answerFrom(q, levelProbabilities(probabilityYes(this.#weights.questions[q], features))),
     );
-    return { answers, model: this.id };
+    if (!request.explain) return { answers, model: this.id };
+    const evidence: Record<string, number> = {};
+    FEATURE_NAMES.forEach((name, i) => {
+      if (features[i]) evidence[name] = Math.round(features[i]! * 1000) / 1000;
+    });
+    return { answers, model: this.id, evidence };
   }
 
   answer(request: SystemOneRequest): Promise<SystemOneResult> {

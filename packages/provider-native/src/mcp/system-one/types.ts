@@ -38,6 +38,8 @@ export interface SystemOneRequest {
   questions: readonly SystemOneQuestion[];
   /** Extra text about what was asked / done (hybrid mode: what the LLM extracted). */
   extracted?: string;
+  /** Ask for the evidence behind the answers (verbose mode). */
+  explain?: boolean;
 }
 
 export interface SystemOneResult {
@@ -46,6 +48,8 @@ export interface SystemOneResult {
   model: string;
   /** LLM usage when the model is a remote endpoint. */
   usage?: EvaluationUsage;
+  /** When asked to explain: the signals the answers rest on (the local model's non-zero features). */
+  evidence?: Record<string, number>;
 }
 
 export interface SystemOneModel {
