@@ -94,6 +94,20 @@ describe('PromptTokens / CompletionTokens / TotalTokens', () => {
     expect(() => Cost.compute(b.session, ctx('Session'))).toThrow(/LLMCall bad/);
   });
 
+  it('fail only the sums that include the invalid call, and only for the invalid field', () => {
+    const b = new SessionBuilder();
+    const good = b.agent('good', { start: 0, end: 10 });
+    const bad = b.agent('bad', { start: 10, end: 20 });
+    b.llm({ start: 1, end: 2, agent: good.id, usage: { inputTokens: 7, outputTokens: 3 } });
+    b.llm({ id: 'neg', start: 11, end: 12, agent: bad.id, usage: { inputTokens: -1, outputTokens: 4, totalTokens: 4 } });
+    const ctx = (level: 'Session' | 'AgentCall') => ({ session: b.session, level, options: {}, results: { get: () => undefined, all: () => [] } });
+    expect(PromptTokens.compute(good, ctx('AgentCall'))).toMatchObject({ value: 7 });
+    expect(() => PromptTokens.compute(bad, ctx('AgentCall'))).toThrow('LLMCall neg: usage.inputTokens is not a non-negative number (-1)');
+    expect(CompletionTokens.compute(bad, ctx('AgentCall'))).toMatchObject({ value: 4 });
+    expect(CompletionTokens.compute(b.session, ctx('Session'))).toMatchObject({ value: 7 });
+    expect(TotalTokens.compute(b.session, ctx('Session'))).toMatchObject({ value: 14 });
+  });
+
   it('refuse a level they are not defined at', () => {
     expect(() => PromptTokens.compute(s.toolCalls[0]!, { session: s, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } })).toThrow(
       'PromptTokens is not defined at the ToolCall level',
