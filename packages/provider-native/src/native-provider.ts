@@ -13,7 +13,9 @@ const NATIVE_METRICS: readonly Metric[] = Object.freeze([...DETERMINISTIC_METRIC
 /** The built-in provider `mce`. */
 export const nativeProvider: MetricProvider = Object.freeze({
   name: NATIVE_PROVIDER,
-  description: 'Built-in mce metrics: duration, tokens, cost, call counts, error rates, cycles, agent interactions',
+  description:
+    'Built-in mce metrics: deterministic (duration, tokens, cost, call counts, error rates, cycles, agent ' +
+    'interactions), LLM-judged and MCP',
   version: '0.1.0',
   metrics: () => NATIVE_METRICS,
 });
