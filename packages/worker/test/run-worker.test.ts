@@ -44,7 +44,9 @@ describe.skipIf(!available)('runWorker', () => {
       processor: {
         processBatch: async (items) => {
           seen.push(...items);
-          return { items: items.map((item) => ({ sessionId: item.sessionId, status: 'ok', results: 3, failedMetrics: 1 })) };
+          return {
+            items: items.map((item) => ({ sessionId: item.sessionId, status: 'ok', results: 3, failedMetrics: 1, evaluationTokens: 120, evaluationCost: 0.25 })),
+          };
         },
       },
       config: testConfig(queue, { healthPort: port }),
@@ -67,6 +69,9 @@ describe.skipIf(!available)('runWorker', () => {
       expect(seen.map((item) => item.sessionId).sort()).toEqual(['r1', 'r2', 'r3']);
       const metrics = await (await fetch(`${base}/metrics`)).text();
       expect(metrics).toContain('mce_worker_sessions_processed_total 3');
+      // Judge usage the processor reported: 3 sessions × 120 tokens, 3 × $0.25.
+      expect(metrics).toContain('mce_worker_judge_tokens_total 360');
+      expect(metrics).toContain('mce_worker_judge_cost_usd_total 0.75');
       expect(metrics).toContain('process_cpu_user_seconds_total');
     } finally {
       abort.abort();

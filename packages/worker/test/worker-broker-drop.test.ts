@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, closeConnections, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
-import { PgResultsProcessor } from './support/pg-processor.js';
+import { FlakyProcessor, openService, type ServiceFixture } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -12,23 +12,24 @@ describe.skipIf(!available)('worker: the broker drops every connection in mid-ru
   const connectionName = `mce-test-drop-${process.pid}`;
   const sessions = Array.from({ length: 300 }, (_, i) => `drop-s${i}`);
   let broker: Broker;
-  let processor: PgResultsProcessor;
+  let fixture: ServiceFixture;
   let worker: MceWorker;
 
   beforeAll(async () => {
     broker = new Broker();
-    processor = await PgResultsProcessor.create(PG_URL, `worker_drop_${process.pid}`, sessions);
+    fixture = await openService(PG_URL, `worker_drop_${process.pid}`, sessions);
   });
 
   afterAll(async () => {
     await worker?.close();
     await broker?.deleteQueues(queue);
     await broker?.close();
-    await processor?.close();
+    await fixture?.close();
   });
 
   it('reconnects, re-declares the queues and stores every session exactly once', async () => {
     await enqueueSessions(AMQP_URL, queue, sessions);
+    const processor = new FlakyProcessor(fixture.service);
     processor.delayMs = 100; // batches are in flight when the connection goes
     worker = new MceWorker({
       config: testConfig(queue, { batchSize: 10, prefetch: 20, reconnectMaxDelayMs: 500 }),
@@ -37,28 +38,28 @@ describe.skipIf(!available)('worker: the broker drops every connection in mid-ru
       connectionName,
     });
     await worker.ready();
+    const connections = async () => (await worker.metrics.connections.get()).values[0]?.value ?? 0;
+    const processed = async () => (await worker.metrics.messagesProcessed.get()).values[0]?.value ?? 0;
 
-    await waitFor(async () => (await processor.counts()).rows >= 40, 15_000, 'some sessions stored');
+    await waitFor(async () => (await fixture.counts()).sessions >= 40, 30_000, 'some sessions stored');
     expect(await closeConnections(connectionName)).toBe(1);
-    await waitFor(async () => worker.isReady() && (await processor.counts()).rows >= 150, 15_000, 'consuming again after the first drop');
-    // The retry and dead-letter queues were declared again on the new connection: delete them, drop, check.
+    await waitFor(async () => (await connections()) === 2 && (await fixture.counts()).sessions >= 150, 30_000, 'consuming again after the first drop');
+    // The retry and dead-letter queues are declared again on every connection: delete one, drop, check it is back.
     await broker.connection.queueDelete({ queue: `${queue}.dlq` });
     expect(await closeConnections(connectionName)).toBe(1);
-    await waitFor(async () => (await worker.metrics.connections.get()).values[0]?.value === 3, 15_000, 'the second reconnect');
-    await waitFor(async () => (await processor.counts()).rows === 300, 30_000, 'all 300 sessions stored');
-
-    const counts = await processor.counts();
-    // One result row per session: redelivered messages overwrote their rows instead of adding new ones.
-    expect(counts.rows).toBe(300);
-    expect(counts.sessions).toBe(300);
-    await waitFor(async () => (await broker.depth(queue)) === 0, 10_000, 'an empty queue');
+    await waitFor(async () => (await connections()) === 3, 30_000, 'the second reconnect');
+    await waitFor(async () => (await broker.depth(queue)) === 0 && (await fixture.counts()).sessions === 300, 60_000, 'all 300 sessions stored');
     await worker.close();
-    // Nothing unacked was left behind: after the consumer's channel closed, the queue is still empty.
+
+    // Every session has its results exactly once: messages of the batches in flight at a drop were stored, not acked,
+    // redelivered and stored again under the same run ids, which overwrote them.
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 300 * k, sessions: 300, min: k, max: k });
+    const redelivered = (await processed()) - 300;
+    expect(redelivered).toBeGreaterThan(0);
+    expect(redelivered).toBeLessThanOrEqual(2 * 20);
+    // Nothing unacked was left behind: with the worker's channel closed, the queue is still empty.
     expect(await broker.depth(queue)).toBe(0);
     expect(await broker.connection.queueDeclare({ queue: `${queue}.dlq`, passive: true })).toMatchObject({ messageCount: 0 });
-    // Batches in flight at a drop were stored but not acked, redelivered and stored again under the same run ids:
-    // overwrites (writes > rows), bounded by the prefetch (20) per drop.
-    expect(counts.writes - counts.rows).toBeGreaterThan(0);
-    expect(counts.writes - counts.rows).toBeLessThanOrEqual(2 * 20);
   });
 });

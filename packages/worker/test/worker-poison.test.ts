@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
-import { PgResultsProcessor } from './support/pg-processor.js';
+import { openService, type ServiceFixture } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -10,13 +10,13 @@ const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 describe.skipIf(!available)('worker: poison messages go to the dead-letter queue at once', () => {
   const queue = uniqueQueue('poison');
   let broker: Broker;
-  let processor: PgResultsProcessor;
+  let fixture: ServiceFixture;
   let worker: MceWorker;
 
   beforeAll(async () => {
     broker = new Broker();
-    processor = await PgResultsProcessor.create(PG_URL, `worker_poison_${process.pid}`, ['known-1', 'known-2']);
-    worker = new MceWorker({ config: testConfig(queue), processor, logger: log });
+    fixture = await openService(PG_URL, `worker_poison_${process.pid}`, ['known-1', 'known-2']);
+    worker = new MceWorker({ config: testConfig(queue), processor: fixture.service, logger: log });
     await worker.ready();
   });
 
@@ -24,7 +24,7 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
     await worker?.close();
     await broker?.deleteQueues(queue);
     await broker?.close();
-    await processor?.close();
+    await fixture?.close();
   });
 
   it('dead-letters malformed and unknown-session messages with the reason in the headers, stores the rest', async () => {
@@ -33,7 +33,7 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
     await broker.publishRaw(queue, Buffer.from('{"session_ids":["known-2","ghost-1","ghost-2"]}'), { messageId: 'half-known' });
     await enqueueSessions(AMQP_URL, queue, ['known-1']);
 
-    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 3, 10_000, '3 dead-lettered messages');
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 3, 20_000, '3 dead-lettered messages');
     const dead = await broker.drain(`${queue}.dlq`);
     const byId = new Map(dead.map((message) => [message.messageId, message]));
     expect([...byId.keys()].sort()).toEqual(['bad-json', 'bad-shape', 'half-known']);
@@ -44,17 +44,20 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
     expect(badJson?.headers?.[HEADER.lastError]).toBe('body is not JSON: not json at all');
     expect(Buffer.from(badJson?.body as Buffer).toString()).toBe('not json at all');
 
+    expect(byId.get('bad-shape')?.headers?.[HEADER.reason]).toBe('malformed-message');
     expect(byId.get('bad-shape')?.headers?.[HEADER.lastError]).toBe('body has neither "session_id" nor "session_ids"');
 
     const halfKnown = byId.get('half-known');
     expect(halfKnown?.headers?.[HEADER.reason]).toBe('unknown-session');
+    expect(halfKnown?.headers?.[HEADER.attempts]).toBe(1);
     expect(halfKnown?.headers?.[HEADER.unknownSessions]).toBe('ghost-1,ghost-2');
     expect(halfKnown?.headers?.[HEADER.lastError]).toBe('unknown session: ghost-1, ghost-2');
     expect(JSON.parse(Buffer.from(halfKnown?.body as Buffer).toString())).toEqual({ session_ids: ['known-2', 'ghost-1', 'ghost-2'] });
 
     // The known sessions are stored (the one beside the unknown ones too); nothing waits in any queue.
-    await waitFor(async () => (await processor.counts()).rows === 2, 5000, '2 stored sessions');
-    expect(await processor.counts()).toEqual({ rows: 2, sessions: 2, writes: 2 });
+    const k = fixture.resultsPerSession;
+    await waitFor(async () => (await fixture.counts()).sessions === 2, 10_000, '2 stored sessions');
+    expect(await fixture.counts()).toEqual({ results: 2 * k, sessions: 2, min: k, max: k });
     expect(await broker.depth(queue)).toBe(0);
     expect(await broker.depth(`${queue}.retry`)).toBe(0);
     const text = await worker.metrics.registry.metrics();

@@ -1,8 +1,8 @@
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
-import { PgResultsProcessor } from './support/pg-processor.js';
+import { FlakyProcessor, openService, openUnreachableService } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -24,39 +24,39 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
 
   async function setUp(name: string, overrides: Parameters<typeof testConfig>[1]) {
     const queue = uniqueQueue(name);
-    const processor = await PgResultsProcessor.create(PG_URL, `worker_${name}_${process.pid}`, sessions);
+    const fixture = await openService(PG_URL, `worker_${name}_${process.pid}`, sessions);
+    const processor = new FlakyProcessor(fixture.service);
     const worker = new MceWorker({ config: testConfig(queue, overrides), processor, logger: log });
-    cleanups.push(() => processor.close(), () => broker.deleteQueues(queue), () => worker.close());
+    cleanups.push(() => fixture.close(), () => broker.deleteQueues(queue), () => worker.close());
     await worker.ready();
-    return { queue, processor, worker };
+    return { queue, fixture, processor, worker };
   }
 
   const counter = async (worker: MceWorker, name: string) =>
     Number(new RegExp(`${name} (\\d+)`).exec(await worker.metrics.registry.metrics())?.[1] ?? 0);
 
   it('retries through the retry queue and succeeds when the store is back', async () => {
-    const { queue, processor, worker } = await setUp('retry_ok', { maxAttempts: 3, retryDelayMs: 150, batchSize: 12, prefetch: 24, batchMaxWaitMs: 100 });
+    const { queue, fixture, processor, worker } = await setUp('retry_ok', { maxAttempts: 3, retryDelayMs: 150, batchSize: 12, prefetch: 24, batchMaxWaitMs: 150 });
     processor.failuresLeft = 2;
     await enqueueSessions(AMQP_URL, queue, sessions);
 
-    await waitFor(async () => (await processor.counts()).rows === 12, 15_000, '12 stored sessions');
-    // Every session was written once: the two failed batches wrote nothing.
-    expect(await processor.counts()).toEqual({ rows: 12, sessions: 12, writes: 12 });
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 12, 30_000, '12 acks');
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 12 * k, sessions: 12, min: k, max: k });
     expect(processor.failuresLeft).toBe(0);
-    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBeGreaterThanOrEqual(2);
-    // Each of the 12 messages went through the retry queue twice.
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2);
+    // Each of the 12 messages went through the retry queue twice (the 12 travel together: one batch each time).
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(24);
-    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 12, 5000, '12 acks');
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
     expect(await broker.depth(queue)).toBe(0);
   });
 
   it('dead-letters every message after max_attempts with the attempt count and the last error', async () => {
-    const { queue, processor, worker } = await setUp('retry_dead', { maxAttempts: 2, retryDelayMs: 100, batchSize: 12, prefetch: 24 });
+    const { queue, fixture, processor, worker } = await setUp('retry_dead', { maxAttempts: 2, retryDelayMs: 100, batchSize: 12, prefetch: 24 });
     processor.failuresLeft = Number.POSITIVE_INFINITY;
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 4));
 
-    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 4, 15_000, '4 dead-lettered messages');
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 4, 20_000, '4 dead-lettered messages');
     const dead = await broker.drain(`${queue}.dlq`);
     for (const message of dead) {
       expect(message.headers?.[HEADER.reason]).toBe('max-attempts-exceeded');
@@ -64,22 +64,25 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
       expect(message.headers?.[HEADER.lastError]).toBe('Error: store unreachable (simulated)');
     }
     expect(dead.map((message) => (message.body as { session_id: string }).session_id).sort()).toEqual(sessions.slice(0, 4).sort());
-    expect((await processor.counts()).rows).toBe(0);
+    expect((await fixture.counts()).results).toBe(0);
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(4);
     expect(await counter(worker, 'mce_worker_messages_dead_lettered_total\\{reason="max-attempts-exceeded"\\}')).toBe(4);
     expect(await broker.depth(queue)).toBe(0);
     expect(await broker.depth(`${queue}.retry`)).toBe(0);
   });
 
-  it('survives a PostgreSQL that is unreachable (wrong port) until the configuration is fixed', async () => {
-    const { queue, processor, worker } = await setUp('retry_pg', { maxAttempts: 10, retryDelayMs: 200, batchSize: 12, prefetch: 24 });
-    await processor.reconnect('postgres://postgres@127.0.0.1:1/test');
+  it('survives a PostgreSQL store that is unreachable (wrong port) until the configuration is fixed', async () => {
+    const { queue, fixture, processor, worker } = await setUp('retry_pg', { maxAttempts: 20, retryDelayMs: 200, batchSize: 12, prefetch: 24 });
+    const unreachable = await openUnreachableService(fixture.schema);
+    cleanups.push(() => unreachable.close());
+    processor.inner = unreachable.service;
     await enqueueSessions(AMQP_URL, queue, sessions);
 
-    await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 2, 15_000, 'two failed batches');
-    await processor.reconnect(PG_URL);
-    await waitFor(async () => (await processor.counts()).rows === 12, 15_000, '12 stored sessions');
-    expect(await processor.counts()).toEqual({ rows: 12, sessions: 12, writes: 12 });
+    await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 2, 20_000, 'two failed batches');
+    processor.inner = fixture.service;
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 12, 30_000, '12 acks');
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 12 * k, sessions: 12, min: k, max: k });
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBeGreaterThanOrEqual(24);
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
   });

@@ -1,0 +1,26 @@
+// The processors the worker benchmark can run, and the preparation of the sessions they read.
+import { syntheticSession, spanCount } from './sessions.mjs';
+
+const noop = {
+  async processBatch(items) {
+    return { items: items.map((item) => ({ sessionId: item.sessionId, status: 'ok', results: 0, failedMetrics: 0 })) };
+  },
+};
+
+/** `{ processor, close }` for a worker process. */
+export async function createProcessor(kind, { pgUrl, schema }) {
+  if (kind === 'noop') return { processor: noop, close: async () => undefined };
+  if (kind !== 'service') throw new Error(`unknown processor "${kind}" (service | noop)`);
+  const { openServiceProcessor } = await import('./service.mjs');
+  return openServiceProcessor({ pgUrl, schema });
+}
+
+/** Writes the synthetic sessions to the store (unless already there) and returns their ids. */
+export async function prepareSessions(kind, { pgUrl, schema, count, fresh }) {
+  const sessionIds = Array.from({ length: count }, (_, i) => syntheticSession(i).id);
+  const spansPerSession = spanCount(syntheticSession(0));
+  if (kind === 'noop') return { sessionIds, spansPerSession, close: async () => undefined };
+  const { writeBenchSessions } = await import('./service.mjs');
+  const { wroteSeconds, close } = await writeBenchSessions({ pgUrl, schema, count, fresh, make: syntheticSession });
+  return { sessionIds, spansPerSession, wroteSeconds, close };
+}

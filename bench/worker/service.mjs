@@ -1,0 +1,34 @@
+// The benchmark's real processor: MCEWorkerService (default deterministic metric set, no cache) on the PostgreSQL
+// store in the benchmark's schema; and the writing of the benchmark sessions into that store.
+import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@mce/client';
+
+const silent = { warn: () => undefined };
+
+export async function openServiceProcessor({ pgUrl, schema }) {
+  const store = new PostgresStore(pgUrl, { schema, logger: silent });
+  const client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false, env: {}, logger: silent });
+  return {
+    processor: new MCEWorkerService(client),
+    close: async () => {
+      await client.close();
+      await store.close();
+    },
+  };
+}
+
+/** Writes `count` synthetic sessions unless the schema already holds them all (or `fresh`). */
+export async function writeBenchSessions({ pgUrl, schema, count, fresh, make }) {
+  const store = new PostgresStore(pgUrl, { schema, logger: silent });
+  await store.init();
+  const ids = Array.from({ length: count }, (_, i) => make(i).id);
+  const present = fresh ? new Set() : await store.sessionExists(ids);
+  let wroteSeconds;
+  if (present.size < count) {
+    const started = performance.now();
+    const missing = [];
+    for (let i = 0; i < count; i++) if (!present.has(ids[i])) missing.push(i);
+    for (let i = 0; i < missing.length; i += 250) await store.writeSessions(missing.slice(i, i + 250).map((n) => make(n)));
+    wroteSeconds = (performance.now() - started) / 1000;
+  }
+  return { wroteSeconds, close: () => store.close() };
+}

@@ -1,0 +1,36 @@
+// One benchmark worker process: the built @mce/worker consuming the benchmark queue with the processor chosen by
+// BENCH_PROCESSOR (`service`: MCEWorkerService on the PostgreSQL store; `noop`: acknowledges without computing, to
+// measure the queue machinery alone). Times every processBatch call and prints them as JSON when it stops.
+import { createLogger, runWorker, workerConfigFrom } from '@mce/worker';
+import { createProcessor } from './processor.mjs';
+
+const { processor, close } = await createProcessor(process.env.BENCH_PROCESSOR ?? 'service', {
+  pgUrl: process.env.BENCH_PG_URL,
+  schema: process.env.BENCH_SCHEMA,
+});
+
+const durations = [];
+let first;
+let last;
+let sessions = 0;
+const timed = {
+  async processBatch(items) {
+    const started = performance.now();
+    first ??= Date.now();
+    const outcome = await processor.processBatch(items);
+    durations.push(performance.now() - started);
+    last = Date.now();
+    sessions += items.length;
+    return outcome;
+  },
+};
+
+const result = await runWorker({
+  processor: timed,
+  config: workerConfigFrom({ health_port: 0 }, process.env),
+  logger: createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
+  onStarted: ({ worker }) => void worker.ready().then(() => console.log(JSON.stringify({ event: 'ready' }))),
+});
+console.log(JSON.stringify({ event: 'stats', first, last, sessions, durations }));
+await close();
+process.exit(result.exitCode);
