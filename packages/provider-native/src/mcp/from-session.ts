@@ -65,7 +65,7 @@ export function agentInteraction(session: Session, agent: AgentCall): MCPInterac
   const servers = mcpServersFor(session, agent);
   const calls = byStart(session.toolCalls.filter((c) => c.agentCallId === agent.id && isMcpCall(c, servers)));
   return {
-    request: agent.userInput ?? valueText(agent.input) ?? '',
+    request: agent.userInput ?? valueText(agent.input),
     output: agent.finalResponse ?? valueText(agent.output),
     servers,
     calls: calls.map(mcpCallRecord),
