@@ -18,5 +18,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Store and broker suites share one PostgreSQL and one RabbitMQ; files run in parallel, each in its own schema/queue.
     pool: 'forks',
+    // Tests use the committed price table; a background refresh from the network must never change their prices.
+    env: { MODEL_PRICES_REFRESH: 'false' },
   },
 });
