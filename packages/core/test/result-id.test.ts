@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { hash64, resultId, resultIdPrefix } from '@mce/core';
+import { hash64, resultId, resultIdPrefix, sessionDigest, taskIdPrefix } from '@mce/core';
 
 describe('result ids', () => {
-  it('prefix = first 64 bits of SHA-256 over runId, session, provider, name, level (NUL-separated)', () => {
-    // Worked out independently: sha256("run-1\0s1\0mce\0Duration\0LLMCall")[:16].
-    expect(resultIdPrefix('run-1', 's1', 'mce', 'Duration', 'LLMCall')).toBe('f5ec709aaba68fb2');
+  it('prefix = hash64(sha256(runId NUL session)[:16] NUL provider NUL name NUL level)', () => {
+    // Worked out independently (Python hashlib and a Python port of the 64-bit hash).
+    expect(sessionDigest('run-1', 's1')).toBe('e6f32933d05cf71f');
+    expect(taskIdPrefix('e6f32933d05cf71f', 'mce', 'Duration', 'LLMCall')).toBe('30299dc08474174e');
+    expect(resultIdPrefix('run-1', 's1', 'mce', 'Duration', 'LLMCall')).toBe('30299dc08474174e');
   });
 
   it('id = prefix and a 64-bit hash of the measured id, UUID-shaped; stable across versions', () => {
     expect(hash64('span-1')).toBe('9c3b75c88689a841');
     expect(hash64('')).toBe('488bdcb81aee8d83');
-    expect(resultId('f5ec709aaba68fb2', 'span-1')).toBe('f5ec709a-aba6-8fb2-9c3b-75c88689a841');
+    expect(resultId('30299dc08474174e', 'span-1')).toBe('30299dc0-8474-174e-9c3b-75c88689a841');
   });
 
   it('differs for every field', () => {

@@ -12,7 +12,7 @@ import type { RegisteredMetric } from './metric-registry.js';
 import type { SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
 import { appendRecords, invalidOutcome, toError } from './record-builder.js';
-import { resultIdPrefix } from './result-id.js';
+import { sessionDigest, taskIdPrefix } from './result-id.js';
 import { SessionResultLookup } from './result-lookup.js';
 import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
 import { TopologicalScheduler } from './scheduler.js';
@@ -213,6 +213,7 @@ export class MetricEngine {
     const lookup = new SessionResultLookup(session.id);
     const strategy = this.#strategyInstance();
     const report = run.options.reportDependencies ?? true;
+    const digest = sessionDigest(run.runId, session.id);
     for (const stage of run.plan.stages) {
       run.options.signal?.throwIfAborted();
       const prepared = stage.map((task) => this.#prepare(task, session, lookup, run));
@@ -232,7 +233,7 @@ export class MetricEngine {
       for (const p of prepared) {
         const { entry, level } = p.task;
         const { provider, name } = entry.metric.metadata;
-        const prefix = resultIdPrefix(run.runId, session.id, provider, name, level);
+        const prefix = taskIdPrefix(digest, provider, name, level);
         const target = report || p.task.requested ? out : { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
         const needed = run.plan.dependencyKeys.has(entry.key);
         const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, target, needed);

@@ -4,28 +4,44 @@ import { hash } from 'node:crypto';
  * Deterministic result ids: the same (runId, session, provider, metric, level, measured element) always gives the
  * same id, so re-running with a runId overwrites results in a store instead of duplicating them.
  *
- * The (runId, session, provider, name, level) part is hashed once per task with SHA-256 (64 bits kept); the measured
- * element id is mixed in with a fast 64-bit string hash. Formatted like a UUID (8-4-4-4-12 hex). Per result this
+ * (runId, session) is hashed once per session with SHA-256; each task mixes that digest with (provider, name, level)
+ * into a 64-bit prefix, and each result mixes in its measured element id (64 more bits) — a fast non-cryptographic
+ * hash for the parts computed hundreds of thousands of times. Formatted like a UUID (8-4-4-4-12 hex). Per result this
  * costs one flat string and nothing else: results are produced by the hundred thousand, and garbage slows them down.
  */
-export function resultIdPrefix(runId: string, sessionId: string, provider: string, name: string, level: string): string {
-  return hash('sha256', `${runId}\u0000${sessionId}\u0000${provider}\u0000${name}\u0000${level}`, 'hex').slice(0, 16);
+export function sessionDigest(runId: string, sessionId: string): string {
+  return hash('sha256', `${runId}\u0000${sessionId}`, 'hex').slice(0, 16);
 }
+
+/** 16 hex digits identifying one task (metric at a level) of one session run. */
+export function taskIdPrefix(digest: string, provider: string, name: string, level: string): string {
+  return hash64(`${digest}\u0000${provider}\u0000${name}\u0000${level}`);
+}
+
+export function resultIdPrefix(runId: string, sessionId: string, provider: string, name: string, level: string): string {
+  return taskIdPrefix(sessionDigest(runId, sessionId), provider, name, level);
+}
+
+const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+const DASH = '-'.charCodeAt(0);
 
 /** A task's id prefix prepared for `resultIdFromHead`: the UUID's first 19 characters (`xxxxxxxx-xxxx-xxxx-`). */
 export type ResultIdHead = readonly number[];
 
 export function resultIdHead(prefix: string): ResultIdHead {
-  const head = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-${prefix.slice(12, 16)}-`;
-  return Array.from(head, (c) => c.charCodeAt(0));
+  const head = new Array<number>(19);
+  for (let i = 0, j = 0; i < 16; i++, j++) {
+    if (i === 8 || i === 12) head[j++] = DASH;
+    head[j] = prefix.charCodeAt(i);
+  }
+  head[18] = DASH;
+  return head;
 }
 
 export function resultId(prefix: string, measuredId: string): string {
   return resultIdFromHead(resultIdHead(prefix), measuredId);
 }
 
-const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-const DASH = '-'.charCodeAt(0);
 /** Reused buffer of the 36 character codes of an id. */
 const codes: number[] = new Array<number>(36).fill(0);
 
