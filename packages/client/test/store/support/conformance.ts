@@ -161,6 +161,18 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(warnings).toEqual([]);
     });
 
+    it('upserts Metric definitions: a changed definition replaces the stored one', async () => {
+      await store.writeMetricResults(DEFINITIONS, [metricResult('d1', 'sess', { at: 1 })]);
+      const changed = { ...DURATION, unit: 's', valueRange: 'non-negative seconds', description: undefined };
+      await store.writeMetricResults([changed], [metricResult('d2', 'sess', { at: 2 })]);
+      const { description: _d, ...expected } = changed;
+      expect((await store.getMetricResults('sess')).map((s) => [s.result.id, s.metric])).toStrictEqual([
+        ['d2', expected],
+        ['d1', expected],
+      ]);
+      await expect(store.writeMetricResults([{ ...DURATION, id: '' }], [])).rejects.toThrow('invalid Metric definition "": id:');
+    });
+
     it('rejects invalid results one by one with reasons and saves the rest', async () => {
       const good1 = metricResult('good-1', 'sess', { at: 1 });
       const good2 = metricResult('good-2', 'sess', { metric: RELEVANCY, at: 2 });
