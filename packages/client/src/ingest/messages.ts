@@ -147,6 +147,14 @@ export function normaliseMessageList(value: unknown, defaultRole = 'user'): Mess
   return out;
 }
 
+const probes = new Map<string, readonly [string, string]>();
+/** The attribute keys probed for index 0, built once per prefix (fresh strings would be re-hashed on every span). */
+function probeKeys(id: string, make: () => [string, string]): readonly [string, string] {
+  let k = probes.get(id);
+  if (!k) probes.set(id, (k = make()));
+  return k;
+}
+
 /**
  * Indexed flattened messages: `<prefix>.N.role`, `<prefix>.N.content`, `<prefix>.N.tool_calls.M.name` …
  * `inner` is inserted after the index (OpenInference writes `llm.input_messages.N.message.role`) and `callInner`
@@ -160,8 +168,8 @@ export function indexedMessages(
 ): Message[] | undefined {
   const head = `${prefix}.`;
   // Fast exit without scanning every key (this runs for every LLM span): indexed messages start at 0 with a role.
-  const zero = `${head}0.${inner}`;
-  if (attrs[`${zero}role`] === undefined && attrs[`${zero}content`] === undefined) return undefined;
+  const [roleKey, contentKey] = probeKeys(`${prefix}|${inner}`, () => [`${head}0.${inner}role`, `${head}0.${inner}content`]);
+  if (attrs[roleKey] === undefined && attrs[contentKey] === undefined) return undefined;
   const byIndex = new Map<number, Record<string, unknown>>();
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;
@@ -244,7 +252,8 @@ export function normaliseToolDefinitions(value: unknown): ToolDefinition[] | und
 /** Indexed definitions: `llm.request.functions.N.name/description/parameters`, `llm.tools.N.tool.json_schema`. */
 export function indexedToolDefinitions(attrs: Record<string, unknown>, prefix: string): ToolDefinition[] | undefined {
   const head = `${prefix}.`;
-  if (attrs[`${head}0.name`] === undefined && attrs[`${head}0.tool.json_schema`] === undefined) return undefined;
+  const [nameKey, schemaKey] = probeKeys(prefix, () => [`${head}0.name`, `${head}0.tool.json_schema`]);
+  if (attrs[nameKey] === undefined && attrs[schemaKey] === undefined) return undefined;
   const byIndex = new Map<number, Record<string, unknown>>();
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;

@@ -27,7 +27,7 @@ export interface SpanRecord {
   /** Span attributes with flattened dotted keys; values decoded from AnyValue to plain JS values. */
   attributes: Record<string, unknown>;
   resource: Record<string, unknown>;
-  scope?: string;
+  scope?: string | undefined;
   events: SpanEvent[];
   /** Session id chosen by the source itself (e.g. the key of a ClickHouse `{session id → rows}` object). */
   sourceSessionId?: string;

@@ -12,6 +12,11 @@ function bytesToHex(bytes: ArrayLike<number>): string {
   return out;
 }
 
+function isAllZero(hex: string): boolean {
+  for (let i = 0; i < hex.length; i++) if (hex.charCodeAt(i) !== 48) return false;
+  return true;
+}
+
 /**
  * A trace or span id as lowercase hex, or undefined when absent/empty/all zero.
  * Hex strings of 16/32 digits are taken as hex; other strings that decode as base64 to 8 or 16 bytes are base64
@@ -39,7 +44,7 @@ export function decodeId(value: unknown): string | undefined {
   } else {
     throw new TypeError(`unreadable id of type ${typeof value}`);
   }
-  if (hex === '' || /^0+$/.test(hex)) return undefined;
+  if (hex === '' || isAllZero(hex)) return undefined;
   return hex;
 }
 
@@ -63,14 +68,25 @@ export function decodeInt(value: unknown): number | undefined {
   return undefined;
 }
 
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
 /** Nanoseconds since the epoch (any int64 spelling) → fractional epoch milliseconds, without losing the ms part. */
 export function nanosToMillis(value: unknown): number | undefined {
   if (typeof value === 'string') {
-    const s = value.trim();
-    if (/^\d+$/.test(s)) {
-      if (s.length <= 6) return Number(s) / 1e6;
-      return Number(s.slice(0, -6)) + Number(s.slice(-6)) / 1e6;
+    // Split the digits so the sub-millisecond part survives (a 19-digit ns count does not fit a double exactly).
+    if (isDigits(value)) {
+      if (value.length <= 6) return Number(value) / 1e6;
+      return Number(value.slice(0, -6)) + Number(value.slice(-6)) / 1e6;
     }
+    const t = value.trim();
+    if (t !== value && isDigits(t)) return nanosToMillis(t);
   }
   if (value && typeof value === 'object' && 'low' in value && 'high' in value) {
     const { low, high } = value as { low: number; high: number };
@@ -84,14 +100,24 @@ export function nanosToMillis(value: unknown): number | undefined {
 
 const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', 'consumer'];
 
+const kindCache = new Map<string, string>();
+const statusCache = new Map<string, 'ok' | 'error' | 'unset'>();
+
 /** Span kind from 0–5, `SPAN_KIND_CLIENT`, `Client`, `SpanKind.CLIENT`… → lowercase name. */
 export function decodeSpanKind(value: unknown): string {
   if (typeof value === 'number') return SPAN_KINDS[value] ?? 'unspecified';
   if (typeof value === 'string') {
+    const hit = kindCache.get(value);
+    if (hit !== undefined) return hit;
     const s = value.trim();
-    if (/^\d+$/.test(s)) return SPAN_KINDS[Number(s)] ?? 'unspecified';
-    const name = s.replace(/^(SPAN_KIND_|SpanKind\.)/i, '').toLowerCase();
-    return SPAN_KINDS.includes(name) ? name : 'unspecified';
+    let out: string;
+    if (isDigits(s)) out = SPAN_KINDS[Number(s)] ?? 'unspecified';
+    else {
+      const name = s.replace(/^(SPAN_KIND_|SpanKind\.)/i, '').toLowerCase();
+      out = SPAN_KINDS.includes(name) ? name : 'unspecified';
+    }
+    if (kindCache.size < 64) kindCache.set(value, out);
+    return out;
   }
   return 'unspecified';
 }
@@ -100,9 +126,12 @@ export function decodeSpanKind(value: unknown): string {
 export function decodeStatusCode(value: unknown): 'ok' | 'error' | 'unset' {
   if (typeof value === 'number') return value === 1 ? 'ok' : value === 2 ? 'error' : 'unset';
   if (typeof value === 'string') {
+    const hit = statusCache.get(value);
+    if (hit !== undefined) return hit;
     const s = value.trim().replace(/^(STATUS_CODE_|StatusCode\.)/i, '').toLowerCase();
-    if (s === '1' || s === 'ok') return 'ok';
-    if (s === '2' || s === 'error') return 'error';
+    const out = s === '1' || s === 'ok' ? 'ok' : s === '2' || s === 'error' ? 'error' : 'unset';
+    if (statusCache.size < 64) statusCache.set(value, out);
+    return out;
   }
   return 'unset';
 }

@@ -1,5 +1,5 @@
 /** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
-import type { SpanEvent, SpanRecord } from '../span.js';
+import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeId, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 
@@ -28,18 +28,22 @@ export function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, 
   const start = nanosToMillis(raw.startTimeUnixNano ?? raw.start_time_unix_nano);
   if (start === undefined) throw new TypeError('span has no start time');
   const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano) ?? start;
-  const status = isObj(raw.status) ? raw.status : {};
-  const events: SpanEvent[] = [];
-  for (const e of list(raw.events)) {
-    if (!isObj(e)) continue;
-    events.push({
-      name: typeof e.name === 'string' ? e.name : '',
-      time: nanosToMillis(e.timeUnixNano ?? e.time_unix_nano) ?? start,
-      attributes: decodeKeyValues(e.attributes),
-    });
+  const status = isObj(raw.status) ? raw.status : undefined;
+  const rawEvents = raw.events;
+  let events: SpanEvent[] = NO_EVENTS;
+  if (Array.isArray(rawEvents) && rawEvents.length > 0) {
+    events = [];
+    for (const e of rawEvents) {
+      if (!isObj(e)) continue;
+      events.push({
+        name: typeof e.name === 'string' ? e.name : '',
+        time: nanosToMillis(e.timeUnixNano ?? e.time_unix_nano) ?? start,
+        attributes: decodeKeyValues(e.attributes),
+      });
+    }
   }
   const name = raw.name;
-  const message = status.message;
+  // One fixed shape per span (no conditional spreads): this runs for every span of a big file.
   return {
     traceId,
     spanId,
@@ -48,15 +52,25 @@ export function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, 
     kind: decodeSpanKind(raw.kind),
     startTime: start,
     endTime: end >= start ? end : start,
-    status: {
-      code: decodeStatusCode(status.code),
-      ...(typeof message === 'string' && message !== '' ? { message } : {}),
-    },
+    status: spanStatus(status?.code, status?.message),
     attributes: decodeKeyValues(raw.attributes),
     resource,
-    ...(scope ? { scope } : {}),
+    scope,
     events,
   };
+}
+
+const NO_EVENTS: SpanEvent[] = Object.freeze([]) as unknown as SpanEvent[];
+const STATUS: Record<SpanStatusCode, SpanRecord['status']> = {
+  ok: Object.freeze({ code: 'ok' }),
+  error: Object.freeze({ code: 'error' }),
+  unset: Object.freeze({ code: 'unset' }),
+};
+
+/** Span status; the common message-less ones are shared objects. */
+export function spanStatus(code: unknown, message: unknown): SpanRecord['status'] {
+  const c = decodeStatusCode(code);
+  return typeof message === 'string' && message !== '' ? { code: c, message } : STATUS[c];
 }
 
 /** Every span of one request; malformed spans become counted warnings naming the span. */
