@@ -103,8 +103,14 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
   });
   const levels = new Set(definition.levels);
 
+  // The engine hands the same (read-only) options object to every element of a run: parse it once.
+  const parsed = new WeakMap<object, McpMetricOptions>();
   const settings = (ctx: Pick<MetricContext, 'options'>) => {
-    const options = parseMcpOptions(deps.options, ctx.options);
+    let options = parsed.get(ctx.options);
+    if (!options) {
+      options = parseMcpOptions(deps.options, ctx.options);
+      parsed.set(ctx.options, options);
+    }
     const env = deps.env ?? process.env;
     const evalMode = resolveEvalMode({
       metricOption: options.evalMode,

@@ -106,8 +106,19 @@ function turnWindowsFromLlmCalls(llmCalls: readonly LLMCall[]): TurnWindow[] {
   });
 }
 
-/** The session's conversation split into turns, with the MCP calls of each turn. */
+const conversations = new WeakMap<Session, MCPConversation>();
+
+/**
+ * The session's conversation split into turns, with the MCP calls of each turn. Cached per session object (the
+ * three MCP metrics read the same session; sessions are not modified while metrics run).
+ */
 export function sessionConversation(session: Session): MCPConversation {
+  let conversation = conversations.get(session);
+  if (!conversation) conversations.set(session, (conversation = splitConversation(session)));
+  return conversation;
+}
+
+function splitConversation(session: Session): MCPConversation {
   const servers = mcpServersFor(session);
   const toolCalls = byStart(session.toolCalls.filter((c) => isMcpCall(c, servers)));
   const llmCalls = byStart(session.llmCalls);

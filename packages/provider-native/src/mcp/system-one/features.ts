@@ -49,6 +49,8 @@ interface Inventory {
   index: Bm25Index;
 }
 const inventoryCache = new WeakMap<readonly MCPServer[], Inventory>();
+/** Sessions of one application carry equal inventories in distinct objects: also cached by content. */
+const inventoryByContent = new Map<string, Inventory>();
 
 function schemaWords(schema: Record<string, unknown> | undefined): string {
   const props = (schema?.properties ?? {}) as Record<string, { description?: unknown }>;
@@ -64,6 +66,12 @@ function schemaWords(schema: Record<string, unknown> | undefined): string {
 export function inventory(servers: readonly MCPServer[]): Inventory {
   const hit = inventoryCache.get(servers);
   if (hit) return hit;
+  const key = JSON.stringify(servers);
+  const same = inventoryByContent.get(key);
+  if (same) {
+    inventoryCache.set(servers, same);
+    return same;
+  }
   const out: Primitive[] = [];
   for (const s of servers) {
     for (const t of s.tools ?? [])
@@ -94,6 +102,8 @@ export function inventory(servers: readonly MCPServer[]): Inventory {
   }
   const built = { prims: out, index: new Bm25Index(out.map((p) => p.doc)) };
   inventoryCache.set(servers, built);
+  if (inventoryByContent.size > 1000) inventoryByContent.clear();
+  inventoryByContent.set(key, built);
   return built;
 }
 
