@@ -26,7 +26,7 @@ export function stem(word: string): string {
 
 const cache = new Map<string, string[]>();
 
-/** Content tokens of a text, stemmed; cached (the same descriptions are tokenized again and again). */
+/** Content tokens of a text, stemmed; cached (the same descriptions and requests are tokenized again and again). */
 export function tokens(text: string): string[] {
   const hit = cache.get(text);
   if (hit) return hit;
@@ -36,8 +36,11 @@ export function tokens(text: string): string[] {
     .toLowerCase()
     .split(/[^a-z0-9]+/);
   for (const w of words) if (w && !STOP.has(w)) out.push(stem(w));
-  if (cache.size > 50_000) cache.clear();
-  cache.set(text, out);
+  // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
+  if (text.length <= 4000) {
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(text, out);
+  }
   return out;
 }
 
