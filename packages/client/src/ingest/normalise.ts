@@ -6,7 +6,8 @@
  *   ones are MAS calls. Spans of no known kind (HTTP, events, framework plumbing) are not elements but still link
  *   the tree: an element's `parentId` is its nearest ancestor that is an element.
  * - A tool span directly inside a tool span of the same name (MCP client + server spans, `execute_tool` around
- *   `tools/call`) is one call: the outer one is kept and takes the inner one's MCP details.
+ *   `tools/call`) is one call: the outer one is kept and takes the inner one's MCP details. Likewise an LLM span
+ *   directly inside an LLM span (a framework span around the provider client's span): one call, tokens once.
  * - `agentCallId`: the nearest ancestor agent call, else the rule in `attribution.ts`.
  * - `masCallId`: the nearest ancestor MAS call, else the MAS call whose window holds the element's start. A session
  *   without any workflow span gets one implicit MAS call per trace that holds an agent, LLM or tool call (its id is
@@ -242,9 +243,12 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   for (const n of nodes) if (n.cls.kind === 'task' && !n.parent && hasAgentBelow.has(n)) n.cls = { kind: 'mas' };
   const mergedInto = new Map<Node, Node>();
   for (const n of nodes) {
-    if (n.cls.kind !== 'tool') continue;
+    if (n.cls.kind !== 'tool' && n.cls.kind !== 'llm') continue;
     const outer = nearest(n, (p) => p.cls.kind !== 'other');
-    if (outer && outer.cls.kind === 'tool' && toolNameOf(outer.span, outer.cls) === toolNameOf(n.span, n.cls)) mergedInto.set(n, mergedInto.get(outer) ?? outer);
+    if (!outer || outer.cls.kind !== n.cls.kind) continue;
+    // The same model call seen by two instrumentations (LangChain's `ChatOpenAI.chat` around the OpenAI client's
+    // `openai.chat`) is one call, not two: its tokens must not count twice.
+    if (n.cls.kind === 'llm' || toolNameOf(outer.span, outer.cls) === toolNameOf(n.span, n.cls)) mergedInto.set(n, mergedInto.get(outer) ?? outer);
   }
   for (const n of nodes) n.element = ['mas', 'agent', 'task', 'llm', 'tool'].includes(n.cls.kind) && !mergedInto.has(n);
 
@@ -390,6 +394,23 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           c.outputMessages = outputMessages(s);
           c.finishReasons = finishReasonsOf(s);
           c.toolDefinitions = toolDefinitions(s);
+          // Nested spans of the same call fill what the outer span did not record.
+          for (const inner of innerOf.get(n) ?? []) {
+            const is = inner.span;
+            if (c.requestModel === undefined) set(c, 'requestModel', stringField(is, 'requestModel'));
+            if (c.responseModel === undefined) set(c, 'responseModel', stringField(is, 'responseModel'));
+            if (c.provider === undefined) set(c, 'provider', stringField(is, 'provider'));
+            if (c.usage.totalTokens === 0) c.usage = usageOf(is);
+            if (!c.inputMessages.length) c.inputMessages = inputMessages(is);
+            if (!c.outputMessages.length) c.outputMessages = outputMessages(is);
+            if (!c.finishReasons.length) c.finishReasons = finishReasonsOf(is);
+            if (!c.toolDefinitions.length) c.toolDefinitions = toolDefinitions(is);
+            const st = statusOf(is);
+            if (st.status === 'error' && c.status !== 'error') {
+              c.status = 'error';
+              set(c, 'error', st.error);
+            }
+          }
           llmCalls.push(c);
           break;
         }

@@ -186,7 +186,7 @@ describe('session ids (SPEC §1)', () => {
   it('conversation id, then session.id, then execution.id, then vendor keys, then the trace id; children inherit', async () => {
     const tid = (c: string) => c.repeat(32);
     const doc = req(
-      span(tid('1'), sid(1), { 'gen_ai.conversation.id': 'conv', 'session.id': 'sess', 'gen_ai.operation.name': 'chat' }),
+      span(tid('1'), sid(1), { 'gen_ai.conversation.id': 'conv', 'session.id': 'sess', 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a' }),
       span(tid('1'), sid(2), { 'gen_ai.operation.name': 'chat' }, { parentSpanId: sid(1) }),
       span(tid('2'), sid(3), { 'session.id': 'sess', 'execution.id': 'exec', 'gen_ai.operation.name': 'chat' }),
       span(tid('3'), sid(4), { 'execution.id': 'exec', 'gen_ai.operation.name': 'chat' }),
@@ -194,7 +194,7 @@ describe('session ids (SPEC §1)', () => {
       span(tid('5'), sid(6), { 'my.session': 'mine', 'gen_ai.operation.name': 'chat' }),
     );
     const p = write(JSON.stringify(doc));
-    const ids = (ss: Session[]) => Object.fromEntries(ss.map((s) => [s.id, s.llmCalls.map((c) => c.id)]));
+    const ids = (ss: Session[]) => Object.fromEntries(ss.map((s) => [s.id, [...s.agentCalls, ...s.llmCalls].map((c) => c.id)]));
     expect(ids((await readSessions(p)).sessions)).toEqual({
       conv: [sid(1), sid(2)],
       sess: [sid(3)],
@@ -215,7 +215,7 @@ describe('streaming JSON Lines', () => {
     const lines = [
       line(T1, 1, {}, { parentSpanId: sid(3) }), // child before its root: waits under the trace id
       line(T1, 2, {}, { parentSpanId: sid(3) }),
-      line(T1, 3, { 'session.id': 'A' }),
+      line(T1, 3, { 'session.id': 'A', 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'root' }),
       line(T2, 4, { 'session.id': 'B' }),
       line(T2, 5),
       line(T2, 6),
@@ -223,8 +223,8 @@ describe('streaming JSON Lines', () => {
     ];
     const stream = streamSessions(write(lines.join('\n') + '\n', 'jsonl'), { windowSpans: 3 });
     const out: string[] = [];
-    for await (const s of stream) out.push(`${s.id}:${s.llmCalls.map((c) => c.id.slice(-1)).join('')}`);
-    expect(out).toEqual(['A:123', 'B:4567']);
+    for await (const s of stream) out.push(`${s.id}:${[...s.agentCalls, ...s.llmCalls].map((c) => c.id.slice(-1)).join('')}`);
+    expect(out).toEqual(['A:312', 'B:4567']);
     expect(stream.warnings.total).toBe(0);
   });
 
