@@ -16,7 +16,7 @@ import {
   primitivePrompt,
   taskPrompt,
 } from './rubrics.js';
-import { LEVEL_NAMES, type SystemOneAnswer, type SystemOneModel, type SystemOneQuestion, type SystemOneResult } from './system-one/types.js';
+import { LEVEL_NAMES, LEVEL_VALUES, type SystemOneAnswer, type SystemOneModel, type SystemOneQuestion, type SystemOneResult } from './system-one/types.js';
 
 export type SubScoreName = 'primitiveUsage' | 'argumentCorrectness' | 'taskCompletion';
 
@@ -165,7 +165,8 @@ export class McpJudging {
           if (!a) throw new Error(`${model} returned no answer`);
           return {
             name,
-            value: a.value,
+            // Hybrid decides on the four-level scale itself: the chosen level (0, 1/3, 2/3, 1), not an expectation.
+            value: LEVEL_VALUES[a.level],
             reason: `${LABEL_OF[name]}: level ${a.level}/3 (${LEVEL_NAMES[a.level]}), confidence ${r3(a.confidence)} — System One ${model}`,
             decidedBy: 'system_one',
             level: a.level,
