@@ -20,16 +20,45 @@ function str(v: unknown): string | undefined {
   return undefined;
 }
 
+interface ResourceIds {
+  keys: readonly string[];
+  standard: string | undefined;
+  vendor: string | undefined;
+}
+const resourceIds = new WeakMap<object, ResourceIds>();
+
+/** Session ids a resource names (resources are shared by every span of a request: computed once per object). */
+function resourceSessionIds(resource: Record<string, unknown>, vendorKeys: readonly string[]): ResourceIds {
+  const hit = resourceIds.get(resource);
+  if (hit && hit.keys === vendorKeys) return hit;
+  const first = (keys: readonly string[]) => {
+    for (const k of keys) {
+      const v = str(resource[k]);
+      if (v) return v;
+    }
+    return undefined;
+  };
+  const ids = { keys: vendorKeys, standard: first(STANDARD_SESSION_KEYS), vendor: first(vendorKeys) };
+  resourceIds.set(resource, ids);
+  return ids;
+}
+
 /** The session id the span itself names, or undefined (the caller falls back to the trace's session, then the trace id). */
 export function explicitSessionId(span: SpanRecord, vendorKeys: readonly string[] = DEFAULT_VENDOR_SESSION_KEYS): string | undefined {
   if (span.sourceSessionId) return span.sourceSessionId;
-  for (const keys of [STANDARD_SESSION_KEYS, vendorKeys]) {
-    for (const k of keys) {
-      const v = str(span.attributes[k]) ?? str(span.resource[k]);
-      if (v) return v;
-    }
+  const a = span.attributes;
+  for (const k of STANDARD_SESSION_KEYS) {
+    const v = str(a[k]);
+    if (v) return v;
   }
-  return undefined;
+  const res = resourceSessionIds(span.resource, vendorKeys);
+  // Standard keys (span, then resource) outrank vendor keys (span, then resource).
+  if (res.standard) return res.standard;
+  for (const k of vendorKeys) {
+    const v = str(a[k]);
+    if (v) return v;
+  }
+  return res.vendor;
 }
 
 /** Group spans into sessions (batch mode: all spans are in memory). */
