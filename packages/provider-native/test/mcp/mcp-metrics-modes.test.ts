@@ -174,6 +174,23 @@ describe('system_one mode', () => {
     expect(answers.map((a) => a.probabilities)).toEqual(SYSTEM_ONE_QUESTIONS.map((q) => PROBS[q]));
   });
 
+  it('a System One failure fails the computation (no LLM to fall back on); flaky retries it once', async () => {
+    await expect(run(createMCPUse(base(new StubSystemOne(['task']))), { eval_mode: 'system_one' })).rejects.toThrow('System One is down');
+    let calls = 0;
+    const once: SystemOneModel = {
+      id: 'once',
+      answer: async (req) => {
+        if (calls++ === 0) throw new Error('cold start');
+        return { model: 'once', answers: req.questions.map((q) => answerFrom(q, PROBS[q])) };
+      },
+    };
+    const out = await run(createMCPUse(base(once)), { eval_mode: 'system_one', flaky: true });
+    expect(calls).toBe(2);
+    expect(out.value).toBeCloseTo(1.7 / 3, 12);
+    expect(out.details).toMatchObject({ flaky: true, firstAttemptError: 'cold start' });
+    expect(out.evaluation).toBeUndefined();
+  });
+
   it('weights are configurable (array or per question) and normalised', async () => {
     const stub = new StubSystemOne();
     const a = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: [2, 1, 1] });
