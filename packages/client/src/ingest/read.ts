@@ -44,20 +44,30 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
   const head = await readHead(path, 1 << 16);
   const text = head.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new IngestError('file is empty', path);
-  const nl = text.indexOf('\n');
-  if (nl >= 0 && text.slice(nl + 1).trim() !== '') {
-    const first = text.slice(0, nl).trim();
-    if (first.startsWith('{')) {
-      try {
-        JSON.parse(first);
-        return 'otlp-jsonl';
-      } catch {
-        /* a pretty-printed document: fall through */
-      }
-    }
-  }
+  if (text.trimStart().startsWith('{') && (await looksLikeJsonLines(path))) return 'otlp-jsonl';
   const doc = await parseWholeFile(path);
   return documentFormat(doc, path);
+}
+
+/**
+ * JSON Lines: the first non-blank line is a complete JSON object and another non-blank line follows. Read as a
+ * stream, so a long first line (a big export batch) is no problem and the file is never read whole here.
+ */
+async function looksLikeJsonLines(path: string): Promise<boolean> {
+  let first: string | undefined;
+  for await (const raw of readLines(path)) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (first !== undefined) return true;
+    first = line.replace(/^\uFEFF/, '');
+    if (!first.startsWith('{')) return false;
+    try {
+      JSON.parse(first);
+    } catch {
+      return false; // a pretty-printed document
+    }
+  }
+  return false;
 }
 
 function documentFormat(doc: unknown, path: string): TraceFormat {

@@ -270,3 +270,14 @@ describe('session export round trip', () => {
     expect((await readSessions(one)).sessions).toEqual([all[0]]);
   });
 });
+
+describe('JSON Lines with long lines', () => {
+  it('detects JSON Lines whose first line is longer than the detection buffer', async () => {
+    const spans = Array.from({ length: 400 }, (_, i) => span(T1, `b0000000000${String(i).padStart(5, '0')}`, { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': 'x'.repeat(200) }));
+    const first = JSON.stringify(req(...spans));
+    expect(first.length).toBeGreaterThan(1 << 16);
+    const p = write(`${first}\n${JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat' })))}\n`, 'jsonl');
+    expect(await detectFormat(p)).toBe('otlp-jsonl');
+    expect((await readSessions(p)).sessions[0]!.llmCalls).toHaveLength(401);
+  });
+});
