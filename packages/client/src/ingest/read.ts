@@ -38,6 +38,17 @@ export interface ReadResult {
 }
 
 const DEFAULT_WINDOW = 50_000;
+/**
+ * Streaming remembers which session each trace belongs to (late spans without a session key still find it) and
+ * which sessions were emitted (to count re-emissions). Both are capped so memory stays flat on endless files; past
+ * the cap the oldest entries are forgotten.
+ */
+const MAX_REMEMBERED = 1_000_000;
+
+function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
+  m.set(k, v);
+  if (m.size > MAX_REMEMBERED) m.delete(m.keys().next().value as K);
+}
 
 /** Detect the format of a file from its first bytes (and, for a single JSON document, its shape). */
 export async function detectFormat(path: string): Promise<TraceFormat> {
@@ -198,7 +209,7 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
   const window = options.windowSpans ?? DEFAULT_WINDOW;
   const buffers = new Map<string, Buffered>();
   const traceSession = new Map<string, string>();
-  const emitted = new Set<string>();
+  const emitted = new Map<string, true>();
   const pendingKey = (traceId: string) => `\u0000${traceId}`;
   let seen = 0;
   let recognised = 0;
@@ -210,7 +221,7 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
     if (emitted.has(id)) {
       warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: path });
     }
-    emitted.add(id);
+    remember(emitted, id, true);
     return [normaliseSession(id, buf.spans, { warnings, file: path })];
   };
 
@@ -221,7 +232,7 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
     if (explicit) {
       key = explicit;
       if (!traceSession.has(span.traceId)) {
-        traceSession.set(span.traceId, explicit);
+        remember(traceSession, span.traceId, explicit);
         const pending = buffers.get(pendingKey(span.traceId));
         if (pending) {
           buffers.delete(pendingKey(span.traceId));
