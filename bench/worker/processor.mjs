@@ -24,3 +24,17 @@ export async function prepareSessions(kind, { pgUrl, schema, count, fresh }) {
   const { wroteSeconds, close } = await writeBenchSessions({ pgUrl, schema, count, fresh, make: syntheticSession });
   return { sessionIds, spansPerSession, wroteSeconds, close };
 }
+
+/** Before and after each pass: no results left from the previous one. */
+export async function clearResults(kind, { pgUrl, schema }) {
+  if (kind === 'noop') return;
+  const { clearBenchResults } = await import('./service.mjs');
+  await clearBenchResults({ pgUrl, schema });
+}
+
+/** What the pass stored (undefined for the noop processor). */
+export async function countResults(kind, { pgUrl, schema }) {
+  if (kind === 'noop') return undefined;
+  const { countBenchResults } = await import('./service.mjs');
+  return countBenchResults({ pgUrl, schema });
+}

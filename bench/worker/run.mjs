@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Connection } from 'rabbitmq-client';
 import { enqueueSessions, queueNames } from '@mce/worker';
-import { prepareSessions } from './processor.mjs';
+import { clearResults, countResults, prepareSessions } from './processor.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -81,6 +81,7 @@ function startWorker(queue) {
 async function runPass(workerCount, sessionIds) {
   const queue = `mce_bench_worker_${workerCount}_${Date.now().toString(36)}`;
   const admin = new Connection({ url: AMQP_URL, connectionName: 'mce-bench-admin' });
+  await clearResults(args.processor, { pgUrl: PG_URL, schema: SCHEMA });
   try {
     const enqueueStart = performance.now();
     await enqueueSessions(AMQP_URL, queue, sessionIds);
@@ -104,7 +105,9 @@ async function runPass(workerCount, sessionIds) {
     const end = Math.max(...stats.filter((s) => s.last).map((s) => s.last));
     const durations = stats.flatMap((s) => s.durations).sort((a, b) => a - b);
     const { messageCount: left } = await admin.queueDeclare({ queue, passive: true });
+    const stored = await countResults(args.processor, { pgUrl: PG_URL, schema: SCHEMA });
     return {
+      stored,
       workers: workerCount,
       processed,
       perWorker: stats.map((s) => s.sessions),
@@ -119,6 +122,7 @@ async function runPass(workerCount, sessionIds) {
   } finally {
     for (const name of Object.values(queueNames(queue))) await admin.queueDelete({ queue: name }).catch(() => undefined);
     await admin.close();
+    await clearResults(args.processor, { pgUrl: PG_URL, schema: SCHEMA });
   }
 }
 
@@ -134,6 +138,7 @@ for (const count of WORKER_COUNTS) {
     `  ${count} worker${count > 1 ? 's' : ' '}: ${fmt(result.rate)} sessions/s (${result.processed} in ${fmt(result.seconds, 2)} s; per worker ${result.perWorker.join(' / ')}; left in queue ${result.left}), ` +
       `${result.batches} batches, batch latency p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms; enqueue ${fmt(result.enqueueRate, 0)} msg/s`,
   );
+  if (result.stored) console.log(`             stored ${result.stored.results} results for ${result.stored.sessions} sessions`);
 }
 const one = results.find((r) => r.workers === 1);
 const two = results.find((r) => r.workers === 2);

@@ -1,5 +1,6 @@
 // The benchmark's real processor: MCEWorkerService (default deterministic metric set, no cache) on the PostgreSQL
 // store in the benchmark's schema; and the writing of the benchmark sessions into that store.
+import pg from 'pg';
 import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@mce/client';
 
 const silent = { warn: () => undefined };
@@ -31,4 +32,27 @@ export async function writeBenchSessions({ pgUrl, schema, count, fresh, make }) 
     wroteSeconds = (performance.now() - started) / 1000;
   }
   return { wroteSeconds, close: () => store.close() };
+}
+
+/** Empties the benchmark schema's results (each pass starts from the same table size; nothing piles up). */
+export async function clearBenchResults({ pgUrl, schema }) {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(`TRUNCATE ${schema}.metric_results`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Results stored in the benchmark schema, and for how many sessions. */
+export async function countBenchResults({ pgUrl, schema }) {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`SELECT count(*) AS results, count(DISTINCT session_id) AS sessions FROM ${schema}.metric_results`);
+    return { results: Number(rows[0].results), sessions: Number(rows[0].sessions) };
+  } finally {
+    await client.end();
+  }
 }
