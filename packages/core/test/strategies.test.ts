@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { MetricEngine, engineOptionsFromEnv } from '@mce/core';
@@ -150,5 +153,22 @@ describe('engineOptionsFromEnv', () => {
     expect([e.strategyName, e.maxWorkers]).toEqual(['process', 5]);
     expect(new MetricEngine().strategyName).toBe('asyncio');
     expect(() => new MetricEngine({ maxWorkers: -1 })).toThrow('maxWorkers must be a positive integer (got "-1")');
+  });
+});
+
+// The fixture runs outside the test runner, so it uses the built package (`npm test` builds before testing).
+const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
+if (!built) console.warn('packages/core/dist is missing: build first (npx tsc -b packages/core); close test skipped');
+
+describe.skipIf(!built)('closing an engine in a plain Node process', () => {
+  it('waits for idle worker processes and threads to exit (the loop must not drain first)', async () => {
+    const script = fileURLToPath(new URL('./fixtures/close-engine.mjs', import.meta.url));
+    const output = await new Promise<string>((resolve, reject) =>
+      // A clean environment: the test runner's own (NODE_OPTIONS, …) can keep the child's event loop alive.
+      execFile(process.execPath, [script, MODULE], { timeout: 20_000, env: { PATH: process.env.PATH } }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+    expect(output.trim().split('\n')).toEqual(['thread 100', 'thread closed', 'process 100', 'process closed']);
   });
 });

@@ -30,7 +30,10 @@ function spawnThread(entry: URL, listeners: Listeners): WorkerHandle {
     post: (request) => worker.postMessage(request),
     ref: () => worker.ref(),
     unref: () => worker.unref(),
-    terminate: async () => void (await worker.terminate()),
+    terminate: async () => {
+      worker.ref();
+      await worker.terminate();
+    },
   };
 }
 
@@ -55,6 +58,7 @@ function spawnProcess(entry: URL, listeners: Listeners): WorkerHandle {
     terminate: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.ref(); // an idle child is unref'd: without this, nothing would keep the loop alive until 'exit'
         child.once('exit', () => resolve());
         child.kill();
       }),
