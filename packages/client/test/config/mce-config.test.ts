@@ -92,3 +92,12 @@ describe('MCEClientConfig.fromEnv', () => {
     expect(() => MCEClientConfig.fromEnv({ MCE_JUDGE_SAMPLES: '0' })).toThrow(/MCE_JUDGE_SAMPLES: expected an integer ≥ 1/);
   });
 });
+
+describe('MCP metric options', () => {
+  it('accepts System One weights and model ids, and rejects malformed ones', () => {
+    const ok = parseMceConfig('metric_options:\n  MCPUse:\n    system_one_model: endpoint:gpt-4o-mini\n    system_one_weights: [1, 2, 1]\n');
+    expect(ok.metricOptions.MCPUse).toEqual({ system_one_model: 'endpoint:gpt-4o-mini', system_one_weights: [1, 2, 1] });
+    expect(() => parseMceConfig('metric_options:\n  MCPUse:\n    system_one_model: jev\n')).toThrow(/system_one_model: must match pattern/);
+    expect(() => parseMceConfig('metric_options:\n  MCPUse:\n    system_one_weights: [1, 2]\n')).toThrow(/system_one_weights/);
+  });
+});
