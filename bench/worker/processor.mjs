@@ -8,11 +8,11 @@ const noop = {
 };
 
 /** `{ processor, close }` for a worker process. */
-export async function createProcessor(kind, { pgUrl, schema }) {
+export async function createProcessor(kind, { pgUrl, schema, recursive }) {
   if (kind === 'noop') return { processor: noop, close: async () => undefined };
   if (kind !== 'service') throw new Error(`unknown processor "${kind}" (service | noop)`);
   const { openServiceProcessor } = await import('./service.mjs');
-  return openServiceProcessor({ pgUrl, schema });
+  return openServiceProcessor({ pgUrl, schema, recursive });
 }
 
 /** Writes the synthetic sessions to the store (unless already there) and returns their ids. */

@@ -4,6 +4,7 @@
 //
 //   node bench/worker/run.mjs [--sessions 10000] [--batch-size 50] [--workers 1,2] [--processor service|noop]
 //                             [--fresh]   (rewrite the sessions even when the schema already holds them)
+//                             [--session-only]   (Session-level metrics only: engine.recursive = false)
 // Environment: MCE_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), MCE_BENCH_AMQP_URL.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '1,2' },
     processor: { type: 'string', default: 'service' },
     fresh: { type: 'boolean', default: false },
+    'session-only': { type: 'boolean', default: false },
   },
 });
 const SESSIONS = Number(args.sessions);
@@ -39,6 +41,7 @@ function startWorker(queue) {
       BENCH_PROCESSOR: args.processor,
       BENCH_PG_URL: PG_URL,
       BENCH_SCHEMA: SCHEMA,
+      BENCH_RECURSIVE: args['session-only'] ? 'false' : 'true',
       MCE_AMQP_URL: AMQP_URL,
       MCE_WORKER_QUEUE: queue,
       MCE_WORKER_BATCH_SIZE: String(BATCH_SIZE),
@@ -127,7 +130,7 @@ async function runPass(workerCount, sessionIds) {
 }
 
 const prepared = await prepareSessions(args.processor, { pgUrl: PG_URL, schema: SCHEMA, count: SESSIONS, fresh: args.fresh });
-console.log(`worker benchmark: ${SESSIONS} sessions × ${prepared.spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${2 * BATCH_SIZE}, processor "${args.processor}"`);
+console.log(`worker benchmark: ${SESSIONS} sessions × ${prepared.spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${2 * BATCH_SIZE}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
 if (prepared.wroteSeconds !== undefined) console.log(`  sessions written to the store in ${fmt(prepared.wroteSeconds)} s`);
 
 const results = [];

@@ -5,9 +5,12 @@ import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@m
 
 const silent = { warn: () => undefined };
 
-export async function openServiceProcessor({ pgUrl, schema }) {
+export async function openServiceProcessor({ pgUrl, schema, recursive = true }) {
   const store = new PostgresStore(pgUrl, { schema, logger: silent });
-  const client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false, env: {}, logger: silent });
+  const config = defaultMceConfig();
+  // recursive: false keeps only the Session-level metrics (no per-call results).
+  config.engine.recursive = recursive;
+  const client = await MCEClient.open({ config, store, cache: false, env: {}, logger: silent });
   return {
     processor: new MCEWorkerService(client),
     close: async () => {

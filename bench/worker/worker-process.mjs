@@ -7,6 +7,7 @@ import { createProcessor } from './processor.mjs';
 const { processor, close } = await createProcessor(process.env.BENCH_PROCESSOR ?? 'service', {
   pgUrl: process.env.BENCH_PG_URL,
   schema: process.env.BENCH_SCHEMA,
+  recursive: process.env.BENCH_RECURSIVE !== 'false',
 });
 
 const durations = [];
