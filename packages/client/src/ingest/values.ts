@@ -4,6 +4,7 @@
  */
 
 const HEX = /^[0-9a-f]+$/i;
+const LOWER_HEX = /^[0-9a-f]+$/;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 function bytesToHex(bytes: ArrayLike<number>): string {
@@ -27,7 +28,7 @@ export function decodeId(value: unknown): string | undefined {
   if (typeof value === 'string') {
     const s = value.trim();
     if (s === '') return undefined;
-    if (HEX.test(s) && (s.length === 16 || s.length === 32)) hex = s.toLowerCase();
+    if ((s.length === 16 || s.length === 32) && HEX.test(s)) hex = LOWER_HEX.test(s) ? s : s.toLowerCase();
     else if (BASE64.test(s) && (s.length === 12 || s.length === 24)) {
       const buf = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
       hex = buf.length === 8 || buf.length === 16 ? buf.toString('hex') : s.toLowerCase();
@@ -77,14 +78,28 @@ function isDigits(s: string): boolean {
   return true;
 }
 
+/** A decimal ns count → ms, parsed digit by digit into whole ms and the sub-ms rest (exact, no allocation). */
+function digitsToMillis(s: string): number | undefined {
+  const n = s.length;
+  if (n === 0 || n > 25) return undefined;
+  const split = n - 6;
+  let whole = 0;
+  let rest = 0;
+  for (let i = 0; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    if (i < split) whole = whole * 10 + d;
+    else rest = rest * 10 + d;
+  }
+  return whole + rest / 1e6;
+}
+
 /** Nanoseconds since the epoch (any int64 spelling) → fractional epoch milliseconds, without losing the ms part. */
 export function nanosToMillis(value: unknown): number | undefined {
   if (typeof value === 'string') {
     // Split the digits so the sub-millisecond part survives (a 19-digit ns count does not fit a double exactly).
-    if (isDigits(value)) {
-      if (value.length <= 6) return Number(value) / 1e6;
-      return Number(value.slice(0, -6)) + Number(value.slice(-6)) / 1e6;
-    }
+    const ms = digitsToMillis(value);
+    if (ms !== undefined) return ms;
     const t = value.trim();
     if (t !== value && isDigits(t)) return nanosToMillis(t);
   }
