@@ -1,4 +1,5 @@
 import type { Call, Element, LLMCall, OntologyLevel, Session } from '@mce/core';
+import { perSession } from './session-cache.js';
 import { tokenCount, type TokenField } from './token-counts.js';
 
 /** A call failed when its status is `error` or it carries an error. */
@@ -27,7 +28,6 @@ interface SessionStats {
   byMas: Map<string, ContainerStats>;
 }
 
-const cache = new WeakMap<Session, SessionStats>();
 
 function empty(): ContainerStats {
   return { llmCalls: 0, toolCalls: 0, agentCalls: 0, llmErrors: 0, toolErrors: 0, tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
@@ -80,24 +80,24 @@ function addLLMCall(targets: ContainerStats[], n: number, call: LLMCall): void {
  * per session object): container-level metrics then read a map instead of walking the calls again.
  */
 export function sessionStats(session: Session): SessionStats {
-  let all = cache.get(session);
-  if (!all) {
-    all = { session: empty(), byAgent: new Map(), byMas: new Map() };
-    const targets: ContainerStats[] = [];
-    for (const call of session.llmCalls) addLLMCall(targets, containersOf(all, call, targets), call);
-    for (const call of session.toolCalls) {
-      const n = containersOf(all, call, targets);
-      const errored = isErrored(call);
-      for (let t = 0; t < n; t++) {
-        targets[t]!.toolCalls += 1;
-        if (errored) targets[t]!.toolErrors += 1;
-      }
+  return perSession(session, 'containerStats', buildStats);
+}
+
+function buildStats(session: Session): SessionStats {
+  const all: SessionStats = { session: empty(), byAgent: new Map(), byMas: new Map() };
+  const targets: ContainerStats[] = [];
+  for (const call of session.llmCalls) addLLMCall(targets, containersOf(all, call, targets), call);
+  for (const call of session.toolCalls) {
+    const n = containersOf(all, call, targets);
+    const errored = isErrored(call);
+    for (let t = 0; t < n; t++) {
+      targets[t]!.toolCalls += 1;
+      if (errored) targets[t]!.toolErrors += 1;
     }
-    for (const call of session.agentCalls) {
-      const n = containersOf(all, call, targets);
-      for (let t = 0; t < n; t++) targets[t]!.agentCalls += 1;
-    }
-    cache.set(session, all);
+  }
+  for (const call of session.agentCalls) {
+    const n = containersOf(all, call, targets);
+    for (let t = 0; t < n; t++) targets[t]!.agentCalls += 1;
   }
   return all;
 }

@@ -3,6 +3,7 @@ import { costBreakdown, type CostBreakdown } from '../../prices/cost.js';
 import { defaultPriceTable } from '../../prices/committed-prices.js';
 import type { PriceLookup, PriceTable } from '../../prices/price-table.js';
 import { fmt, nativeMetric, type NativeMetric } from './define.js';
+import { sessionCache } from './session-cache.js';
 import { tokenCount } from './token-counts.js';
 
 export interface LLMCallCost {
@@ -54,7 +55,6 @@ interface SessionCosts {
   session: ContainerCost;
 }
 
-const sessionCostCache = new WeakMap<Session, SessionCosts>();
 
 /** Model label of a call in breakdowns: response model, else request model. */
 function modelLabel(call: LLMCall): string {
@@ -105,7 +105,8 @@ function containerOf(map: Map<string, ContainerCost>, id: string): ContainerCost
 }
 
 function sessionCosts(session: Session, table: PriceTable): SessionCosts {
-  const cached = sessionCostCache.get(session);
+  const cache = sessionCache(session);
+  const cached = cache.costs as SessionCosts | undefined;
   if (cached && cached.table === table && cached.generation === table.generation) return cached;
   const costs: SessionCosts = {
     table,
@@ -127,12 +128,33 @@ function sessionCosts(session: Session, table: PriceTable): SessionCosts {
     if (call.agentCallId !== undefined) addTo(containerOf(costs.byAgent, call.agentCallId), call, cost);
     if (call.masCallId !== undefined) addTo(containerOf(costs.byMas, call.masCallId), call, cost);
   }
-  sessionCostCache.set(session, costs);
+  cache.costs = costs;
   return costs;
 }
 
 function fallbackNote(models: readonly string[]): string {
-  return `no price for ${models.map((m) => `'${m}'`).join(', ')}: priced like gpt-4o`;
+  return `no price for ${models.map((m) => `'${m}'`).join(', ')}, priced like gpt-4o`;
+}
+
+interface LookupText {
+  model: string;
+  reasoning: string;
+  note: string | undefined;
+}
+
+/** The sentences of a price lookup, built once per lookup (the table memoises lookups, so once per model). */
+const lookupTexts = new WeakMap<PriceLookup, LookupText>();
+
+function lookupText(lookup: PriceLookup): LookupText {
+  let text = lookupTexts.get(lookup);
+  if (!text) {
+    const model = lookup.model ?? '(unknown model)';
+    const note = lookup.fallback ? fallbackNote([model]) : undefined;
+    const how = note ? `: ${note}` : `, priced as '${lookup.key}' (${lookup.matchedBy})`;
+    text = { model, note, reasoning: `LLM call to '${model}'${how}.` };
+    lookupTexts.set(lookup, text);
+  }
+  return text;
 }
 
 const DESCRIPTION =
@@ -165,18 +187,17 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
         const cost = costs.perCall.get(call) ?? llmCallCost(call, costs.table);
         if (cost instanceof Error) throw cost;
         const { lookup, breakdown } = cost;
-        const model = lookup.model ?? '(unknown model)';
-        const how = lookup.fallback ? fallbackNote([model]) : `priced as '${lookup.key}' (${lookup.matchedBy})`;
+        const text = lookupText(lookup);
         return {
           value: breakdown.total,
-          reasoning: `LLM call to '${model}' ${how}: ${fmt(breakdown.total)} USD.`,
+          reasoning: text.reasoning,
           details: {
-            model,
+            model: text.model,
             priceKey: lookup.key,
             matchedBy: lookup.matchedBy,
             fallback: lookup.fallback,
             ...breakdown,
-            ...(lookup.fallback ? { note: fallbackNote([model]) } : {}),
+            ...(text.note ? { note: text.note } : {}),
           },
         };
       }

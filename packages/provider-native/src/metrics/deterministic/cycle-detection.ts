@@ -149,7 +149,7 @@ function backwardExtension(h: Hashes, a: number, b: number): number {
 }
 
 /** Below this length the definition's direct scan is cheaper than building the hashes. */
-const DIRECT_SCAN_MAX = 64;
+const DIRECT_SCAN_MAX = 128;
 
 /** CyclesCount over a sequence (values compared with SameValueZero): the direct scan for short ones, else the fast one. */
 export function countCycles<T>(seq: readonly T[]): number {

@@ -1,6 +1,7 @@
 import type { AgentCall, Session, ToolCall } from '@mce/core';
 import { nativeMetric } from './define.js';
-import { byStartTime } from './session-index.js';
+import { mergeByStartTime } from './session-index.js';
+import { perSession } from './session-cache.js';
 import { countCycles } from './cycle-detection.js';
 
 export { countCycles, countCyclesFast, countCyclesNaive } from './cycle-detection.js';
@@ -14,42 +15,40 @@ interface SessionSequences {
   byAgent: Map<string, number[]>;
 }
 
-const sequencesCache = new WeakMap<Session, SessionSequences>();
 
 /**
  * One sort for the whole session: each agent call's own sequence is the session order restricted to its calls (the
  * sort is stable, so this equals sorting the subset). Names are interned to numbers so comparisons are cheap.
  */
 function sessionSequences(session: Session): SessionSequences {
-  let found = sequencesCache.get(session);
-  if (!found) {
-    // Agent and tool names get ids from separate maps (even / odd): an agent called `search` is not the tool `search`.
-    const agentIds = new Map<string, number>();
-    const toolIds = new Map<string, number>();
-    const sorted = byStartTime<Step>([...session.agentCalls, ...session.toolCalls]);
-    const seq: number[] = new Array<number>(sorted.length);
-    const byAgent = new Map<string, number[]>();
-    for (let i = 0; i < sorted.length; i++) {
-      const step = sorted[i]!;
-      const isAgent = step.kind === 'AgentCall';
-      const ids = isAgent ? agentIds : toolIds;
-      const name = isAgent ? step.agentName : step.toolName;
-      let id = ids.get(name);
-      if (id === undefined) {
-        id = 2 * ids.size + (isAgent ? 0 : 1);
-        ids.set(name, id);
-      }
-      seq[i] = id;
-      if (step.agentCallId !== undefined) {
-        const own = byAgent.get(step.agentCallId);
-        if (own) own.push(id);
-        else byAgent.set(step.agentCallId, [id]);
-      }
+  return perSession(session, 'stepSequences', buildSequences);
+}
+
+function buildSequences(session: Session): SessionSequences {
+  // Agent and tool names get ids from separate maps (even / odd): an agent called `search` is not the tool `search`.
+  const agentIds = new Map<string, number>();
+  const toolIds = new Map<string, number>();
+  const sorted: Step[] = mergeByStartTime(session.agentCalls, session.toolCalls);
+  const seq: number[] = new Array<number>(sorted.length);
+  const byAgent = new Map<string, number[]>();
+  for (let i = 0; i < sorted.length; i++) {
+    const step = sorted[i]!;
+    const isAgent = step.kind === 'AgentCall';
+    const ids = isAgent ? agentIds : toolIds;
+    const name = isAgent ? step.agentName : step.toolName;
+    let id = ids.get(name);
+    if (id === undefined) {
+      id = 2 * ids.size + (isAgent ? 0 : 1);
+      ids.set(name, id);
     }
-    found = { session: seq, byAgent };
-    sequencesCache.set(session, found);
+    seq[i] = id;
+    if (step.agentCallId !== undefined) {
+      const own = byAgent.get(step.agentCallId);
+      if (own) own.push(id);
+      else byAgent.set(step.agentCallId, [id]);
+    }
   }
-  return found;
+  return { session: seq, byAgent };
 }
 
 const NO_STEPS: readonly number[] = Object.freeze([]);

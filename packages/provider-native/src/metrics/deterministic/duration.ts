@@ -1,4 +1,4 @@
-import { ONTOLOGY_LEVELS, type Call, type Session } from '@mce/core';
+import { ONTOLOGY_LEVELS, type Call, type OntologyLevel, type Session } from '@mce/core';
 import { fmt, nativeMetric } from './define.js';
 import { elementSpan } from './session-index.js';
 
@@ -9,6 +9,13 @@ function checkedDuration(what: string, start: number, end: number): number {
   if (end < start) throw new Error(`${what}: ends before it starts (start ${start}, end ${end})`);
   return end - start;
 }
+
+const CALL_REASONING: Readonly<Record<OntologyLevel, string>> = Object.freeze(
+  Object.fromEntries(ONTOLOGY_LEVELS.map((level) => [level, `End time minus start time of the ${level}, in ms.`])) as Record<
+    OntologyLevel,
+    string
+  >,
+);
 
 export const Duration = nativeMetric(
   'Duration',
@@ -41,6 +48,7 @@ export const Duration = nativeMetric(
     }
     const call = element as Call;
     const value = checkedDuration(`${ctx.level} ${call.id}`, call.startTime, call.endTime);
-    return { value, reasoning: `${ctx.level} '${call.name}' took ${fmt(value)} ms.` };
+    // A fixed sentence per level: call-level results are the bulk of a run, and the value is in `result`.
+    return { value, reasoning: CALL_REASONING[ctx.level] };
   },
 );

@@ -2,6 +2,7 @@ import type { Session } from '@mce/core';
 import { skip } from '@mce/core';
 import { fmt, nativeMetric } from './define.js';
 import { agentIndex } from './session-index.js';
+import { perSession } from './session-cache.js';
 
 const AGENT_SEQUENCE =
   'The agent sequence is every agent call of the session (nested ones included) ordered by start time, ties kept ' +
@@ -14,27 +15,25 @@ export interface AgentTransitions {
   counts: Map<string, number>;
 }
 
-const transitionsCache = new WeakMap<Session, AgentTransitions>();
 
 /** Transitions between consecutive different agents of the session's agent sequence (computed once per session). */
 export function agentTransitions(session: Session): AgentTransitions {
-  let found = transitionsCache.get(session);
-  if (!found) {
-    const counts = new Map<string, number>();
-    let total = 0;
-    const sequence = agentIndex(session).agentSequence;
-    for (let i = 1; i < sequence.length; i++) {
-      const from = sequence[i - 1]!.agentName;
-      const to = sequence[i]!.agentName;
-      if (from === to) continue;
-      const key = `${from} -> ${to}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      total += 1;
-    }
-    found = { total, counts };
-    transitionsCache.set(session, found);
+  return perSession(session, 'agentTransitions', buildTransitions);
+}
+
+function buildTransitions(session: Session): AgentTransitions {
+  const counts = new Map<string, number>();
+  let total = 0;
+  const sequence = agentIndex(session).agentSequence;
+  for (let i = 1; i < sequence.length; i++) {
+    const from = sequence[i - 1]!.agentName;
+    const to = sequence[i]!.agentName;
+    if (from === to) continue;
+    const key = `${from} -> ${to}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    total += 1;
   }
-  return found;
+  return { total, counts };
 }
 
 export const AgentToAgentInteractions = nativeMetric(

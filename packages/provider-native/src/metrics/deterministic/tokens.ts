@@ -6,6 +6,8 @@ import { tokenCount } from './token-counts.js';
 const LEVELS = ['Session', 'MASCall', 'AgentCall', 'LLMCall'] as const;
 
 function tokenMetric(name: string, field: SummedTokenField, what: string): NativeMetric {
+  // A fixed sentence at the LLMCall level (the bulk of the results; the value is in `result`).
+  const perCall = `${what} reported by the LLM call.`;
   return nativeMetric(
     name,
     {
@@ -21,8 +23,7 @@ function tokenMetric(name: string, field: SummedTokenField, what: string): Nativ
     },
     (element, ctx) => {
       if (ctx.level === 'LLMCall') {
-        const value = tokenCount(element as LLMCall, field);
-        return { value, reasoning: `${what} reported by the LLM call: ${value}.` };
+        return { value: tokenCount(element as LLMCall, field), reasoning: perCall };
       }
       const stats = statsOf(ctx.level, element, ctx.session);
       const invalid = stats.tokenErrors?.[field];
