@@ -62,6 +62,33 @@ describe('execution strategies', () => {
     expect(outputs.hybrid).toEqual(asyncio);
   });
 
+  it('splits a heavy stage over the workers and still gives identical results', async () => {
+    const big = sampleSession('big');
+    const template = big.toolCalls[1]!;
+    // 6,000 tool calls, every 7th failing: Duration and ToolOk make 12,000 element computations in one stage.
+    big.toolCalls = Array.from({ length: 6000 }, (_, i) => ({
+      ...template,
+      id: `big-t${i}`,
+      toolName: `tool${i % 5}`,
+      startTime: i,
+      endTime: i + (i % 13),
+      status: i % 7 === 0 ? ('error' as const) : ('ok' as const),
+    }));
+    const outputs = [];
+    for (const strategy of ['asyncio', 'thread', 'process'] as const) {
+      const e = engine(strategy);
+      e.registerProvider(fixtureProvider, ref('fixtureProvider'));
+      outputs.push(comparable([await e.computeLoadedSession(big, { runId: 'r', metrics: { ToolCall: ['Duration', 'ToolOk'] } })]));
+    }
+    const [asyncio, thread, processes] = outputs;
+    expect(asyncio![0]!.results).toHaveLength(6000 + 5142);
+    expect(asyncio![0]!.failed).toHaveLength(858);
+    expect(asyncio![0]!.results[12]).toMatchObject({ name: 'Duration', measures: 'big-t12', result: 12 });
+    expect(asyncio![0]!.failed[1]).toEqual({ name: 'ToolOk', level: 'ToolCall', measures: 'big-t7', error: 'TypeError: tool tool2 failed' });
+    expect(thread).toEqual(asyncio);
+    expect(processes).toEqual(asyncio);
+  });
+
   it('really leaves the main thread: thread → worker thread, process → child process, no ref → main thread', async () => {
     const place = async (strategy: StrategyName, portable: boolean, nature?: Metric['metadata']['nature']) => {
       const e = engine(strategy);

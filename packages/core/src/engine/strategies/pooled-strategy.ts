@@ -45,9 +45,9 @@ export class PooledStrategy implements ExecutionStrategy {
   }
 
   async #runRemote(session: Session, jobs: readonly TaskJob[], chunk: number[], out: ElementOutcome[][]): Promise<void> {
-    const tasks = chunk.map((i) => toWire(jobs[i] as TaskJob));
+    const chunkJobs = chunk.map((i) => jobs[i] as TaskJob);
     try {
-      const replies = await this.pool.run(session, tasks);
+      const replies = await this.pool.run(session, dependencyResults(chunkJobs), chunkJobs.map(toWire));
       chunk.forEach((jobIndex, k) => (out[jobIndex] = (replies[k] ?? []).map(fromWire)));
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
@@ -56,9 +56,17 @@ export class PooledStrategy implements ExecutionStrategy {
   }
 }
 
-/** Splits jobs into at most `n` groups of similar element counts (one worker request each). */
+/** Below this many element computations per worker, splitting a stage costs more (one session copy per request) than it saves. */
+const SPLIT_THRESHOLD = 5_000;
+
+/**
+ * Splits jobs into groups of similar element counts, one worker request each: at most `n`, and fewer for a light
+ * stage (batches keep the workers busy with several sessions at once anyway).
+ */
 function balance(indices: number[], jobs: readonly TaskJob[], n: number): number[][] {
-  const groups = Array.from({ length: Math.min(n, indices.length) }, () => ({ size: 0, items: [] as number[] }));
+  const total = indices.reduce((sum, i) => sum + (jobs[i] as TaskJob).elements.length, 0);
+  const count = Math.min(n, indices.length, Math.max(1, Math.ceil(total / SPLIT_THRESHOLD)));
+  const groups = Array.from({ length: count }, () => ({ size: 0, items: [] as number[] }));
   const bySize = [...indices].sort((a, b) => (jobs[b] as TaskJob).elements.length - (jobs[a] as TaskJob).elements.length);
   for (const i of bySize) {
     const smallest = groups.reduce((min, g) => (g.size < min.size ? g : min));
@@ -75,7 +83,7 @@ function toWire(job: TaskJob): WireTask {
     metricKey: job.entry.key,
     level: job.level,
     options: { ...job.ctx.options },
-    dependencyResults: dependencyResults(job),
+    dependsOn: [...job.entry.metric.metadata.dependsOn],
   };
   if (job.indices) task.indices = [...job.indices];
   return task;

@@ -25,9 +25,11 @@ export interface ExecutionStrategy {
   close(): Promise<void>;
 }
 
-/** The results a job's metric depends on, by the names its metadata uses (sent to workers). */
-export function dependencyResults(job: TaskJob): Record<string, MetricResult[]> {
+/** The results some of `jobs` depend on, by the names their metadata uses (sent to workers once per request). */
+export function dependencyResults(jobs: readonly TaskJob[]): Record<string, MetricResult[]> {
   const out: Record<string, MetricResult[]> = {};
-  for (const name of job.entry.metric.metadata.dependsOn) out[name] = job.ctx.results.all(name);
+  for (const job of jobs) {
+    for (const name of job.entry.metric.metadata.dependsOn) out[name] ??= job.ctx.results.all(name);
+  }
   return out;
 }

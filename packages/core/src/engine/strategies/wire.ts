@@ -11,13 +11,15 @@ export interface WireTask {
   /** Element positions in `elementsAt(session, level)`; absent = all. */
   indices?: number[];
   options: Record<string, unknown>;
-  /** Results of the metrics it depends on, by the names in its `dependsOn`. */
-  dependencyResults: Record<string, MetricResult[]>;
+  /** The names in its `dependsOn`: keys of the request's `dependencyResults` it may look up. */
+  dependsOn: string[];
 }
 
 export interface WorkerRequest {
   id: number;
   session: Session;
+  /** Results the tasks depend on, by dependency name, sent once per request. */
+  dependencyResults: Record<string, MetricResult[]>;
   tasks: WireTask[];
 }
 

@@ -42,11 +42,18 @@ async function resolveMetric(ref, metricKey) {
   throw new Error(`export "${ref.exportName}" of "${ref.module}" does not provide metric "${metricKey}"`);
 }
 
-function lookupOver(dependencyResults) {
-  const byName = new Map(Object.entries(dependencyResults));
+/** The ResultLookup of one task: the request's dependency results it declared, indexed on first use. */
+function lookupOver(dependencyResults, dependsOn) {
+  const visible = new Set(dependsOn);
+  const byId = new Map();
+  const all = (name) => (visible.has(name) ? (dependencyResults[name] ?? []) : []);
   return {
-    get: (name, elementId) => (byName.get(name) ?? []).find((r) => r.measures.id === elementId),
-    all: (name) => byName.get(name) ?? [],
+    get: (name, elementId) => {
+      let index = byId.get(name);
+      if (!index) byId.set(name, (index = new Map(all(name).map((r) => [r.measures.id, r]))));
+      return index.get(elementId);
+    },
+    all: (name) => all(name).slice(),
   };
 }
 
@@ -59,11 +66,11 @@ const failure = (error) => ({
       : String(error),
 });
 
-async function runTask(session, task) {
+async function runTask(session, dependencyResults, task) {
   const metric = await resolveMetric(task.ref, task.metricKey);
   const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
   const elements = task.indices ? task.indices.map((i) => all[i]) : all;
-  const ctx = { session, level: task.level, options: task.options, results: lookupOver(task.dependencyResults) };
+  const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependsOn) };
   if (typeof metric.computeBatch === 'function') {
     try {
       const outcomes = await metric.computeBatch(elements, ctx);
@@ -90,7 +97,7 @@ async function runTask(session, task) {
 async function handle(request) {
   try {
     const outcomes = [];
-    for (const task of request.tasks) outcomes.push(await runTask(request.session, task));
+    for (const task of request.tasks) outcomes.push(await runTask(request.session, request.dependencyResults, task));
     return { id: request.id, outcomes };
   } catch (error) {
     return { id: request.id, error: failure(error).$failed };

@@ -93,9 +93,9 @@ export class WorkerPool {
     private readonly size: number,
   ) {}
 
-  run(session: Session, tasks: WireTask[]): Promise<WireOutcome[][]> {
+  run(session: Session, dependencyResults: WorkerRequest['dependencyResults'], tasks: WireTask[]): Promise<WireOutcome[][]> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ request: { id: this.#nextId++, session, tasks }, resolve, reject });
+      this.#queue.push({ request: { id: this.#nextId++, session, dependencyResults, tasks }, resolve, reject });
       this.#pump();
     });
   }
