@@ -8,7 +8,8 @@
  *   1. the LangGraph checkpoint namespace (`ioa_observe.association.properties.checkpoint_ns` or
  *      `…langgraph_checkpoint_ns`, up to the first `|`), e.g. `researcher:14bd5cfa-…`: the agent span carries the
  *      namespace of the graph node it runs in, and every span inside that node run carries the same namespace;
- *   2. the agent name: `agent_id` or `ioa_observe.workflow.name` on a span equals the agent span's name.
+ *   2. the agent name: `agent_id`, `ioa_observe.workflow.name` or `gen_ai.agent.name` on a span equals the agent
+ *      span's name.
  * Rule: a call with no ancestor agent call is attributed to an agent call of the same session that matches by (1),
  * else by (2), and whose time window contains the call's start; among several (an agent run twice), the one that
  * started last before the call. No match: the call stays unattributed (never guessed from time alone).
@@ -18,7 +19,7 @@
 import type { SpanRecord } from './span.js';
 
 const NS_KEYS = ['ioa_observe.association.properties.checkpoint_ns', 'ioa_observe.association.properties.langgraph_checkpoint_ns'];
-const NAME_KEYS = ['agent_id', 'ioa_observe.workflow.name'];
+const NAME_KEYS = ['agent_id', 'ioa_observe.workflow.name', 'gen_ai.agent.name'];
 
 export function checkpointNamespace(span: SpanRecord): string | undefined {
   for (const k of NS_KEYS) {

@@ -143,3 +143,13 @@ describe('dialect details', () => {
     expect(s.agentCalls.map((a) => a.agentName)).toEqual(['helper']);
   });
 });
+
+describe('attribution by gen_ai.agent.name', () => {
+  it('an LLM span outside the agent span but naming it is attributed to it', () => {
+    const s = normalise([
+      span('a1', { name: 'invoke_agent coder', 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder' }, { endTime: 9000 }),
+      span('a2', { name: 'chat', 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'coder' }),
+    ]);
+    expect(s.llmCalls[0]!.agentCallId).toBe(s.agentCalls[0]!.id);
+  });
+});
