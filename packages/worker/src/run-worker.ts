@@ -50,22 +50,26 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
   );
   options.onStarted?.({ worker, healthPort: health?.port });
 
+  const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
+  // A second signal while shutting down ends the process at once; unacked messages are redelivered.
+  const onSecondSignal = (signal: NodeJS.Signals) => {
+    log.warn({ signal }, 'second signal: exiting now');
+    process.exit(1);
+  };
   const reason = await new Promise<string>((resolve) => {
-    const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
-    const onSignal = (signal: NodeJS.Signals) => {
-      for (const name of signals) process.off(name, onSignal);
-      // A second signal while shutting down ends the process at once; unacked messages are redelivered.
-      for (const name of signals) process.once(name, () => {
-        log.warn({ signal: name }, 'second signal: exiting now');
-        process.exit(1);
-      });
-      resolve(signal);
+    let stopped = false;
+    const stop = (why: string) => {
+      if (stopped) return;
+      stopped = true;
+      for (const name of signals) {
+        process.off(name, stop);
+        process.once(name, onSecondSignal);
+      }
+      resolve(why);
     };
-    for (const name of signals) process.on(name, onSignal);
-    options.signal?.addEventListener('abort', () => {
-      for (const name of signals) process.off(name, onSignal);
-      resolve('abort');
-    }, { once: true });
+    for (const name of signals) process.on(name, stop);
+    if (options.signal?.aborted) stop('abort');
+    options.signal?.addEventListener('abort', () => stop('abort'), { once: true });
   });
 
   log.info({ reason, deadlineMs: config.shutdownDeadlineMs }, 'shutting down');
@@ -80,5 +84,6 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
     worker.destroy();
   }
   await health?.close();
+  for (const name of signals) process.off(name, onSecondSignal);
   return { exitCode: finished === 'deadline' ? 1 : 0, reason };
 }
