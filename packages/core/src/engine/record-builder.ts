@@ -7,12 +7,6 @@ import { resultIdFromHead, resultIdHead } from './result-id.js';
 /** What a metric produced for one element: its outcome, or the error it threw. */
 export type ElementOutcome = MetricOutcome | Error;
 
-export interface TaskOutput {
-  results: ResultRecord[];
-  failed: number;
-  skipped: number;
-}
-
 /**
  * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
  * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. Returns the task's results when
