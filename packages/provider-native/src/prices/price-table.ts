@@ -87,16 +87,21 @@ export class PriceTable {
   }
 
   lookup(query: ModelQuery): PriceLookup {
+    return this.lookupModel(query.responseModel, query.requestModel, query.provider);
+  }
+
+  /** `lookup` with the three names as arguments (no query object per call on hot paths). */
+  lookupModel(responseModel?: string, requestModel?: string, provider?: string): PriceLookup {
     this.#lookupHook?.();
-    const response = query.responseModel ?? '';
-    const request = query.requestModel ?? '';
-    const provider = query.provider ?? '';
+    const response = responseModel ?? '';
+    const request = requestModel ?? '';
+    const prov = provider ?? '';
     let byRequest = this.#memo.get(response);
     if (!byRequest) this.#memo.set(response, (byRequest = new Map()));
     let byProvider = byRequest.get(request);
     if (!byProvider) byRequest.set(request, (byProvider = new Map()));
-    let found = byProvider.get(provider);
-    if (!found) byProvider.set(provider, (found = this.#find(query)));
+    let found = byProvider.get(prov);
+    if (!found) byProvider.set(prov, (found = this.#find({ responseModel, requestModel, provider })));
     return found;
   }
 

@@ -1,6 +1,6 @@
-import type { Call, Element, LLMCall, OntologyLevel, Session } from '@mce/core';
+import type { Call, Element, LLMCall, OntologyLevel, Session, TokenUsage } from '@mce/core';
 import { perSession } from './session-cache.js';
-import { tokenCount, type TokenField } from './token-counts.js';
+import { invalidCount, isCount, type TokenField } from './token-counts.js';
 
 /** A call failed when its status is `error` or it carries an error. */
 export function isErrored(call: Call): boolean {
@@ -60,18 +60,27 @@ function addLLMCall(targets: ContainerStats[], n: number, call: LLMCall): void {
     stats.llmCalls += 1;
     if (errored) stats.llmErrors += 1;
   }
+  const usage = call.usage as Partial<TokenUsage> | undefined;
+  const input = usage?.inputTokens;
+  const output = usage?.outputTokens;
+  const total = usage?.totalTokens;
+  if (isCount(input) && isCount(output) && isCount(total)) {
+    for (let t = 0; t < n; t++) {
+      const tokens = targets[t]!.tokens;
+      tokens.inputTokens += input;
+      tokens.outputTokens += output;
+      tokens.totalTokens += total;
+    }
+    return;
+  }
   for (const field of SUMMED_TOKEN_FIELDS) {
-    let value: number;
-    try {
-      value = tokenCount(call, field);
-    } catch (error) {
-      for (let t = 0; t < n; t++) {
-        const errors = (targets[t]!.tokenErrors ??= {});
-        errors[field] ??= error as Error;
-      }
+    const value = usage?.[field];
+    if (isCount(value)) {
+      for (let t = 0; t < n; t++) targets[t]!.tokens[field] += value;
       continue;
     }
-    for (let t = 0; t < n; t++) targets[t]!.tokens[field] += value;
+    const error = invalidCount(call, field, value);
+    for (let t = 0; t < n; t++) (targets[t]!.tokenErrors ??= {})[field] ??= error;
   }
 }
 

@@ -13,7 +13,7 @@ export interface LLMCallCost {
 
 /** Cost of one LLM call priced with `table`; throws on an invalid token count. */
 export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost {
-  const lookup = table.lookup({ responseModel: call.responseModel, requestModel: call.requestModel, provider: call.provider });
+  const lookup = table.lookupModel(call.responseModel, call.requestModel, call.provider);
   const breakdown = costBreakdown(
     {
       inputTokens: tokenCount(call, 'inputTokens'),

@@ -2,11 +2,19 @@ import type { LLMCall, TokenUsage } from '@mce/core';
 
 export type TokenField = keyof TokenUsage;
 
+/** A usable token count: a finite, non-negative number. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value !== Infinity;
+}
+
+/** The error reported for an unusable count (a metric fails with it rather than sum NaN silently). */
+export function invalidCount(call: LLMCall, field: TokenField, value: unknown): Error {
+  return new Error(`LLMCall ${call.id}: usage.${field} is not a non-negative number (${String(value)})`);
+}
+
 /** A token count of an LLM call, refusing NaN / negative / non-numeric counts instead of summing them silently. */
 export function tokenCount(call: LLMCall, field: TokenField): number {
   const value = (call.usage as Partial<TokenUsage> | undefined)?.[field];
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new Error(`LLMCall ${call.id}: usage.${field} is not a non-negative number (${String(value)})`);
-  }
+  if (!isCount(value)) throw invalidCount(call, field, value);
   return value;
 }
