@@ -48,7 +48,7 @@ import { decodeInt } from './values.js';
 interface Node {
   span: SpanRecord;
   cls: Classification;
-  /** Element id when the span became an element; undefined for plumbing spans and merged tool spans. */
+  /** Whether the span became a call of the session (not plumbing, not merged into an outer span). */
   element?: boolean;
   parent?: Node;
 }
@@ -232,7 +232,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     }
   }
 
-  // 2. Final kinds: nested workflows are tasks; tool-in-same-tool spans merge into the outer one.
+  // 2. Final kinds: nested workflows are tasks; tool-in-same-tool and LLM-in-LLM spans merge into the outer one.
   for (const n of nodes) {
     if (n.cls.kind === 'mas' && nearest(n, (p) => p.cls.kind === 'agent' || p.cls.kind === 'mas')) n.cls = { kind: 'task' };
   }

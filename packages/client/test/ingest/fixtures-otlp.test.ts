@@ -129,3 +129,35 @@ describe('OTLP dialect fixtures', () => {
     expect(s!.finalResponse).toBe('Let me check that for you.');
   });
 });
+
+describe('OTLP dialect fixtures: the summary of every file', () => {
+  const none = { MASCall: 0, AgentCall: 0, TaskCall: 0, LLMCall: 0, ToolCall: 0 };
+  const oneLlm = { ...none, MASCall: 1, LLMCall: 1 };
+  const tokens = (input: number, output: number, cacheRead: number, total: number) => ({ input, output, cacheRead, total });
+  const base = { agents: [], transitions: [], llmAgents: [null], toolAgents: [], errors: [], tools: [] };
+  // [file, counts, tokens, tools, userInput, finalResponse] — read by hand from each file.
+  const cases: [string, object, object, string[], string | undefined, string | undefined][] = [
+    ['braintrust', oneLlm, tokens(412, 27, 0, 439), [], 'Where is order A-1187?', undefined],
+    ['litellm', oneLlm, tokens(1204, 88, 1024, 1292), [], 'Where is order A-1187?', undefined],
+    ['openinference', oneLlm, tokens(412, 27, 256, 439), [], 'Where is order A-1187?', undefined],
+    ['openllmetry', oneLlm, tokens(412, 27, 256, 439), [], 'Where is order A-1187?', undefined],
+    ['openllmetry-legacy', oneLlm, tokens(412, 27, 0, 439), [], 'Where is order A-1187?', undefined],
+    ['raw', oneLlm, tokens(412, 27, 0, 439), [], 'Where is order A-1187?', undefined],
+    ['raw-folk', { ...oneLlm, LLMCall: 4 }, tokens(1648, 108, 256, 1756), [], 'Where is order A-1187?', 'Let me check that for you.'],
+    ['vercel', { ...oneLlm, TaskCall: 1, ToolCall: 1 }, tokens(412, 27, 384, 439), ['lookup_order'], 'Where is order A-1187?', undefined],
+  ];
+  it.each(cases)('%s', async (f, counts, tok, tools, userInput, finalResponse) => {
+    const [s] = await read(f);
+    const sum = summarise(s!);
+    expect(sum).toEqual({
+      ...base,
+      counts,
+      tokens: tok,
+      tools,
+      llmAgents: s!.llmCalls.map(() => null),
+      toolAgents: tools.map(() => null),
+    });
+    expect(s!.userInput).toBe(userInput);
+    expect(s!.finalResponse).toBe(finalResponse);
+  });
+});
