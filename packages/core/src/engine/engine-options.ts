@@ -5,7 +5,7 @@ import { STRATEGY_NAMES } from './strategies/strategy.js';
 export interface EngineOptions {
   /** `asyncio` (default), `thread`, `process` or `hybrid`. */
   strategy?: StrategyName;
-  /** Size of the worker pool (thread/process) and concurrency of the async pool. Default: CPU count, at least 2. */
+  /** Size of the worker pool (thread/process) and concurrency of the async pool. Default: CPU count, at least 4. */
   maxWorkers?: number;
   /** Sessions computed at once by the batch methods. Default: maxWorkers. */
   sessionConcurrency?: number;
@@ -39,6 +39,7 @@ export function parseMaxWorkers(value: string | number, source = 'maxWorkers'): 
   return n;
 }
 
+/** At least 4 (the original MCE's configured default): the async pool mostly waits on judge calls, not on CPU. */
 export function defaultMaxWorkers(): number {
-  return Math.max(2, availableParallelism());
+  return Math.max(4, availableParallelism());
 }
