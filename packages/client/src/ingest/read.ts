@@ -201,8 +201,8 @@ async function* sessionsOf(path: string, options: StreamOptions, warnings: Warni
 
 interface Buffered {
   spans: SpanRecord[];
+  /** Value of the span counter when the last span of this group arrived. */
   last: number;
-  traceId?: string;
 }
 
 async function* jsonlSessions(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
@@ -237,7 +237,7 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
         if (pending) {
           buffers.delete(pendingKey(span.traceId));
           const target = buffers.get(key);
-          if (target) target.spans.push(...pending.spans);
+          if (target) for (const p of pending.spans) target.spans.push(p);
           else buffers.set(key, pending);
         }
       }
