@@ -112,6 +112,18 @@ function baseOf(node: Node) {
   };
 }
 
+// Loops, not Math.min(...list): a session may hold more spans than a call may have arguments.
+function minOf<T>(list: readonly T[], f: (x: T) => number): number {
+  let m = Number.POSITIVE_INFINITY;
+  for (const x of list) m = Math.min(m, f(x));
+  return m;
+}
+function maxOf<T>(list: readonly T[], f: (x: T) => number): number {
+  let m = Number.NEGATIVE_INFINITY;
+  for (const x of list) m = Math.max(m, f(x));
+  return m;
+}
+
 /** Assign only defined values, so exported sessions never carry `key: undefined`. */
 function set<T extends object>(o: T, key: string, v: unknown): void {
   if (v !== undefined) (o as Record<string, unknown>)[key] = v;
@@ -295,8 +307,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         id: traceId,
         traceId,
         name: root.span.name,
-        startTime: Math.min(...list.map((n) => n.span.startTime)),
-        endTime: Math.max(...list.map((n) => n.span.endTime)),
+        startTime: minOf(list, (n) => n.span.startTime),
+        endTime: maxOf(list, (n) => n.span.endTime),
         status: list.some((n) => statusOf(n.span).status === 'error') ? 'error' : 'unset',
         ...ifDefined('workflowName', stringField(root.span, 'workflowName')),
       });
@@ -521,8 +533,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   return {
     kind: 'Session',
     id: sessionId,
-    startTime: timed.length ? Math.min(...timed.map((e) => e.startTime)) : 0,
-    endTime: timed.length ? Math.max(...timed.map((e) => e.endTime)) : 0,
+    startTime: timed.length ? minOf(timed, (e) => e.startTime) : 0,
+    endTime: timed.length ? maxOf(timed, (e) => e.endTime) : 0,
     ...ifDefined('serviceName', typeof serviceName === 'string' ? serviceName : undefined),
     traceIds,
     ...ifDefined('userInput', userInput),

@@ -153,3 +153,27 @@ describe('attribution by gen_ai.agent.name', () => {
     expect(s.llmCalls[0]!.agentCallId).toBe(s.agentCalls[0]!.id);
   });
 });
+
+describe('big sessions', () => {
+  it('a session of 200,000 spans normalises (no argument-count limits)', () => {
+    const spans: SpanRecord[] = [];
+    for (let i = 0; i < 200_000; i++) {
+      spans.push({
+        traceId: T,
+        spanId: (0x100000 + i).toString(16).padStart(16, '0'),
+        name: 'execute_tool t',
+        kind: 'internal',
+        startTime: i,
+        endTime: i + 1,
+        status: { code: 'unset' },
+        attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 't' },
+        resource: {},
+        events: [],
+      });
+    }
+    const s = normaliseSession('big', spans, { warnings: new WarningSink() });
+    expect(s.toolCalls).toHaveLength(200_000);
+    expect([s.startTime, s.endTime]).toEqual([0, 200_000]);
+    expect(s.masCalls).toHaveLength(1);
+  });
+});
