@@ -2,6 +2,7 @@
 //   node bench/engine/run.mjs [--strategy asyncio|thread|process|hybrid] [--workers N]
 //                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
 //                             [--semi-space MB]   (V8 young generation size of the phase processes; see below)
+//                             [--chunk 100]       (sessions per computeLoadedSessions call in the batch phase)
 // Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
 // to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string' },
     breakdown: { type: 'boolean', default: false },
     'semi-space': { type: 'string' },
+    chunk: { type: 'string', default: '100' },
   },
 });
 
@@ -56,7 +58,7 @@ function tally(computations, into) {
   }
 }
 
-/** 1,000 sessions × 200 spans, computed in batches of 100 (what a worker does between two store flushes). */
+/** 1,000 sessions × 200 spans, computed in chunks of `--chunk` (what a worker does between two store flushes). */
 async function batchPhase() {
   const spans = Number(args.spans);
   const baselineRss = process.memoryUsage().rss;
@@ -69,8 +71,9 @@ async function batchPhase() {
   const counts = { results: 0, failed: 0, skipped: 0 };
   const start = performance.now();
   const cpuStart = process.cpuUsage();
-  for (let i = 0; i < sessions.length; i += 100) {
-    tally(await engine.computeLoadedSessions(sessions.slice(i, i + 100), options), counts);
+  const chunk = Number(args.chunk);
+  for (let i = 0; i < sessions.length; i += chunk) {
+    tally(await engine.computeLoadedSessions(sessions.slice(i, i + chunk), options), counts);
   }
   const seconds = (performance.now() - start) / 1000;
   const cpuSeconds = cpuMs(cpuStart) / 1000;
@@ -171,9 +174,11 @@ async function main() {
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
 
   const batchFile = await syntheticSessionsFile(Number(args.sessions), Number(args.spans));
-  const b = runPhase(['--phase', 'batch', '--file', batchFile, '--spans', args.spans]);
+  const b = runPhase(['--phase', 'batch', '--file', batchFile, '--spans', args.spans, '--chunk', args.chunk]);
   const spansPerSec = b.totalSpans / b.seconds;
-  console.log(`\nbatch: ${fmt(b.count)} sessions × ${b.spans} spans = ${fmt(b.totalSpans)} spans, input ${fmt(b.inputBytes / MB, 1)} MB JSON`);
+  console.log(
+    `\nbatch: ${fmt(b.count)} sessions × ${b.spans} spans = ${fmt(b.totalSpans)} spans, input ${fmt(b.inputBytes / MB, 1)} MB JSON, ${args.chunk} sessions per call`,
+  );
   console.log(`  time            ${fmt(b.seconds, 2)} s wall, ${fmt(b.cpuSeconds, 2)} s CPU`);
   console.log(`  sessions/s      ${fmt(b.count / b.seconds)}`);
   console.log(`  spans/s         ${fmt(spansPerSec)}   (target ≥ 200,000; per CPU-second: ${fmt(b.totalSpans / b.cpuSeconds)})`);
