@@ -52,12 +52,17 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): void {
 
 /** Detect the format of a file from its first bytes (and, for a single JSON document, its shape). */
 export async function detectFormat(path: string): Promise<TraceFormat> {
+  return (await detect(path)).format;
+}
+
+/** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
+async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown }> {
   const head = await readHead(path, 1 << 16);
   const text = head.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new IngestError('file is empty', path);
-  if (text.trimStart().startsWith('{') && (await looksLikeJsonLines(path))) return 'otlp-jsonl';
+  if (text.trimStart().startsWith('{') && (await looksLikeJsonLines(path))) return { format: 'otlp-jsonl' };
   const doc = await parseWholeFile(path);
-  return documentFormat(doc, path);
+  return { format: documentFormat(doc, path), doc };
 }
 
 /**
@@ -148,8 +153,7 @@ function normaliseGroups(groups: Map<string, SpanRecord[]>, warnings: WarningSin
 
 /** Read every session of one file (any supported format). JSON Lines are streamed, then grouped at EOF. */
 export async function readSessions(path: string, options: IngestOptions = {}): Promise<ReadResult> {
-  const format = options.format ?? (await detectFormat(path));
-  const stream = streamSessions(path, { ...options, format, windowSpans: Number.POSITIVE_INFINITY });
+  const stream = streamSessions(path, { ...options, windowSpans: Number.POSITIVE_INFINITY });
   const sessions: Session[] = [];
   for await (const s of stream) sessions.push(s);
   return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts };
@@ -170,12 +174,13 @@ export function streamSessions(path: string, options: StreamOptions = {}): Async
 }
 
 async function* sessionsOf(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
-  const format = options.format ?? (await detectFormat(path));
+  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
+  const format = detected.format;
   if (format === 'otlp-jsonl') {
     yield* jsonlSessions(path, options, warnings);
     return;
   }
-  const doc = await parseWholeFile(path);
+  const doc = detected.doc ?? (await parseWholeFile(path));
   if (format === 'session-json') {
     try {
       yield* sessionsFromDocument(doc);
