@@ -522,7 +522,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   }
 
   const elements = [...masCalls, ...agentCalls, ...taskCalls, ...llmCalls, ...toolCalls];
-  const timed = elements.length ? elements : nodes.map((n) => n.span);
+  const timed: readonly { startTime: number; endTime: number }[] = elements.length ? elements : nodes.map((n) => n.span);
   const first = ordered[0];
   const traceIds: string[] = [];
   for (const s of ordered) if (!traceIds.includes(s.traceId)) traceIds.push(s.traceId);
