@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { perSession } from '../../src/metrics/deterministic/session-cache.js';
 import { byStartTime, mergeByStartTime } from '../../src/metrics/deterministic/session-index.js';
-import { Cost } from '../../src/metrics/deterministic/index.js';
+import { Cost, Duration } from '../../src/metrics/deterministic/index.js';
 import { SessionBuilder, valueOf } from '../support/session-builder.js';
 import { referenceSession } from '../support/reference-session.js';
 
@@ -45,5 +45,38 @@ describe('start-time ordering', () => {
     expect(mergeByStartTime(a, b)).toEqual(byStartTime([...a, ...b]));
     const unordered = [item('u1', 4), item('u2', 2)];
     expect(mergeByStartTime(a, unordered).map((x) => x.id)).toEqual(['a1', 'u2', 'a2', 'a3', 'u1']);
+  });
+});
+
+describe('computeBatch', () => {
+  it('returns one outcome per element, in order, an element\'s error as its own outcome', async () => {
+    const b = new SessionBuilder();
+    const ok = b.tool('x', { id: 'ok', start: 0, end: 5 });
+    const backwards = b.tool('x', { id: 'back', start: 9, end: 3 });
+    const ok2 = b.tool('x', { id: 'ok2', start: 1, end: 2.5 });
+    const ctx = { session: b.session, level: 'ToolCall' as const, options: {}, results: { get: () => undefined, all: () => [] } };
+    const out = await Duration.computeBatch([ok, backwards, ok2], ctx);
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatchObject({ value: 5 });
+    expect(out[1]).toBeInstanceOf(Error);
+    expect((out[1] as Error).message).toBe('ToolCall back: ends before it starts (start 9, end 3)');
+    expect(out[2]).toMatchObject({ value: 1.5 });
+  });
+
+  it('gives the same outcomes as compute, element by element', async () => {
+    const s = referenceSession();
+    const ctx = { session: s, level: 'AgentCall' as const, options: {}, results: { get: () => undefined, all: () => [] } };
+    const batch = await Cost.computeBatch(s.agentCalls, ctx);
+    expect(batch).toEqual(s.agentCalls.map((a) => Cost.compute(a, ctx)));
+  });
+
+  it('rejects a level the metric is not defined at', async () => {
+    const s = referenceSession();
+    await expect(
+      Duration.computeBatch([s], { session: s, level: 'Session', options: {}, results: { get: () => undefined, all: () => [] } }),
+    ).resolves.toHaveLength(1);
+    await expect(
+      Cost.computeBatch(s.toolCalls, { session: s, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } }),
+    ).rejects.toThrow('Cost is not defined at the ToolCall level');
   });
 });

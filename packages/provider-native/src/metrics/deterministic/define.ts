@@ -1,4 +1,5 @@
 import type { Element, Metric, MetricContext, MetricMetadata, MetricOutcome, PortableMetricRef } from '@mce/core';
+import { inSessionScope } from './session-cache.js';
 
 export const NATIVE_PROVIDER = 'mce';
 /** Module specifier the engine's thread/process strategies import a native metric from. */
@@ -8,6 +9,7 @@ export const NATIVE_MODULE = '@mce/provider-native';
 export interface NativeMetric extends Metric {
   /** `import(portable.module)[portable.exportName]` is this metric. */
   readonly portable: PortableMetricRef;
+  computeBatch(elements: Element[], ctx: MetricContext): Promise<Array<MetricOutcome | Error>>;
 }
 
 export type NativeMetricSpec = Omit<MetricMetadata, 'provider' | 'name' | 'dependsOn' | 'requirements'> &
@@ -30,12 +32,29 @@ export function nativeMetric(
     ...spec,
   });
   const levels = new Set(spec.levels);
+  const checkLevel = (ctx: MetricContext) => {
+    if (!levels.has(ctx.level)) throw new Error(`${name} is not defined at the ${ctx.level} level`);
+  };
   return Object.freeze({
     metadata,
     portable: Object.freeze({ module: NATIVE_MODULE, exportName: name }),
     compute(element: Element, ctx: MetricContext): MetricOutcome {
-      if (!levels.has(ctx.level)) throw new Error(`${name} is not defined at the ${ctx.level} level`);
+      checkLevel(ctx);
       return compute(element, ctx);
+    },
+    /** All elements of a level in one call: the per-session lookups are made once, an element's error is its own. */
+    async computeBatch(elements: Element[], ctx: MetricContext): Promise<Array<MetricOutcome | Error>> {
+      checkLevel(ctx);
+      const outcomes = inSessionScope(ctx.session, () =>
+        elements.map((element): MetricOutcome | Error => {
+          try {
+            return compute(element, ctx);
+          } catch (error) {
+            return error instanceof Error ? error : new Error(String(error));
+          }
+        }),
+      );
+      return outcomes;
     },
   });
 }

@@ -17,7 +17,24 @@ const caches = new WeakMap<Session, SessionCache>();
 const recent: Array<WeakRef<Session> | undefined> = new Array<WeakRef<Session> | undefined>(RECENT_SESSIONS);
 let next = 0;
 
+/** The session a batch is being computed for, and its cache: looked up once per batch instead of once per element. */
+let scopedSession: Session | undefined;
+let scopedCache: SessionCache | undefined;
+
+/** Runs `fn` with `session`'s cache at hand; nothing is kept once it returns. */
+export function inSessionScope<T>(session: Session, fn: () => T): T {
+  const previous = [scopedSession, scopedCache] as const;
+  scopedCache = sessionCache(session);
+  scopedSession = session;
+  try {
+    return fn();
+  } finally {
+    [scopedSession, scopedCache] = previous;
+  }
+}
+
 export function sessionCache(session: Session): SessionCache {
+  if (session === scopedSession) return scopedCache as SessionCache;
   let cache = caches.get(session);
   if (!cache) {
     cache = {};
