@@ -5,11 +5,11 @@
 import type { Command } from 'commander';
 import type { Session, SessionComputation } from '@mce/core';
 import { readSessions, TRACE_FORMATS, type TraceFormat } from '../../ingest/index.js';
+import { inputFiles } from './inputs.js';
 import type { MCEClient } from '../../mce-client.js';
 import { formatComputation } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
-import { expandInputs } from './inputs.js';
 
 interface ComputeOpts {
   input?: string[];
@@ -60,7 +60,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       };
 
       if (opts.input?.length) {
-        const files = await expandInputs(opts.input);
+        const files = await inputFiles(opts.input);
         const sessions: Session[] = [];
         for (const file of files) {
           const read = await readSessions(file, opts.format ? { format: opts.format } : {});

@@ -1,10 +1,10 @@
 /** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
 import type { Command } from 'commander';
 import { readSessions, TRACE_FORMATS, writeSessionsFile, type TraceFormat } from '../../ingest/index.js';
+import { inputFiles } from './inputs.js';
 import { formatValue, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, writeJson, type CliIO } from '../context.js';
-import { expandInputs } from './inputs.js';
 
 function checkFormat(format: string | undefined): TraceFormat | undefined {
   if (format === undefined) return undefined;
@@ -28,7 +28,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .option('--json', 'JSON output')
     .action(async (paths: string[], opts: { format?: string; json?: boolean }, cmd: Command) => {
       const format = checkFormat(opts.format);
-      const files = await expandInputs(paths);
+      const files = await inputFiles(paths);
       const log = logger(cmd, io);
       await using client = await openClient(cmd, io);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
@@ -90,7 +90,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .action(async (opts: { input: string[]; output: string; format?: string }, cmd: Command) => {
       const format = checkFormat(opts.format);
       const log = logger(cmd, io);
-      const files = await expandInputs(opts.input);
+      const files = await inputFiles(opts.input);
       const all = [];
       for (const file of files) {
         const read = await readSessions(file, format ? { format } : {});
