@@ -11,7 +11,7 @@ export function mean(values: readonly number[]): number {
 
 /** Nearest-rank percentile of a non-empty list: the smallest value with at least p % of the values ≤ it. */
 export function nearestRankPercentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  const sorted = Float64Array.from(values).sort(); // numeric order, no comparator calls
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return sorted[rank - 1]!;
 }
