@@ -28,6 +28,8 @@ describe('nearest-rank percentile', () => {
     expect(nearestRankPercentile([100, 10, 90, 20, 80, 30, 70, 40, 60, 50], 95)).toBe(100);
     expect(nearestRankPercentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
     expect(nearestRankPercentile([7], 95)).toBe(7);
+    // rank ⌈0.95·60⌉ = 57 exactly (floating point would give 0.95·60 = 57.000000000000007 → 58)
+    expect(nearestRankPercentile(Array.from({ length: 60 }, (_, i) => i + 1), 95)).toBe(57);
     expect(nearestRankPercentile([3, 1, 2], 0)).toBe(1);
   });
   it('mean', () => {

@@ -12,7 +12,8 @@ export function mean(values: readonly number[]): number {
 /** Nearest-rank percentile of a non-empty list: the smallest value with at least p % of the values ≤ it. */
 export function nearestRankPercentile(values: readonly number[], p: number): number {
   const sorted = Float64Array.from(values).sort(); // numeric order, no comparator calls
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  // p·n / 100, not (p / 100)·n: 0.95 · 60 is 57.00000000000001 in floating point, whose ceiling would be 58.
+  const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
   return sorted[rank - 1]!;
 }
 
