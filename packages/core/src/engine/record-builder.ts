@@ -29,51 +29,55 @@ export function appendRecords(
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
-    const problem = isPlainValue(outcome) ? undefined : invalidOutcome(outcome);
-    if (problem !== undefined) {
-      out.failed.push({ name, level, measures, error: problem });
-      continue;
+    // Each property is read once: outcomes come in many shapes, so every read is a slow (megamorphic) one.
+    let value: unknown, reasoning: unknown, details: unknown, evaluation: unknown;
+    let plain = false;
+    if (typeof outcome === 'object' && outcome !== null && !(outcome instanceof Error)) {
+      const candidate = outcome as Partial<MetricValue>;
+      value = candidate.value;
+      reasoning = candidate.reasoning;
+      details = candidate.details;
+      evaluation = candidate.evaluation;
+      plain =
+        typeof value === 'number' &&
+        Number.isFinite(value) &&
+        evaluation === undefined &&
+        (reasoning === undefined || typeof reasoning === 'string') &&
+        (details === undefined || (typeof details === 'object' && details !== null));
     }
-    if (typeof (outcome as { skipped?: unknown }).skipped === 'string') {
-      out.skipped.push({ name, level, measures, reason: (outcome as { skipped: string }).skipped });
-      continue;
+    if (!plain) {
+      const problem = invalidOutcome(outcome);
+      if (problem !== undefined) {
+        out.failed.push({ name, level, measures, error: problem });
+        continue;
+      }
+      if (typeof (outcome as { skipped?: unknown }).skipped === 'string') {
+        out.skipped.push({ name, level, measures, reason: (outcome as { skipped: string }).skipped });
+        continue;
+      }
     }
-    const { value, reasoning, details, evaluation } = outcome as MetricValue;
+    const usage = evaluation as EvaluationUsage | undefined;
     const record: ResultRecord = {
       id: resultIdFromHead(head, measures),
       name,
       provider,
       level,
       measures,
-      result: value,
+      result: value as number,
       unit,
-      reasoning: reasoning ?? '',
-      evaluationModel: evaluation ? evaluation.model : null,
-      evaluationPromptTokenCount: evaluation ? evaluation.promptTokens : 0,
-      evaluationCompletionTokenCount: evaluation ? evaluation.completionTokens : 0,
-      evaluationTotalTokenCount: evaluation ? evaluation.totalTokens : 0,
-      evaluationCost: evaluation ? evaluation.costUsd : 0,
+      reasoning: (reasoning as string | undefined) ?? '',
+      evaluationModel: usage ? usage.model : null,
+      evaluationPromptTokenCount: usage ? usage.promptTokens : 0,
+      evaluationCompletionTokenCount: usage ? usage.completionTokens : 0,
+      evaluationTotalTokenCount: usage ? usage.totalTokens : 0,
+      evaluationCost: usage ? usage.costUsd : 0,
       timestamp,
     };
-    if (details !== undefined) record.details = details;
+    if (details !== undefined) record.details = details as Record<string, unknown>;
     if (collect) results.push(record);
     all.push(record);
   }
   return results;
-}
-
-/** The common case, checked without destructuring: a finite value, string or no reasoning, no usage. */
-function isPlainValue(outcome: ElementOutcome | undefined): boolean {
-  if (outcome === null || typeof outcome !== 'object' || outcome instanceof Error) return false;
-  const o = outcome as Partial<MetricValue> & { skipped?: unknown };
-  return (
-    typeof o.value === 'number' &&
-    Number.isFinite(o.value) &&
-    o.evaluation === undefined &&
-    o.skipped === undefined &&
-    (o.reasoning === undefined || typeof o.reasoning === 'string') &&
-    (o.details === undefined || (o.details !== null && typeof o.details === 'object'))
-  );
 }
 
 /** Why an outcome cannot become a result or a skip, or undefined when it can. */

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
 
 /**
@@ -25,11 +26,11 @@ export function resultIdPrefix(runId: string, sessionId: string, provider: strin
 const HEX_CODES = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const DASH = '-'.charCodeAt(0);
 
-/** A task's id prefix prepared for `resultIdFromHead`: the UUID's first 19 characters (`xxxxxxxx-xxxx-xxxx-`). */
-export type ResultIdHead = readonly number[];
+/** A task's id prefix prepared for `resultIdFromHead`: the bytes of the UUID's first 19 characters (`xxxxxxxx-xxxx-xxxx-`). */
+export type ResultIdHead = Uint8Array;
 
 export function resultIdHead(prefix: string): ResultIdHead {
-  const head = new Array<number>(19);
+  const head = new Uint8Array(19);
   for (let i = 0, j = 0; i < 16; i++, j++) {
     if (i === 8 || i === 12) head[j++] = DASH;
     head[j] = prefix.charCodeAt(i);
@@ -42,18 +43,25 @@ export function resultId(prefix: string, measuredId: string): string {
   return resultIdFromHead(resultIdHead(prefix), measuredId);
 }
 
-/** Reused buffer of the 36 character codes of an id. */
-const codes: number[] = new Array<number>(36).fill(0);
+/** Reused buffer the 36 characters of an id are written into (one flat Latin-1 string is then cut from it). */
+const ID_BYTES = Buffer.alloc(36);
 
 /** The id of a result given its task's head: one flat 36-character string, no intermediate strings. */
 export function resultIdFromHead(head: ResultIdHead, measuredId: string): string {
-  for (let i = 0; i < 19; i++) codes[i] = head[i] as number;
+  const b = ID_BYTES;
+  b.set(head, 0);
   const [hi, lo] = mix64(measuredId);
-  for (let i = 0; i < 4; i++) codes[19 + i] = HEX_CODES[(hi >>> (28 - 4 * i)) & 15] as number;
-  codes[23] = DASH;
-  for (let i = 0; i < 4; i++) codes[24 + i] = HEX_CODES[(hi >>> (12 - 4 * i)) & 15] as number;
-  for (let i = 0; i < 8; i++) codes[28 + i] = HEX_CODES[(lo >>> (28 - 4 * i)) & 15] as number;
-  return String.fromCharCode.apply(null, codes);
+  b[19] = HEX_CODES[hi >>> 28] as number;
+  b[20] = HEX_CODES[(hi >>> 24) & 15] as number;
+  b[21] = HEX_CODES[(hi >>> 20) & 15] as number;
+  b[22] = HEX_CODES[(hi >>> 16) & 15] as number;
+  b[23] = DASH;
+  b[24] = HEX_CODES[(hi >>> 12) & 15] as number;
+  b[25] = HEX_CODES[(hi >>> 8) & 15] as number;
+  b[26] = HEX_CODES[(hi >>> 4) & 15] as number;
+  b[27] = HEX_CODES[hi & 15] as number;
+  for (let i = 0; i < 8; i++) b[28 + i] = HEX_CODES[(lo >>> (28 - 4 * i)) & 15] as number;
+  return b.toString('latin1', 0, 36);
 }
 
 const pair: [number, number] = [0, 0];
