@@ -28,8 +28,9 @@ describe('nearest-rank percentile', () => {
     expect(nearestRankPercentile([100, 10, 90, 20, 80, 30, 70, 40, 60, 50], 95)).toBe(100);
     expect(nearestRankPercentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
     expect(nearestRankPercentile([7], 95)).toBe(7);
-    // rank ⌈0.95·60⌉ = 57 exactly (floating point would give 0.95·60 = 57.000000000000007 → 58)
     expect(nearestRankPercentile(Array.from({ length: 60 }, (_, i) => i + 1), 95)).toBe(57);
+    // rank ⌈99.9·1000/100⌉ = 999 ((99.9 / 100)·1000 is 999.0000000000001 in floating point)
+    expect(nearestRankPercentile(Array.from({ length: 1000 }, (_, i) => i + 1), 99.9)).toBe(999);
     expect(nearestRankPercentile([3, 1, 2], 0)).toBe(1);
   });
   it('mean', () => {

@@ -12,7 +12,7 @@ export function mean(values: readonly number[]): number {
 /** Nearest-rank percentile of a non-empty list: the smallest value with at least p % of the values ≤ it. */
 export function nearestRankPercentile(values: readonly number[], p: number): number {
   const sorted = Float64Array.from(values).sort(); // numeric order, no comparator calls
-  // p·n / 100, not (p / 100)·n: 0.95 · 60 is 57.00000000000001 in floating point, whose ceiling would be 58.
+  // p·n / 100 rather than (p / 100)·n: for p = 99.9, n = 1000 the latter is 999.0000000000001, whose ceiling is 1000.
   const rank = Math.max(1, Math.ceil((p * sorted.length) / 100));
   return sorted[rank - 1]!;
 }
