@@ -108,7 +108,7 @@ export class MceWorker {
 
   /**
    * Graceful stop: stop consuming, process the messages already received (at once, without waiting for a full
-   * batch), ack them, close. Messages the broker sent after the cancel are left unacked and redelivered.
+   * batch), ack them, close. Messages that arrive after that are requeued for the next consumer.
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -150,6 +150,9 @@ export class MceWorker {
   }
 
   private onMessage(message: AsyncMessage): Promise<ConsumerStatus> {
+    // Sent before the broker saw our cancel (or buffered by the client until a handler slot freed): back to the
+    // queue for the next consumer, instead of being processed with nobody left to ack it.
+    if (this.draining) return Promise.resolve(ConsumerStatus.REQUEUE);
     const parsed = parseMessage(message.body);
     const key = messageKey(message.messageId, message.body);
     const attempt = attemptOf(message);
@@ -160,7 +163,7 @@ export class MceWorker {
     return new Promise((settle) => {
       this.pending.push({ message, key, sessionIds: parsed.sessionIds, attempt, settle });
       this.pendingSessions += parsed.sessionIds.length;
-      if (this.draining || this.pendingSessions >= this.config.batchSize) this.dispatch();
+      if (this.pendingSessions >= this.config.batchSize) this.dispatch();
       else this.batchTimer ??= setTimeout(() => this.dispatch(), this.config.batchMaxWaitMs);
     });
   }

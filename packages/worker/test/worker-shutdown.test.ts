@@ -87,11 +87,21 @@ describe.skipIf(!available)('mce-worker process: SIGTERM in mid-batch', () => {
     expect(atMs - signalledAt).toBeLessThan(10_000);
     expect(child.output.some((line) => line.includes('"msg":"shutting down"') && line.includes('"reason":"SIGTERM"'))).toBe(true);
     expect(child.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    // The signal came in mid-batch: the worker had a batch in flight or messages waiting for one.
+    const stopping = JSON.parse(child.output.find((line) => line.includes('"msg":"stopping: finishing in-flight batches"')) ?? '{}') as {
+      inFlightBatches?: number;
+      pendingMessages?: number;
+    };
+    expect((stopping.inFlightBatches ?? 0) + (stopping.pendingMessages ?? 0)).toBeGreaterThan(0);
+    // Every message it processed was acked: messages arriving during the shutdown were requeued, not processed.
+    expect(child.output.filter((line) => line.includes('failed to ack'))).toEqual([]);
     const storedAtExit = (await fixture.counts()).sessions;
     // The batches in flight at the signal were finished (and acked) after it.
     expect(storedAtExit).toBeGreaterThan(storedAtSignal);
     expect(storedAtExit).toBeLessThan(200);
-    // Every message not stored is back in the queue: none lost, none left unacked.
+    // Every message not stored is back in the queue (once the broker has handled the closed connection): none lost,
+    // none left unacked.
+    await waitFor(async () => (await broker.depth(queue)) === 200 - storedAtExit, 5000, 'the unprocessed messages back').catch(() => undefined);
     expect(await broker.depth(queue)).toBe(200 - storedAtExit);
 
     await finish();
