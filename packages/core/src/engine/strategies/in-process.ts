@@ -6,15 +6,19 @@ import type { TaskJob } from './strategy.js';
 
 export type Limiter = <T>(fn: () => Promise<T> | T) => Promise<T>;
 
+/** No limit: CPU-bound work gains nothing from a concurrency limit, and each pass through one costs promises. */
+const direct: Limiter = async (fn) => fn();
+
 /**
  * Computes a job on this thread. Deterministic and aggregate metrics are called directly (a synchronous outcome is
- * used as is: no promise per element); LLM-judged calls go through `limit`, the async pool's concurrency limit.
+ * used as is: no promise per element); LLM-judged calls (per element, or per batch) go through `limit`, the async
+ * pool's concurrency limit.
  */
 export async function runInProcess(job: TaskJob, limit: Limiter): Promise<ElementOutcome[]> {
   const metric = job.entry.metric as Metric;
   const { elements, ctx } = job;
-  if (metric.computeBatch) return runBatch(metric, elements, ctx, limit);
   const throttled = metric.metadata.nature === 'llm-judged';
+  if (metric.computeBatch) return runBatch(metric, elements, ctx, throttled ? limit : direct);
   const outcomes: ElementOutcome[] = new Array<ElementOutcome>(elements.length);
   let pending: Array<Promise<void>> | undefined;
   for (let i = 0; i < elements.length; i++) {
