@@ -1,14 +1,14 @@
 // Engine benchmark: the deterministic native catalog over synthetic sessions (run `npm run build` first).
 //   node bench/engine/run.mjs [--strategy asyncio|thread|process|hybrid] [--workers N]
 //                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
-//                             [--semi-space MB]   (V8 young generation size of the phase processes; see below)
+//                             [--semi-space 64]   (V8 young generation size of the phase processes; 0 = V8's default)
 //                             [--chunk 100]       (sessions per computeLoadedSessions call in the batch phase)
 // Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
 // to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
-// wall clock. Results live until their batch is returned, so most survive V8's young generation and are collected by
-// full GCs; `--semi-space 64` (node --max-semi-space-size=64) lets them die young, which is what a long-running
-// worker should be started with.
+// wall clock. Results live until their batch is returned, so with V8's default young generation (16 MB semi-spaces)
+// most of them are promoted and collected by full GCs; node --max-semi-space-size=64 lets them die young. That is
+// how mce's processes should be started, and the default here (`--semi-space 0` measures V8's default).
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,7 @@ const { values: args } = parseArgs({
     file: { type: 'string' },
     warmup: { type: 'string' },
     breakdown: { type: 'boolean', default: false },
-    'semi-space': { type: 'string' },
+    'semi-space': { type: 'string', default: '64' },
     chunk: { type: 'string', default: '100' },
   },
 });
@@ -157,7 +157,8 @@ function runPhase(phaseArgs) {
     ...(args.workers ? ['--workers', args.workers] : []),
     ...(args.breakdown ? ['--breakdown'] : []),
   ];
-  const nodeFlags = args['semi-space'] ? [`--max-semi-space-size=${Number(args['semi-space'])}`] : [];
+  const semiSpace = Number(args['semi-space']);
+  const nodeFlags = semiSpace > 0 ? [`--max-semi-space-size=${semiSpace}`] : [];
   const out = execFileSync(process.execPath, [...nodeFlags, script, ...phaseArgs, ...passThrough], {
     encoding: 'utf8',
     maxBuffer: 16 * MB,
@@ -174,7 +175,12 @@ async function main() {
 
   const metricCount = new Set(Object.values(defaultMetricSelection()).flat()).size;
   console.log(`mce engine benchmark — strategy ${args.strategy}, ${metricCount} deterministic metrics, Node ${process.version}`);
-  if (args['semi-space']) console.log(`phases run with node --max-semi-space-size=${Number(args['semi-space'])}`);
+  const semiSpace = Number(args['semi-space']);
+  console.log(
+    semiSpace > 0
+      ? `phases run with node --max-semi-space-size=${semiSpace} (--semi-space 0 for V8's default young generation)`
+      : "phases run with V8's default young generation",
+  );
   console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
 
   const batchFile = await syntheticSessionsFile(Number(args.sessions), Number(args.spans));

@@ -9,7 +9,7 @@ import { defaultMaxWorkers, parseMaxWorkers } from './engine-options.js';
 import { SessionNotFoundError } from './errors.js';
 import { MetricRegistry } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
-import type { SessionComputation } from './output.js';
+import type { ResultRecord, SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
 import { appendRecords, invalidOutcome, toError } from './record-builder.js';
 import { sessionDigest, taskIdPrefix } from './result-id.js';
@@ -218,27 +218,43 @@ export class MetricEngine {
       run.options.signal?.throwIfAborted();
       const prepared = stage.map((task) => this.#prepare(task, session, lookup, run));
       if (run.cache?.read) await Promise.all(prepared.map((p) => this.#replay(p, run.cache as CacheManager)));
-      const jobs: TaskJob[] = [];
-      const owners: PreparedTask[] = [];
-      for (const p of prepared) {
-        const elements = p.missing ? p.missing.map((i) => p.elements[i] as Element) : p.elements;
-        if (elements.length === 0) continue;
-        jobs.push({ entry: p.task.entry, level: p.task.level, elements, indices: p.missing, ctx: p.ctx });
-        owners.push(p);
-      }
-      const computed = jobs.length > 0 ? await strategy.runStage(session, jobs) : [];
-      owners.forEach((p, k) => mergeComputed(p, computed[k] ?? []));
-      if (run.cache?.write) await Promise.all(prepared.map((p) => this.#record(p, run.cache as CacheManager)));
-      const timestamp = new Date().toISOString();
-      for (const p of prepared) {
-        const { entry, level } = p.task;
+      // Records are built as soon as a task is done (its outcome objects can then die young), into one bucket per
+      // task, and appended in task order at the end of the stage: the same order whatever the strategy.
+      const buckets = new Array<SessionComputation>(prepared.length);
+      const writes: Array<Promise<void>> = [];
+      const finish = (k: number): void => {
+        const p = prepared[k] as PreparedTask;
+        const { entry, level, requested } = p.task;
         const { provider, name } = entry.metric.metadata;
-        const prefix = taskIdPrefix(digest, provider, name, level);
-        const target = report || p.task.requested ? out : { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
+        if (run.cache?.write) writes.push(this.#record(p, run.cache));
+        const bucket: SessionComputation = { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
         const needed = run.plan.dependencyKeys.has(entry.key);
-        const results = appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, target, needed);
-        if (needed) lookup.add(provider, name, results);
+        const prefix = taskIdPrefix(digest, provider, name, level);
+        const timestamp = new Date().toISOString();
+        appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket);
+        if (needed) lookupAdds.push([provider, name, bucket.results]);
+        if (report || requested) buckets[k] = bucket;
+        p.outcomes = [];
+      };
+      const lookupAdds: Array<[string, string, ResultRecord[]]> = [];
+      const jobs: TaskJob[] = [];
+      const owners: number[] = [];
+      prepared.forEach((p, k) => {
+        const elements = p.missing ? p.missing.map((i) => p.elements[i] as Element) : p.elements;
+        if (elements.length === 0) return finish(k); // nothing to compute: no elements, or all replayed
+        jobs.push({ entry: p.task.entry, level: p.task.level, elements, indices: p.missing, ctx: p.ctx });
+        owners.push(k);
+      });
+      if (jobs.length > 0) {
+        await strategy.runStage(session, jobs, (j, outcomes) => {
+          const k = owners[j] as number;
+          mergeComputed(prepared[k] as PreparedTask, outcomes);
+          finish(k);
+        });
       }
+      if (writes.length > 0) await Promise.all(writes);
+      for (const bucket of buckets) if (bucket) appendAll(out, bucket);
+      for (const [provider, name, results] of lookupAdds) lookup.add(provider, name, results);
     }
     return out;
   }
@@ -304,6 +320,13 @@ export class MetricEngine {
     }
     await Promise.all(writes);
   }
+}
+
+/** Appends one task's records to the session's (loops, not spread: a task can have 100,000 results). */
+function appendAll(out: SessionComputation, bucket: SessionComputation): void {
+  for (const r of bucket.results) out.results.push(r);
+  for (const f of bucket.failed) out.failed.push(f);
+  for (const s of bucket.skipped) out.skipped.push(s);
 }
 
 function mergeComputed(p: PreparedTask, computed: readonly ElementOutcome[]): void {

@@ -9,8 +9,7 @@ export type ElementOutcome = MetricOutcome | Error;
 
 /**
  * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
- * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. Returns the task's results when
- * `collect` (they are kept for the metrics that depend on this one), else an empty list.
+ * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord.
  */
 export function appendRecords(
   metadata: MetricMetadata,
@@ -20,10 +19,8 @@ export function appendRecords(
   idPrefix: string,
   timestamp: string,
   out: SessionComputation,
-  collect = true,
-): ResultRecord[] {
+): void {
   const { name, provider, unit } = metadata;
-  const results: ResultRecord[] = [];
   const all = out.results;
   const head = resultIdHead(idPrefix);
   for (let i = 0; i < elements.length; i++) {
@@ -74,10 +71,8 @@ export function appendRecords(
       timestamp,
     };
     if (details !== undefined) record.details = details as Record<string, unknown>;
-    if (collect) results.push(record);
     all.push(record);
   }
-  return results;
 }
 
 /** Why an outcome cannot become a result or a skip, or undefined when it can. */

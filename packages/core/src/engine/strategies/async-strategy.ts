@@ -1,9 +1,8 @@
 import pLimit from 'p-limit';
 import type { Session } from '../../ontology/types.js';
-import type { ElementOutcome } from '../record-builder.js';
 import type { Limiter } from './in-process.js';
 import { runInProcess } from './in-process.js';
-import type { ExecutionStrategy, TaskJob } from './strategy.js';
+import type { ExecutionStrategy, JobDone, TaskJob } from './strategy.js';
 
 export function createLimiter(concurrency: number): Limiter {
   const limit = pLimit(concurrency);
@@ -19,8 +18,8 @@ export class AsyncStrategy implements ExecutionStrategy {
     this.#limit = createLimiter(concurrency);
   }
 
-  runStage(_session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]> {
-    return Promise.all(jobs.map((job) => runInProcess(job, this.#limit)));
+  async runStage(_session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
+    await Promise.all(jobs.map((job, i) => runInProcess(job, this.#limit).then((outcomes) => done(i, outcomes))));
   }
 
   async close(): Promise<void> {}

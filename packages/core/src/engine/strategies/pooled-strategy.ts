@@ -2,7 +2,7 @@ import type { Session } from '../../ontology/types.js';
 import type { ElementOutcome } from '../record-builder.js';
 import type { Limiter } from './in-process.js';
 import { runInProcess } from './in-process.js';
-import type { ExecutionStrategy, TaskJob } from './strategy.js';
+import type { ExecutionStrategy, JobDone, TaskJob } from './strategy.js';
 import { dependencyResults } from './strategy.js';
 import type { WireOutcome, WireTask } from './wire.js';
 import type { WorkerPool } from './worker-pool.js';
@@ -20,19 +20,17 @@ export class PooledStrategy implements ExecutionStrategy {
     private readonly workers: number,
   ) {}
 
-  async runStage(session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]> {
-    const outcomes: ElementOutcome[][] = new Array<ElementOutcome[]>(jobs.length);
+  async runStage(session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
     const running: Array<Promise<void>> = [];
     const remote: number[] = [];
     jobs.forEach((job, i) => {
       if (this.#offThread(job)) remote.push(i);
-      else running.push(runInProcess(job, this.limit).then((o) => void (outcomes[i] = o)));
+      else running.push(runInProcess(job, this.limit).then((outcomes) => done(i, outcomes)));
     });
     for (const chunk of balance(remote, jobs, this.workers)) {
-      running.push(this.#runRemote(session, jobs, chunk, outcomes));
+      running.push(this.#runRemote(session, jobs, chunk, done));
     }
     await Promise.all(running);
-    return outcomes;
   }
 
   close(): Promise<void> {
@@ -44,15 +42,17 @@ export class PooledStrategy implements ExecutionStrategy {
     return this.name !== 'hybrid' || job.entry.metric.metadata.nature !== 'llm-judged';
   }
 
-  async #runRemote(session: Session, jobs: readonly TaskJob[], chunk: number[], out: ElementOutcome[][]): Promise<void> {
+  async #runRemote(session: Session, jobs: readonly TaskJob[], chunk: number[], done: JobDone): Promise<void> {
     const chunkJobs = chunk.map((i) => jobs[i] as TaskJob);
+    let replies: WireOutcome[][];
     try {
-      const replies = await this.pool.run(session, dependencyResults(chunkJobs), chunkJobs.map(toWire));
-      chunk.forEach((jobIndex, k) => (out[jobIndex] = (replies[k] ?? []).map(fromWire)));
+      replies = await this.pool.run(session, dependencyResults(chunkJobs), chunkJobs.map(toWire));
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      for (const jobIndex of chunk) out[jobIndex] = (jobs[jobIndex] as TaskJob).elements.map(() => failure);
+      chunk.forEach((jobIndex, k) => done(jobIndex, (chunkJobs[k] as TaskJob).elements.map(() => failure)));
+      return;
     }
+    chunk.forEach((jobIndex, k) => done(jobIndex, (replies[k] ?? []).map(fromWire)));
   }
 }
 

@@ -17,10 +17,16 @@ export interface TaskJob {
   readonly ctx: MetricContext;
 }
 
-/** Runs the jobs of one stage of one session; returns each job's outcomes, one per element, in order. */
+/** Receives one job's outcomes (one per element, in order) as soon as the job is done. */
+export type JobDone = (jobIndex: number, outcomes: ElementOutcome[]) => void;
+
+/**
+ * Runs the jobs of one stage of one session, handing each job's outcomes to `done` as it completes (jobs complete in
+ * any order; the engine puts the records back in job order). Resolves when every job is done.
+ */
 export interface ExecutionStrategy {
   readonly name: StrategyName;
-  runStage(session: Session, jobs: readonly TaskJob[]): Promise<ElementOutcome[][]>;
+  runStage(session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void>;
   /** Stops worker threads / processes. The strategy may be used again afterwards (pools restart lazily). */
   close(): Promise<void>;
 }
