@@ -100,10 +100,13 @@ export class WorkerPool {
     });
   }
 
+  /** Stops every worker; requests still queued or running fail (their tasks become FailedRecords). */
   async close(): Promise<void> {
     const slots = [...this.#slots];
+    const queued = this.#queue.splice(0);
     this.#slots.clear();
     this.#idle.length = 0;
+    for (const pending of queued) pending.reject(new Error(`${this.kind} pool closed`));
     for (const slot of slots) slot.dead = true;
     await Promise.all(slots.map((slot) => slot.handle.terminate()));
     for (const slot of slots) slot.current?.reject(new Error(`${this.kind} pool closed`));
