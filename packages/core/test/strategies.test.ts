@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { MetricEngine, engineOptionsFromEnv } from '@mce/core';
-import { crash, duration, fixtureProvider, where } from './fixtures/engine-metrics.mjs';
+import { crash, duration, fixtureProvider, slow, where } from './fixtures/engine-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
 
@@ -135,6 +135,23 @@ describe('execution strategies', () => {
       const after = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Duration'] } });
       expect(after.results.map((r) => r.result)).toEqual([100]);
     }
+  });
+
+  it('closing a busy engine fails the running and queued work, then the engine works again', async () => {
+    // One worker, two sessions at once: one request runs, the other waits in the pool's queue.
+    const e1 = new MetricEngine({ strategy: 'thread', maxWorkers: 1, sessionConcurrency: 2 });
+    engines.push(e1);
+    e1.registerMetric(slow, ref('slow'));
+    const running = e1.computeLoadedSessions([sampleSession('a'), sampleSession('b')]);
+    await new Promise((r) => setTimeout(r, 100));
+    await e1.close();
+    const runs = await running;
+    expect(runs.map((r) => r.failed.map((f) => `${f.measures}: ${f.error}`))).toEqual([
+      ['a: thread pool closed'],
+      ['b: thread pool closed'],
+    ]);
+    const again = await e1.computeLoadedSession(sampleSession('c'));
+    expect(again.results.map((r) => r.result)).toEqual([1]);
   });
 
   it('a module that cannot provide the metric fails its results with the reason', async () => {
