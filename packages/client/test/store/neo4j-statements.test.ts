@@ -226,3 +226,28 @@ describe('Neo4j store statements', () => {
     expect(driver.closed).toBe(2);
   });
 });
+
+describe('Neo4j driver sharing', () => {
+  it('uses one driver per process and target, closed when the last store closes', async () => {
+    const target = { url: 'bolt://graph.invalid:7687', username: 'neo4j', password: 'x' };
+    const a = new Neo4jStore(target, { logger: quiet });
+    const b = new Neo4jStore({ ...target, database: 'other' }, { logger: quiet });
+    const driverOf = (store: Neo4jStore) => (store as unknown as { driver: { close(): Promise<void> } }).driver;
+    expect(driverOf(a)).toBe(driverOf(b));
+    const closes: number[] = [];
+    const driver = driverOf(a);
+    const close = driver.close.bind(driver);
+    driver.close = async () => {
+      closes.push(1);
+      await close();
+    };
+    await a.close();
+    await a.close(); // closing twice releases once
+    expect(closes).toEqual([]);
+    await b.close();
+    expect(closes).toEqual([1]);
+    const c = new Neo4jStore(target, { logger: quiet });
+    expect(driverOf(c)).not.toBe(driver);
+    await c.close();
+  });
+});
