@@ -3,6 +3,8 @@
  * Ingestion benchmark: writes an OTLP JSON Lines file of N spans in N/100 sessions (streamed write, one span per
  * line, GenAI attributes with messages), then streams it through the reader and normaliser and prints spans/s,
  * file size, peak RSS and RSS / file size. Targets: ≥ 100,000 spans/s; peak RSS < 2× the file size.
+ * Then (unless --no-store) runs what `mce ingest` runs — MCEClient.ingest into a fresh SQLite store — on the same
+ * file in another fresh process and prints its rate and peak RSS. Target: peak RSS < 500 MB for 1M spans.
  *
  *   npm run build && node bench/ingest/run.mjs [--spans 1000000] [--sessions 10000] [--window 50000] [--batch 25] [--keep]
  */
@@ -13,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { streamSessions } from '@mce/client';
+import { MCEClient, defaultMceConfig, streamSessions } from '@mce/client';
 
 const { values: args } = parseArgs({
   options: {
@@ -23,6 +25,8 @@ const { values: args } = parseArgs({
     batch: { type: 'string', default: '25' },
     keep: { type: 'boolean', default: false },
     ingest: { type: 'string' },
+    'ingest-store': { type: 'string' },
+    'no-store': { type: 'boolean', default: false },
   },
 });
 const SPANS = Number(args.spans);
@@ -137,8 +141,30 @@ async function ingest(file) {
   console.log(JSON.stringify({ sessions, elements, warnings: stream.warnings.total, secs: (performance.now() - t) / 1000, cpuSecs: (cpu.user + cpu.system) / 1e6, baseRss, peak }));
 }
 
+/** `mce ingest`'s path: stream the file into a fresh SQLite store in batches; print the figures as JSON. */
+async function ingestIntoStore(file) {
+  const dir = mkdtempSync(join(tmpdir(), 'mce-bench-kg-'));
+  const baseRss = process.memoryUsage().rss;
+  let peak = baseRss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t = performance.now();
+  const client = await MCEClient.open({ config: { ...defaultMceConfig(), store: { url: `sqlite:${join(dir, 'kg.db')}` } }, cache: false });
+  try {
+    const summary = await client.ingest([file]);
+    clearInterval(timer);
+    peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
+    const stored = (await client.store.listSessions()).length;
+    console.log(JSON.stringify({ sessions: summary.sessionIds.length, stored, spans: summary.spans, secs: (performance.now() - t) / 1000, baseRss, peak }));
+  } finally {
+    await client.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 if (args.ingest) {
   await ingest(args.ingest);
+} else if (args['ingest-store']) {
+  await ingestIntoStore(args['ingest-store']);
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'mce-bench-ingest-'));
   const file = join(dir, 'traces.jsonl');
@@ -159,6 +185,13 @@ if (args.ingest) {
     console.log(`            ${Math.round(cpuRate).toLocaleString('en')} spans/s of CPU time (${r.cpuSecs.toFixed(2)} s user+system, all threads, GC included)`);
     console.log(`file size: ${(size / 1e6).toFixed(1)} MB   peak RSS: ${(r.peak / 1e6).toFixed(1)} MB (at start: ${(r.baseRss / 1e6).toFixed(1)} MB)`);
     console.log(`peak RSS / file size: ${(r.peak / size).toFixed(3)}   target < 2: ${r.peak < 2 * size ? 'met' : 'NOT met'}`);
+    if (!args['no-store']) {
+      const store = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--ingest-store', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      if (store.status !== 0) throw new Error(`ingest-into-store process failed (${store.status})`);
+      const k = JSON.parse(store.stdout.trim().split('\n').pop());
+      console.log(`mce ingest into SQLite: ${k.sessions.toLocaleString('en')} sessions (${k.stored.toLocaleString('en')} stored), ${Math.round(spans / k.secs).toLocaleString('en')} spans/s (${k.secs.toFixed(1)} s)`);
+      console.log(`  peak RSS: ${(k.peak / 1e6).toFixed(1)} MB   target < 500 MB: ${k.peak < 500e6 ? 'met' : 'NOT met'}   (file ${(size / 1e6).toFixed(1)} MB, ratio ${(k.peak / size).toFixed(3)})`);
+    }
   } finally {
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
     else console.log(`kept ${file}`);

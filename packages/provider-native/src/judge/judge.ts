@@ -7,7 +7,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { EvaluationUsage } from '@mce/core';
-import { countTokens } from 'gpt-tokenizer';
+import { tokenizer } from './tokenizer.js';
 import { type JudgeConfig, judgeTemperature } from './config.js';
 import { JudgeNotConfiguredError, JudgeReplyError } from './errors.js';
 import { sharedLimiter, type RequestLimiter } from './limiter.js';
@@ -187,7 +187,7 @@ export class Judge {
     const estimate =
       this.config.tokensPerMinute === undefined
         ? 0
-        : request.messages.reduce((n, m) => n + countTokens(m.content) + 4, 0) + maxTokens;
+        : request.messages.reduce((n, m) => n + tokenizer().countTokens(m.content) + 4, 0) + maxTokens;
     let usage = emptyCallUsage();
     let calls = 0;
     let retries = 0;

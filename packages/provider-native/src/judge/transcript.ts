@@ -5,7 +5,7 @@
  * what was left out.
  */
 import type { LLMCall, Message, Session, ToolCall } from '@mce/core';
-import { countTokens, decode, encode } from 'gpt-tokenizer';
+import { tokenizer } from './tokenizer.js';
 
 export interface TranscriptScope {
   llmCalls: readonly LLMCall[];
@@ -101,6 +101,7 @@ function entriesOf(scope: TranscriptScope): Entry[] {
 /** `text` cut to at most `maxTokens` tokens, with a visible note when it was cut. */
 export function clipToTokens(text: string, maxTokens: number): string {
   if (text.length <= maxTokens) return text; // a token is at least one character
+  const { encode, decode } = tokenizer();
   const tokens = encode(text);
   if (tokens.length <= maxTokens) return text;
   return `${decode(tokens.slice(0, maxTokens))} […truncated: ${tokens.length - maxTokens} more tokens]`;
@@ -117,7 +118,7 @@ export function buildTranscript(scope: TranscriptScope, budget: number): Transcr
   if (chars <= budget) {
     return { text: texts.join('\n'), entries: texts.length, totalEntries: texts.length, tokens: chars, truncated: false };
   }
-  const all = texts.map((text) => ({ text, tokens: countTokens(text) + 1 }));
+  const all = texts.map((text) => ({ text, tokens: tokenizer().countTokens(text) + 1 }));
   const total = all.reduce((n, e) => n + e.tokens, 0);
   if (total <= budget) {
     return { text: texts.join('\n'), entries: all.length, totalEntries: all.length, tokens: total, truncated: false };
