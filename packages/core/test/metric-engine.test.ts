@@ -236,6 +236,20 @@ describe('MetricEngine', () => {
     expect(run.results.find((r) => r.name === 'Agg')?.result).toBe(1);
   });
 
+  it('exposes every result of the earlier stages, none of the current one', async () => {
+    const a = metric('A', ['Session'], constant(1));
+    const b = metric('B', ['Session'], constant(2));
+    const seen: Record<string, number> = {};
+    const peek = (name: string, deps: string[]) =>
+      metric(name, ['Session'], (_s, ctx) => {
+        seen[name] = ctx.results.all('B').length + 10 * ctx.results.all('A').length;
+        return { value: 0 };
+      }, { dependsOn: deps });
+    await engineWith(a, b, peek('SameStage', []), peek('AfterA', ['A'])).computeLoadedSession(sampleSession());
+    // SameStage runs with A and B (sees neither); AfterA runs after them (sees A, and B although undeclared).
+    expect(seen).toEqual({ SameStage: 0, AfterA: 11 });
+  });
+
   it('uses computeBatch when present, and isolates its failures', async () => {
     let single = 0;
     const batched = metric('Batched', ['LLMCall'], () => ({ value: ++single }), {

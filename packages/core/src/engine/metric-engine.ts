@@ -228,11 +228,10 @@ export class MetricEngine {
         const { provider, name } = entry.metric.metadata;
         if (run.cache?.write) writes.push(this.#record(p, run.cache));
         const bucket: SessionComputation = { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
-        const needed = run.plan.dependencyKeys.has(entry.key);
         const prefix = taskIdPrefix(digest, provider, name, level);
         const timestamp = new Date().toISOString();
         appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket);
-        if (needed) lookupAdds.push([provider, name, bucket.results]);
+        lookupAdds.push([provider, name, bucket.results]);
         if (report || requested) buckets[k] = bucket;
         p.outcomes = [];
       };

@@ -8,9 +8,8 @@ interface Indexed {
 }
 
 /**
- * Results computed so far in one session run, by metric name and by `provider:name`. Only the results of metrics
- * that some selected metric declares in `dependsOn` are kept (a metric sees what it depends on, and is ordered after
- * it). Records are kept as the task's arrays and turned into MetricResults only when a metric asks for them.
+ * Results computed so far in one session run (by the earlier stages), by metric name and by `provider:name`. Records
+ * are kept as the task's arrays and turned into MetricResults only when a metric asks for them.
  */
 export class SessionResultLookup implements ResultLookup {
   readonly #records = new Map<string, ResultRecord[][]>();
