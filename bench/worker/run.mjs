@@ -5,6 +5,7 @@
 //   node bench/worker/run.mjs [--sessions 10000] [--batch-size 50] [--workers 1,2] [--processor service|noop]
 //                             [--fresh]   (rewrite the sessions even when the schema already holds them)
 //                             [--session-only]   (Session-level metrics only: engine.recursive = false)
+//                             [--drop]    (remove the benchmark schema afterwards; kept by default for the next run)
 // Environment: MCE_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), MCE_BENCH_AMQP_URL.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,7 @@ const { values: args } = parseArgs({
     processor: { type: 'string', default: 'service' },
     fresh: { type: 'boolean', default: false },
     'session-only': { type: 'boolean', default: false },
+    drop: { type: 'boolean', default: false },
   },
 });
 const SESSIONS = Number(args.sessions);
@@ -148,3 +150,7 @@ const two = results.find((r) => r.workers === 2);
 if (one) console.log(`  one worker: ${fmt(one.rate)} sessions/s (target ≥ 500)`);
 if (one && two) console.log(`  scaling, two workers / one: ${fmt(two.rate / one.rate, 2)}× (target ≥ 1.3×)`);
 await prepared.close();
+if (args.drop && args.processor !== 'noop') {
+  const { dropBenchSchema } = await import('./service.mjs');
+  await dropBenchSchema({ pgUrl: PG_URL, schema: SCHEMA });
+}

@@ -59,3 +59,14 @@ export async function countBenchResults({ pgUrl, schema }) {
     await client.end();
   }
 }
+
+/** Removes the benchmark schema (sessions included). */
+export async function dropBenchSchema({ pgUrl, schema }) {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
