@@ -1,27 +1,14 @@
 /**
- * What the worker needs from the computation side: `MCEWorkerService.processBatch` (in @mce/client) satisfies it
- * structurally. Declared here so the AMQP machinery does not depend on how sessions are computed or stored.
+ * What the worker needs from the computation side: `MCEWorkerService.processBatch` from @mce/client. Only the
+ * per-item outcomes matter to the AMQP machinery, so any processor returning them fits (tests use small ones).
  */
+import type { BatchItem, BatchItemOutcome as ServiceItemOutcome } from '@mce/client';
 
-/** One session to compute, under the run id the worker derived from its message (result ids derive from it). */
-export interface BatchItem {
-  sessionId: string;
-  runId: string;
-}
+export type { BatchItem };
 
-export interface BatchItemOutcome {
-  sessionId: string;
-  /** `unknown-session`: the store has no such session; the message is dead-lettered. */
-  status: 'ok' | 'unknown-session';
-  /** Results written for this session. */
-  results: number;
-  /** Metrics that failed for this session (failed results, not a failed message). */
-  failedMetrics: number;
-  /** Judge tokens spent on this session, when the processor reports usage. */
-  evaluationTokens?: number;
-  /** Judge cost (USD) of this session, when the processor reports usage. */
-  evaluationCost?: number;
-}
+/** `unknown-session`: the store has no such session (the message is dead-lettered); usage fields feed /metrics. */
+export type BatchItemOutcome = Omit<ServiceItemOutcome, 'skippedMetrics' | 'evaluationTokens' | 'evaluationCost'> &
+  Partial<Pick<ServiceItemOutcome, 'skippedMetrics' | 'evaluationTokens' | 'evaluationCost'>>;
 
 export interface BatchOutcome {
   /** One entry per input item, in the same order. */
