@@ -1,6 +1,6 @@
 /** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
 import type { Command } from 'commander';
-import { readSessions, TRACE_FORMATS, writeSessionsFile, type TraceFormat } from '../../ingest/index.js';
+import { readSessions, TRACE_FORMATS, writeSessionsFile, type IngestWarning, type TraceFormat } from '../../ingest/index.js';
 import { inputFiles } from './inputs.js';
 import { formatValue, table } from '../format.js';
 import { createProgress } from '../progress.js';
@@ -33,9 +33,15 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       progress.start(files.length, 'files');
-      let summary;
+      const summary = { sessionIds: [] as string[], spans: 0, warnings: [] as IngestWarning[] };
       try {
-        summary = await client.ingest(files, { ...(format ? { format } : {}), onBatch: () => undefined });
+        for (const file of files) {
+          const part = await client.ingest([file], format ? { format } : {});
+          summary.sessionIds.push(...part.sessionIds.filter((id) => !summary.sessionIds.includes(id)));
+          summary.spans += part.spans;
+          summary.warnings.push(...part.warnings.map((w) => ({ ...w, file })));
+          progress.increment();
+        }
       } finally {
         progress.stop();
       }
