@@ -18,6 +18,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Store and broker suites share one PostgreSQL and one RabbitMQ; files run in parallel, each in its own schema/queue.
     pool: 'forks',
+    // The JSON report lets .ci/run print one plain "N passed, N failed" line at the end.
+    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
     // Tests use the committed price table; a background refresh from the network must never change their prices.
     env: { MODEL_PRICES_REFRESH: 'false' },
   },
