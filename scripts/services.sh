@@ -14,7 +14,7 @@ wait_for() { # name, command
 
 pg_up() { pg_isready -h 127.0.0.1 -p 5432 -q; }
 if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
-  pg_up || pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+  pg_up >/dev/null 2>&1 || pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
   wait_for postgresql pg_up || true
 else
   echo "services: PostgreSQL is not installed here; its tests will skip" >&2
@@ -22,7 +22,7 @@ fi
 
 rabbit_up() { (exec 3<>/dev/tcp/127.0.0.1/5672) 2>/dev/null && rabbitmq-diagnostics -q check_port_connectivity; }
 if command -v rabbitmq-server >/dev/null 2>&1; then
-  rabbit_up || rabbitmq-server -detached || true
+  rabbit_up >/dev/null 2>&1 || rabbitmq-server -detached || true
   wait_for rabbitmq rabbit_up || true
 else
   echo "services: RabbitMQ is not installed here; its tests will skip" >&2
