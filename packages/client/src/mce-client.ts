@@ -21,7 +21,7 @@ import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mc
 import { openMetricCache } from './cache/index.js';
 import { MCEClientConfig } from './config/client-config.js';
 import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
-import { loadPersistedEvalMode } from './config/eval-mode.js';
+import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
 import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogger, type WriteResultsOutcome } from './store/index.js';
 
@@ -87,7 +87,7 @@ export class MCEClient implements AsyncDisposable {
     const env = options.env ?? process.env;
     const envConfig = MCEClientConfig.fromEnv(env);
     const config = options.config ?? envConfig.applyTo(loadMceConfig(undefined, env));
-    loadPersistedEvalMode();
+    loadPersistedEvalMode(userConfigPath(env));
     const cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
     let store = options.store;
     if (!store) {
