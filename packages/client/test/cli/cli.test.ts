@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SessionComputation } from '@mce/core';
 import { runCli, tempWorkspace } from './run-cli.js';
 
@@ -177,6 +177,32 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const again = (await runCli(['compute', '--input', out, '--json', '--no-store', '--run-id', 'x'], ws)).json<{ sessions: SessionComputation[] }>();
     const strip = (s: SessionComputation[]) => s.map((c) => ({ ...c, results: c.results.map(({ timestamp: _t, ...r }) => r) }));
     expect(strip(again.sessions)).toEqual(strip(direct.sessions));
+  });
+});
+
+describe('MCP metrics from the CLI', () => {
+  it('scores an MCP session with no LLM in system_one mode and skips a session without MCP servers', async () => {
+    const ws = tempWorkspace();
+    const env = { ...ws.env, MCE_EVAL_MODE: 'system_one' };
+    // Metrics read the process environment (the CLI's own in real runs).
+    vi.stubEnv('MCE_EVAL_MODE', 'system_one');
+    const run = await runCli(
+      ['compute', '--input', example('sessions/mcp-tools.json'), example('sessions/single-agent-tool.json'), '--metrics', 'MCPUse', '--json', '--no-store'],
+      { dir: ws.dir, env },
+    );
+    expect(run.code).toBe(0);
+    const sessions = run.json<{ sessions: SessionComputation[] }>().sessions;
+    const mcp = sessions.find((s) => s.sessionId === 'dev-assistant-55') as SessionComputation;
+    const use = mcp.results.find((r) => r.level === 'Session') as SessionComputation['results'][number];
+    expect(use.result).toBeGreaterThanOrEqual(0);
+    expect(use.result).toBeLessThanOrEqual(1);
+    expect([use.evaluationModel, use.evaluationTotalTokenCount, use.evaluationCost]).toEqual([null, 0, 0]);
+    expect(use.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'env', confidence: expect.any(Number) });
+    expect(use.reasoning).toContain('System One');
+    const weather = sessions.find((s) => s.sessionId === 'weather-001') as SessionComputation;
+    expect(weather.results).toEqual([]);
+    expect(weather.skipped.map((s) => [s.name, s.level])).toEqual([['MCPUse', 'Session'], ['MCPUse', 'AgentCall']]);
+    vi.unstubAllEnvs();
   });
 });
 
