@@ -1,0 +1,78 @@
+/**
+ * An LLM-judged metric end to end through MCEClient: the judge is the real client against a scripted
+ * OpenAI-compatible server on loopback; the result is stored with its evaluation usage and cost; a second run is
+ * replayed from the SQLite record/replay cache with no LLM call; a reply without a score is a failure, never stored.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SessionSchema, type Session } from '@mce/core';
+import { setDefaultJudge } from '@mce/provider-native';
+import { MCEClient, defaultMceConfig, openMetricCache, openStore } from '../src/index.js';
+import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
+
+const weather = SessionSchema.parse(
+  JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
+) as Session;
+
+describe('AnswerRelevancy through MCEClient', () => {
+  let server: ScriptedLLMServer;
+  beforeAll(async () => {
+    server = await startScriptedLLMServer();
+    vi.stubEnv('OPENAI_API_KEY', 'test-key');
+    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
+    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', server.url);
+    setDefaultJudge(undefined); // rebuilt from the environment above
+  });
+  afterAll(async () => {
+    setDefaultJudge(undefined);
+    vi.unstubAllEnvs();
+    await server.close();
+  });
+
+  it('scores continuously, stores usage and cost, replays from cache, and never stores a failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-judged-'));
+    const config = { ...defaultMceConfig(), metrics: { Session: ['AnswerRelevancy'] } };
+    const open = async () =>
+      MCEClient.open({ config, store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: openMetricCache({ path: join(dir, 'cache.db') }) });
+
+    // 4 → 0.6, 5 → 0.3, 3 → 0.1: expected score 4.2, value (4.2 − 1) / 4 = 0.8.
+    server.setScript([{ text: 'On topic and complete.\nScore: 4', logprobs: scoreTokens('On topic and complete.', { '4': 0.6, '5': 0.3, '3': 0.1 }), usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } }]);
+    const first = await open();
+    await first.store.writeSessions([weather]);
+    const [c1] = await first.computeAndStore('weather-001', { runId: 'run-1' });
+    const r1 = c1?.results[0];
+    expect(c1?.failed).toEqual([]);
+    expect(r1?.result).toBeCloseTo(0.8, 10);
+    expect(r1?.details).toMatchObject({ scoring: 'logprob' });
+    expect(r1?.evaluationModel).toBe('gpt-4o-mini');
+    expect([r1?.evaluationPromptTokenCount, r1?.evaluationCompletionTokenCount, r1?.evaluationTotalTokenCount]).toEqual([1000, 100, 1100]);
+    // gpt-4o-mini: 1000 × 1.5e-7 + 100 × 6e-7
+    expect(r1?.evaluationCost).toBeCloseTo(1000 * 1.5e-7 + 100 * 6e-7, 12);
+    expect(server.requests).toHaveLength(1);
+    const stored = await first.getMetrics('weather-001', { metricIds: ['AnswerRelevancy'] });
+    expect(stored).toEqual([r1]);
+    await first.store.close();
+    await first.close();
+
+    // Same inputs again: replayed from the cache, same usage and cost, no LLM call.
+    const second = await open();
+    const [c2] = await second.computeAndStore('weather-001', { runId: 'run-2' });
+    expect(server.requests).toHaveLength(1);
+    expect(c2?.results[0]).toMatchObject({ result: r1?.result, evaluationCost: r1?.evaluationCost, evaluationTotalTokenCount: 1100 });
+    expect(c2?.results[0]?.details).toMatchObject({ replayed: true });
+    await second.store.close();
+    await second.close();
+
+    // A reply without a score: the metric fails, nothing is stored for it.
+    server.setScript([{ text: 'I cannot decide.' }], { text: 'Still no idea.' });
+    const third = await MCEClient.open({ config, store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    const [c3] = await third.computeAndStore('weather-001', { runId: 'run-3' });
+    expect(c3?.results).toEqual([]);
+    expect(c3?.failed).toEqual([{ name: 'AnswerRelevancy', level: 'Session', measures: 'weather-001', error: expect.stringMatching(/Score/) }]);
+    expect((await third.getMetrics('weather-001')).map((r) => r.id).sort()).toEqual([r1?.id, c2?.results[0]?.id].sort());
+    await third.store.close();
+    await third.close();
+  });
+});
