@@ -155,6 +155,8 @@ export class MCEClient implements AsyncDisposable {
     options: { format?: TraceFormat; batchSize?: number; onBatch?: (sessions: number, spans: number) => void } = {},
   ): Promise<IngestSummary> {
     const batchSize = options.batchSize ?? 200;
+    // Also bound a batch by elements, so memory stays flat however large the sessions are.
+    const batchElements = 5_000;
     const seen = new Set<string>();
     const warnings: IngestWarning[] = [];
     let spans = 0;
@@ -175,7 +177,7 @@ export class MCEClient implements AsyncDisposable {
         batchSpans += count;
         seen.add(session.id);
         batch.push(session);
-        if (batch.length >= batchSize) await flush();
+        if (batch.length >= batchSize || batchSpans >= batchElements) await flush();
       }
       await flush();
       warnings.push(...stream.warnings.list);
