@@ -6,6 +6,7 @@
 //                             [--fresh]   (rewrite the sessions even when the schema already holds them)
 //                             [--session-only]   (Session-level metrics only: engine.recursive = false)
 //                             [--drop]    (remove the benchmark schema afterwards; kept by default for the next run)
+//                             [--cpu-prof DIR]   (each worker process writes a V8 CPU profile into DIR)
 // Environment: MCE_BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/test), MCE_BENCH_AMQP_URL.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,7 @@ const { values: args } = parseArgs({
     fresh: { type: 'boolean', default: false },
     'session-only': { type: 'boolean', default: false },
     drop: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const SESSIONS = Number(args.sessions);
@@ -37,7 +39,8 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 const fmt = (n, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function startWorker(queue) {
-  const child = spawn(process.execPath, [workerScript], {
+  const nodeArgs = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['cpu-prof']}`] : [];
+  const child = spawn(process.execPath, [...nodeArgs, workerScript], {
     env: {
       ...process.env,
       BENCH_PROCESSOR: args.processor,
