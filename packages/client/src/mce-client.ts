@@ -7,12 +7,13 @@
  */
 import {
   MetricEngine,
-  toMetricResult,
+  metricDefinitionId,
   toResultRecord,
   type CacheManager,
   type DataProvider,
   type MetricDefinition,
   type MetricProvider,
+  type MetricResult,
   type ResultRecord,
   type Session,
   type SessionComputation,
@@ -133,7 +134,8 @@ export class MCEClient implements AsyncDisposable {
 
   /** Write the successful results of computations (failed and skipped ones are never stored). */
   storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
-    const results = computations.flatMap((c) => c.results.map((r) => toMetricResult(r, c.sessionId)));
+    const results: MetricResult[] = [];
+    for (const c of computations) for (const r of c.results) results.push(metricResultOf(r, c.sessionId));
     return this.#store.writeMetricResults(this.metricDefinitions(), results);
   }
 
@@ -205,6 +207,30 @@ export class MCEClient implements AsyncDisposable {
       ...(request.runId ? { runId: request.runId } : {}),
     };
   }
+}
+
+/**
+ * Core's `toMetricResult` with the fields spelled out: the same object (its test says so), built without the
+ * rest/spread copies that made it a visible share of a worker's time at ~9,000 results per batch.
+ */
+export function metricResultOf(record: ResultRecord, sessionId: string): MetricResult {
+  const result: MetricResult = {
+    id: record.id,
+    name: record.name,
+    result: record.result,
+    reasoning: record.reasoning,
+    evaluationModel: record.evaluationModel,
+    evaluationPromptTokenCount: record.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: record.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: record.evaluationTotalTokenCount,
+    evaluationCost: record.evaluationCost,
+    timestamp: record.timestamp,
+    ofMetricType: metricDefinitionId(record.provider, record.name),
+    measures: { level: record.level, id: record.measures },
+    sessionId,
+  };
+  if (record.details) result.details = record.details;
+  return result;
 }
 
 export function elementCount(s: Session): number {

@@ -4,7 +4,7 @@
  * flush; it throws only when the store (or something the whole batch needs) fails — a transient failure the caller
  * retries. A failing metric is a failed result, not a failed batch.
  */
-import { SessionNotFoundError, type SessionComputation } from '@mce/core';
+import type { SessionComputation } from '@mce/core';
 import type { MCEClient } from './mce-client.js';
 
 export interface BatchItem {
@@ -40,28 +40,34 @@ export class MCEWorkerService {
   }
 
   async processBatch(batch: readonly BatchItem[]): Promise<BatchOutcome> {
-    const store = this.client.store;
-    const known = await store.sessionExists(batch.map((b) => b.sessionId));
+    // All sessions of the batch in one read (one snapshot), instead of an existence check and a read per session.
+    const sessions = await this.client.store.getSessions(batch.map((b) => b.sessionId));
     const computations: SessionComputation[] = [];
     const items: BatchItemOutcome[] = [];
     for (const item of batch) {
-      if (!known.has(item.sessionId)) {
+      const session = sessions.get(item.sessionId);
+      if (!session) {
         items.push({ sessionId: item.sessionId, status: 'unknown-session', results: 0, failedMetrics: 0, skippedMetrics: 0, evaluationTokens: 0, evaluationCost: 0 });
         continue;
       }
-      const session = await store.getSession(item.sessionId);
-      if (!session) throw new SessionNotFoundError([item.sessionId]);
+      // One compute per item: each message has its own run id (its results' ids derive from it).
       const [computation] = await this.client.compute([session], { runId: item.runId });
       const c = computation as SessionComputation;
       computations.push(c);
+      let evaluationTokens = 0;
+      let evaluationCost = 0;
+      for (const r of c.results) {
+        evaluationTokens += r.evaluationTotalTokenCount;
+        evaluationCost += r.evaluationCost;
+      }
       items.push({
         sessionId: item.sessionId,
         status: 'ok',
         results: c.results.length,
         failedMetrics: c.failed.length,
         skippedMetrics: c.skipped.length,
-        evaluationTokens: c.results.reduce((n, r) => n + r.evaluationTotalTokenCount, 0),
-        evaluationCost: c.results.reduce((n, r) => n + r.evaluationCost, 0),
+        evaluationTokens,
+        evaluationCost,
       });
     }
     const outcome = computations.length ? await this.client.storeComputations(computations) : { written: 0, rejected: [] };

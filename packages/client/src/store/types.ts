@@ -71,6 +71,8 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
   writeSessions(sessions: readonly Session[]): Promise<void>;
   /** The full session, equal to what was written (merged); undefined when unknown. */
   getSession(id: string): Promise<Session | undefined>;
+  /** Several sessions at once (one snapshot where the store has them), by id; unknown ids are absent from the map. */
+  getSessions(ids: readonly string[]): Promise<Map<string, Session>>;
   /** Summaries, newest (latest start) first. */
   listSessions(options?: ListSessionsOptions): Promise<SessionSummary[]>;
   /** The subset of `ids` that are stored. */

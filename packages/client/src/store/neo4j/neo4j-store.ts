@@ -167,6 +167,22 @@ export class Neo4jStore implements KnowledgeGraphStore {
     });
   }
 
+  async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {
+    // One read transaction, the queries of getSession per session.
+    return this.read(async (tx) => {
+      const out = new Map<string, Session>();
+      for (const id of new Set(ids)) {
+        const found = (await tx.run(cypher.READ_SESSION, { id })).records[0];
+        if (!found) continue;
+        const header = headerFromNode(fromNeo4j(found.toObject().session) as Record<string, unknown>);
+        const calls = (await tx.run(cypher.READ_CALLS, { id })).records.map((r) => r.toObject().payload as string);
+        const servers = (await tx.run(cypher.READ_SERVERS, { id })).records.map((r) => r.toObject().payload as string);
+        out.set(id, assembleSession(header, calls, servers));
+      }
+      return out;
+    });
+  }
+
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
     const params = {
       from: options.from === undefined ? null : toEpochMs(options.from),

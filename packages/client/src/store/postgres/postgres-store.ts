@@ -1,7 +1,8 @@
 /**
  * The shared store on PostgreSQL through `pg` (a pool). Schema created and migrated on start under an advisory
- * lock; bulk writes are `INSERT … SELECT FROM unnest($1::text[], …) ON CONFLICT`, one transaction per call, so
- * several worker processes can write at once and lose nothing.
+ * lock; bulk session writes are `INSERT … SELECT FROM unnest($1::text[], …) ON CONFLICT`, bulk result writes COPY into
+ * a staging table then upsert (see result-copy.ts), one transaction per call, so several worker processes can write at
+ * once and lose nothing.
  */
 import pg from 'pg';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
@@ -16,7 +17,7 @@ import {
   toEpochMs,
   type HeaderRow,
 } from '../rows.js';
-import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
+import { assertDefinitions, missingMetricIds, storedResult, validateResults } from '../results.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
@@ -28,6 +29,7 @@ import type {
 } from '../types.js';
 import { defaultLogger } from '../logger.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
+import { copyResults, ensureResultStage } from './result-copy.js';
 
 export interface PostgresStoreOptions {
   /** Schema the tables live in (created when missing; the connection's search_path). Default: `public`. */
@@ -186,6 +188,39 @@ export class PostgresStore implements KnowledgeGraphStore {
     }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY'); // header and calls from one snapshot
   }
 
+  async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    // Three queries for the whole batch instead of three (and a transaction) per session.
+    return this.transaction(async (client) => {
+      const headers = (await client.query<Row>(`${HEADER_SELECT} WHERE id = ANY($1)`, [unique])).rows;
+      if (headers.length === 0) return new Map();
+      const found = headers.map((h) => h.id as string);
+      const payloads = async (table: string) => {
+        const { rows } = await client.query<string[]>({
+          text: `SELECT session_id, payload::text FROM ${table} WHERE session_id = ANY($1) ORDER BY session_id, seq`,
+          values: [found],
+          rowMode: 'array',
+        });
+        const bySession = new Map<string, string[]>();
+        for (const [sessionId, payload] of rows) {
+          const list = bySession.get(sessionId as string);
+          if (list) list.push(payload as string);
+          else bySession.set(sessionId as string, [payload as string]);
+        }
+        return bySession;
+      };
+      const calls = await payloads('calls');
+      const servers = await payloads('mcp_servers');
+      return new Map(
+        headers.map((h) => [
+          h.id as string,
+          assembleSession(headerFromRow(h as unknown as HeaderRow), calls.get(h.id as string) ?? [], servers.get(h.id as string) ?? []),
+        ]),
+      );
+    }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  }
+
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -232,44 +267,22 @@ export class PostgresStore implements KnowledgeGraphStore {
     results: readonly MetricResult[],
   ): Promise<WriteResultsOutcome> {
     assertDefinitions(definitions);
-    return this.transaction(async (client) => {
-      const known = new Set(definitions.map((d) => d.id));
-      const missing = missingMetricIds(definitions, results);
-      if (missing.length > 0) {
-        const found = await client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [missing]);
-        for (const { id } of found.rows) known.add(id);
-      }
-      const { valid, rejected } = validateResults(results, known, this.logger);
-      if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
-      // Sorted ids: two writers upserting overlapping batches lock rows in the same order (no deadlock).
-      const rows = valid.map(resultRow).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-      for (const chunk of chunks(rows)) {
-        await client.query(
-          `INSERT INTO metric_results (id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count,
-             evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost, "timestamp", computed_at,
-             of_metric_type, measures_level, measures_id, session_id, details)
-           SELECT id, name, result, reasoning, model, pt, ct, tt, cost, ts, ts::timestamptz, mt, ml, mi, sid, details
-           FROM unnest($1::text[], $2::text[], $3::float8[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[],
-             $9::float8[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::json[])
-             AS t(id, name, result, reasoning, model, pt, ct, tt, cost, ts, mt, ml, mi, sid, details)
-           ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
-             evaluation_model = excluded.evaluation_model,
-             evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
-             evaluation_completion_token_count = excluded.evaluation_completion_token_count,
-             evaluation_total_token_count = excluded.evaluation_total_token_count,
-             evaluation_cost = excluded.evaluation_cost, "timestamp" = excluded."timestamp",
-             computed_at = excluded.computed_at, of_metric_type = excluded.of_metric_type,
-             measures_level = excluded.measures_level, measures_id = excluded.measures_id,
-             session_id = excluded.session_id, details = excluded.details`,
-          columns(chunk, [
-            'id', 'name', 'result', 'reasoning', 'evaluationModel', 'evaluationPromptTokenCount',
-            'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost', 'timestamp',
-            'ofMetricType', 'measuresLevel', 'measuresId', 'sessionId', 'details',
-          ]),
-        );
-      }
-      return { written: valid.length, rejected };
-    });
+    return this.transaction(
+      async (client) => {
+        const known = new Set(definitions.map((d) => d.id));
+        const missing = missingMetricIds(definitions, results);
+        if (missing.length > 0) {
+          const found = await client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [missing]);
+          for (const { id } of found.rows) known.add(id);
+        }
+        const { valid, rejected } = validateResults(results, known, this.logger);
+        if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
+        await copyResults(client, valid);
+        return { written: valid.length, rejected };
+      },
+      'READ WRITE',
+      ensureResultStage,
+    );
   }
 
   /**
@@ -326,9 +339,15 @@ export class PostgresStore implements KnowledgeGraphStore {
     await this.close();
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>, mode = 'READ WRITE'): Promise<T> {
+  /** `work` in one transaction; `prepare` runs on the connection first, outside it (e.g. creating a temp table). */
+  private async transaction<T>(
+    work: (client: pg.PoolClient) => Promise<T>,
+    mode = 'READ WRITE',
+    prepare?: (client: pg.PoolClient) => Promise<void>,
+  ): Promise<T> {
     const client = await this.pool.connect();
     try {
+      if (prepare) await prepare(client);
       await client.query(`BEGIN ${mode}`);
       const result = await work(client);
       await client.query('COMMIT');

@@ -130,6 +130,21 @@ export class SqliteStore implements KnowledgeGraphStore {
     return read();
   }
 
+  async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {
+    const out = new Map<string, Session>();
+    const read = this.db.transaction(() => {
+      for (const id of new Set(ids)) {
+        const stored = this.prepare(`SELECT ${HEADER_COLUMNS} FROM sessions WHERE id = ?`).get(id) as Row | undefined;
+        if (!stored) continue;
+        const calls = this.prepare('SELECT payload FROM calls WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
+        const servers = this.prepare('SELECT payload FROM mcp_servers WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
+        out.set(id, assembleSession(sqliteHeader(stored), calls, servers));
+      }
+    });
+    read();
+    return out;
+  }
+
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
     const where: string[] = [];
     const params: unknown[] = [];

@@ -34,6 +34,18 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(await store.getSession('unknown')).toBeUndefined();
     });
 
+    it('reads several sessions at once, each as getSession does; unknown ids are left out', async () => {
+      const rich = richSession();
+      await store.writeSessions([rich, bareSession('plain', 5), bigSession('many', 120)]);
+      const read = await store.getSessions(['plain', 'nope', 'sess-rich', 'many', 'plain']);
+      expect([...read.keys()].sort()).toEqual(['many', 'plain', 'sess-rich']);
+      expect(read.get('sess-rich')).toStrictEqual(rich);
+      expect(read.get('plain')).toStrictEqual(await store.getSession('plain'));
+      expect(read.get('many')).toStrictEqual(await store.getSession('many'));
+      expect(await store.getSessions([])).toEqual(new Map());
+      expect(await store.getSessions(['nope'])).toEqual(new Map());
+    });
+
     it('init is idempotent (migrations already applied are skipped)', async () => {
       await store.writeSessions([bareSession('kept', 5)]);
       await store.init();
@@ -159,6 +171,23 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(stored.find((s) => s.result.id === 'r01')).toStrictEqual({ result: rewritten[1], metric: TOOL_ERRORS });
       expect(stored.find((s) => s.result.id === 'r02')).toStrictEqual({ result: rewritten[2], metric: RELEVANCY });
       expect(warnings).toEqual([]);
+    });
+
+    it('keeps awkward text and numbers of results exactly; a repeated id in one batch keeps its last value', async () => {
+      const awkward = 'tab\there\nnew line\r\nback\\slash \\N "quoted" é ✓ \u{1F600}';
+      const base = metricResult('awk-1', 'sess', { metric: RELEVANCY, at: 1 });
+      const first: MetricResult = {
+        ...base,
+        reasoning: awkward,
+        evaluationModel: 'model\twith\\tab',
+        result: 1e-300,
+        details: { text: awkward, nested: { list: [1, 'a\\b', null] } },
+      };
+      const second: MetricResult = { ...metricResult('awk-2', 'sess', { at: 2 }), reasoning: '\\N', result: 1.7976931348623157e308 };
+      const overwritten = { ...second, result: -5e-324 };
+      expect(await store.writeMetricResults(DEFINITIONS, [first, overwritten, second])).toEqual({ written: 2, rejected: [] });
+      const stored = await store.getMetricResults('sess');
+      expect(stored.map((s) => s.result)).toStrictEqual([second, first]);
     });
 
     it('upserts Metric definitions: a changed definition replaces the stored one', async () => {

@@ -1,0 +1,73 @@
+/** The client's hand-spelled `metricResultOf` builds exactly what core's `toMetricResult` builds. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ONTOLOGY_LEVELS, toMetricResult, type ResultRecord } from '@mce/core';
+import { metricResultOf } from '../src/mce-client.js';
+
+const record: ResultRecord = {
+  id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
+  name: 'ToolErrorRate',
+  provider: 'native',
+  level: 'AgentCall',
+  measures: 'agent-1',
+  result: 0.5,
+  unit: 'ratio',
+  reasoning: '',
+  evaluationModel: null,
+  evaluationPromptTokenCount: 0,
+  evaluationCompletionTokenCount: 0,
+  evaluationTotalTokenCount: 0,
+  evaluationCost: 0,
+  timestamp: '2026-11-30T07:00:00.000Z',
+};
+
+describe('metricResultOf', () => {
+  it('maps a record to the ontology MetricResult of its session', () => {
+    expect(metricResultOf(record, 's-1')).toStrictEqual({
+      id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
+      name: 'ToolErrorRate',
+      result: 0.5,
+      reasoning: '',
+      evaluationModel: null,
+      evaluationPromptTokenCount: 0,
+      evaluationCompletionTokenCount: 0,
+      evaluationTotalTokenCount: 0,
+      evaluationCost: 0,
+      timestamp: '2026-11-30T07:00:00.000Z',
+      ofMetricType: 'native:ToolErrorRate',
+      measures: { level: 'AgentCall', id: 'agent-1' },
+      sessionId: 's-1',
+    });
+    expect(metricResultOf({ ...record, details: { errors: 1 } }, 's-1').details).toEqual({ errors: 1 });
+  });
+
+  it('property: equal to core toMetricResult for any record', () => {
+    const records = fc.record(
+      {
+        id: fc.string(),
+        name: fc.string(),
+        provider: fc.string(),
+        level: fc.constantFrom(...ONTOLOGY_LEVELS),
+        measures: fc.string(),
+        result: fc.double(),
+        unit: fc.string(),
+        reasoning: fc.string(),
+        evaluationModel: fc.option(fc.string(), { nil: null }),
+        evaluationPromptTokenCount: fc.nat(),
+        evaluationCompletionTokenCount: fc.nat(),
+        evaluationTotalTokenCount: fc.nat(),
+        evaluationCost: fc.double(),
+        timestamp: fc.string(),
+        details: fc.dictionary(fc.string(), fc.jsonValue()),
+      },
+      { requiredKeys: ['id', 'name', 'provider', 'level', 'measures', 'result', 'unit', 'reasoning', 'evaluationModel',
+        'evaluationPromptTokenCount', 'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost', 'timestamp'] },
+    );
+    fc.assert(
+      fc.property(records, fc.string(), (r, sessionId) => {
+        expect(metricResultOf(r, sessionId)).toStrictEqual(toMetricResult(r, sessionId));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
