@@ -236,6 +236,26 @@ describe('MetricEngine', () => {
     expect(run.results.find((r) => r.name === 'Agg')?.result).toBe(1);
   });
 
+  it('valuesAt gives the successful results of one level in all() order, by name or provider:name', async () => {
+    const dur = metric('Dur', ['Session', 'ToolCall'], (e) => (e.id === 's1-t2' ? { value: Number.NaN } : { value: e.id.length }));
+    const seen: string[] = [];
+    const agg = metric(
+      'Agg',
+      ['Session'],
+      (_s, ctx) => {
+        const viaAll = ctx.results.all('Dur').filter((r) => r.measures.level === 'ToolCall').map((r) => r.result);
+        seen.push(JSON.stringify(ctx.results.valuesAt?.('Dur', 'ToolCall')), JSON.stringify(viaAll));
+        seen.push(JSON.stringify(ctx.results.valuesAt?.('test:Dur', 'Session')), JSON.stringify(ctx.results.valuesAt?.('Dur', 'LLMCall')));
+        seen.push(JSON.stringify(ctx.results.valuesAt?.('Nothing', 'Session')));
+        return { value: 0 };
+      },
+      { dependsOn: ['Dur'], nature: 'aggregate' },
+    );
+    await engineWith(dur, agg).computeLoadedSession(sampleSession());
+    // sampleSession has tool calls s1-t1 and s1-t2 (NaN: failed, left out); the session id is "s1".
+    expect(seen).toEqual(['[5]', '[5]', '[2]', '[]', '[]']);
+  });
+
   it('exposes every result of the earlier stages, none of the current one', async () => {
     const a = metric('A', ['Session'], constant(1));
     const b = metric('B', ['Session'], constant(2));

@@ -47,6 +47,12 @@ export interface ResultLookup {
   get(name: string, elementId: string): MetricResult | undefined;
   /** Every successful result of metric `name` in this session. */
   all(name: string): MetricResult[];
+  /**
+   * Optional fast path for aggregates: the `result` of each successful result of metric `name` at `level`, in the
+   * order of `all(name)` — `all(name).filter((r) => r.measures.level === level).map((r) => r.result)` without
+   * building a MetricResult per result. Callers fall back to `all` when a lookup does not have it.
+   */
+  valuesAt?(name: string, level: OntologyLevel): number[];
 }
 
 export interface MetricContext<L extends OntologyLevel = OntologyLevel> {

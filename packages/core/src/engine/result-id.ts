@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
 
 /**
@@ -43,31 +42,35 @@ export function resultId(prefix: string, measuredId: string): string {
   return resultIdFromHead(resultIdHead(prefix), measuredId);
 }
 
-/** Reused buffer the 36 characters of an id are written into (one flat Latin-1 string is then cut from it). */
-const ID_BYTES = Buffer.alloc(36);
+const hex = (nibble: number): number => HEX_CODES[nibble & 15] as number;
 
-/** The id of a result given its task's head: one flat 36-character string, no intermediate strings. */
+/**
+ * The id of a result given its task's head: one flat 36-character string, no intermediate strings. String.fromCharCode
+ * with every code as an argument builds it in one step (about three times faster than cutting it from a Buffer).
+ */
 export function resultIdFromHead(head: ResultIdHead, measuredId: string): string {
-  const b = ID_BYTES;
-  b.set(head, 0);
-  const [hi, lo] = mix64(measuredId);
-  b[19] = HEX_CODES[hi >>> 28] as number;
-  b[20] = HEX_CODES[(hi >>> 24) & 15] as number;
-  b[21] = HEX_CODES[(hi >>> 20) & 15] as number;
-  b[22] = HEX_CODES[(hi >>> 16) & 15] as number;
-  b[23] = DASH;
-  b[24] = HEX_CODES[(hi >>> 12) & 15] as number;
-  b[25] = HEX_CODES[(hi >>> 8) & 15] as number;
-  b[26] = HEX_CODES[(hi >>> 4) & 15] as number;
-  b[27] = HEX_CODES[hi & 15] as number;
-  for (let i = 0; i < 8; i++) b[28 + i] = HEX_CODES[(lo >>> (28 - 4 * i)) & 15] as number;
-  return b.toString('latin1', 0, 36);
+  const h = head;
+  const hash = mix64(measuredId);
+  const hi = hash[0] as number;
+  const lo = hash[1] as number;
+  return String.fromCharCode(
+    h[0] as number, h[1] as number, h[2] as number, h[3] as number, h[4] as number, h[5] as number,
+    h[6] as number, h[7] as number, h[8] as number, h[9] as number, h[10] as number, h[11] as number,
+    h[12] as number, h[13] as number, h[14] as number, h[15] as number, h[16] as number, h[17] as number,
+    h[18] as number,
+    hex(hi >>> 28), hex(hi >>> 24), hex(hi >>> 20), hex(hi >>> 16), DASH,
+    hex(hi >>> 12), hex(hi >>> 8), hex(hi >>> 4), hex(hi),
+    hex(lo >>> 28), hex(lo >>> 24), hex(lo >>> 20), hex(lo >>> 16), hex(lo >>> 12), hex(lo >>> 8), hex(lo >>> 4), hex(lo),
+  );
 }
 
-const pair: [number, number] = [0, 0];
+const pair = new Uint32Array(2);
 
-/** cyrb53's mixing with both 32-bit lanes kept: [high, low] (the returned pair is reused). */
-function mix64(text: string): [number, number] {
+/**
+ * cyrb53's mixing with both 32-bit lanes kept: [high, low] (the returned pair is reused; read it by index — array
+ * destructuring goes through the iterator protocol, which allocates until the caller is optimised).
+ */
+function mix64(text: string): Uint32Array {
   let h1 = 0xdeadbeef | 0;
   let h2 = 0x41c6ce57 | 0;
   for (let i = 0; i < text.length; i++) {
@@ -79,13 +82,15 @@ function mix64(text: string): [number, number] {
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  pair[0] = h2 >>> 0;
-  pair[1] = h1 >>> 0;
+  pair[0] = h2;
+  pair[1] = h1;
   return pair;
 }
 
 /** 64-bit non-cryptographic string hash, as 16 hex digits. */
 export function hash64(text: string): string {
-  const [hi, lo] = mix64(text);
+  const hash = mix64(text);
+  const hi = hash[0] as number;
+  const lo = hash[1] as number;
   return hi.toString(16).padStart(8, '0') + lo.toString(16).padStart(8, '0');
 }

@@ -1,5 +1,6 @@
 import type { ResultLookup } from '../contracts/metric.js';
 import type { MetricResult } from '../ontology/metric-result.js';
+import type { OntologyLevel } from '../ontology/types.js';
 import type { ResultRecord } from './output.js';
 
 interface Indexed {
@@ -28,6 +29,16 @@ export class SessionResultLookup implements ResultLookup {
 
   get(name: string, elementId: string): MetricResult | undefined {
     return this.#byId(name).get(elementId);
+  }
+
+  /** The values at one level, read from the records themselves (each task's records share one level). */
+  valuesAt(name: string, level: OntologyLevel): number[] {
+    const values: number[] = [];
+    for (const records of this.#records.get(name) ?? []) {
+      if (records[0]?.level !== level) continue;
+      for (let i = 0; i < records.length; i++) values.push(records[i]!.result);
+    }
+    return values;
   }
 
   /** A copy: a metric sorting its input must not reorder it for the next one. */

@@ -71,7 +71,12 @@ export class PriceRefresher {
 
   /** Makes every lookup on the table start a refresh when one is due. */
   attach(): this {
-    if (this.options.enabled) this.table.onLookup(() => void this.refreshIfDue());
+    // Checked inline: lookups come by the ten thousand per session, and refreshIfDue() allocates a promise each time.
+    if (this.options.enabled) {
+      this.table.onLookup(() => {
+        if (!this.#inFlight && this.#now() >= this.status.nextAttemptAt) void this.refreshIfDue();
+      });
+    }
     return this;
   }
 

@@ -79,6 +79,15 @@ describe('call-duration aggregates', () => {
     expect((await valueOf(MeanLLMCallDuration, 'Session', s, s, other)).value).toBe(2000);
   });
 
+  it('read the values through valuesAt when the lookup has it', async () => {
+    const asked: string[] = [];
+    const fast = { ...durations, valuesAt: (name: string, level: string) => (asked.push(`${name}@${level}`), [10, 20, 60]) };
+    expect((await valueOf(MeanLLMCallDuration, 'Session', s, s, fast)).value).toBe(30);
+    expect((await valueOf(P95LLMCallDuration, 'Session', s, s, fast)).value).toBe(60);
+    expect((await valueOf(MeanToolCallDuration, 'Session', s, s, fast)).value).toBe(30);
+    expect(asked).toEqual(['Duration@LLMCall', 'Duration@LLMCall', 'Duration@ToolCall']);
+  });
+
   it('say how many calls had no Duration result', async () => {
     const partial = lookupOf([resultOf('Duration', 'LLMCall', 'l1', 100), resultOf('Duration', 'LLMCall', 'l2', 300)]);
     const r = await valueOf(MeanLLMCallDuration, 'Session', s, s, partial);

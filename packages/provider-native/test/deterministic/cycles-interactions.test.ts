@@ -140,6 +140,25 @@ describe('AgentToToolInteractions', () => {
     expect(r.value).toBe(3);
     expect(r.details).toEqual({ interactions: { 'A -> calc': 2, 'A -> web': 1 } });
   });
+
+  it('lists pairs in the order they first occur, and merges pairs whose "agent -> tool" text is the same', async () => {
+    const b = new SessionBuilder();
+    const x = b.agent('X', { start: 0, end: 10 });
+    const ab = b.agent('a -> b', { start: 10, end: 20 });
+    const a = b.agent('a', { start: 20, end: 30 });
+    b.tool('web', { start: 1, end: 2, agent: x.id });
+    b.tool('c', { start: 11, end: 12, agent: ab.id });
+    b.tool('calc', { start: 13, end: 14, agent: x.id });
+    b.tool('b -> c', { start: 21, end: 22, agent: a.id });
+    const r = await valueOf(AgentToToolInteractions, 'Session', b.session, b.session);
+    expect(r.value).toBe(4);
+    expect(Object.entries(r.details?.interactions as object)).toEqual([
+      ['X -> web', 1],
+      ['a -> b -> c', 2],
+      ['X -> calc', 1],
+    ]);
+    expect(r.reasoning).toBe('4 tool call(s) made by agents, 3 distinct agent → tool pair(s).');
+  });
 });
 
 describe('WorkflowEfficiency', () => {

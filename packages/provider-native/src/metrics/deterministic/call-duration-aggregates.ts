@@ -5,7 +5,7 @@ import { fmt, nativeMetric, type NativeMetric } from './define.js';
 /** Mean of a non-empty list. */
 export function mean(values: readonly number[]): number {
   let sum = 0;
-  for (const v of values) sum += v;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
   return sum / values.length;
 }
 
@@ -21,12 +21,18 @@ export function nearestRankPercentile(values: readonly number[], p: number): num
 function callDurations(ctx: MetricContext, level: 'LLMCall' | 'ToolCall'): number[] | undefined {
   const calls = level === 'LLMCall' ? ctx.session.llmCalls : ctx.session.toolCalls;
   if (calls.length === 0) return undefined;
+  // valuesAt, when the lookup has it, reads the values without building a MetricResult per call.
+  const durations = ctx.results.valuesAt?.('Duration', level) ?? durationsFromAll(ctx, level);
+  if (durations.length === 0) {
+    throw new Error(`no Duration result for the session's ${calls.length} ${level}(s): compute Duration at ${level}`);
+  }
+  return durations;
+}
+
+function durationsFromAll(ctx: MetricContext, level: 'LLMCall' | 'ToolCall'): number[] {
   const durations: number[] = [];
   for (const result of ctx.results.all('Duration')) {
     if (result.measures.level === level) durations.push(result.result);
-  }
-  if (durations.length === 0) {
-    throw new Error(`no Duration result for the session's ${calls.length} ${level}(s): compute Duration at ${level}`);
   }
   return durations;
 }

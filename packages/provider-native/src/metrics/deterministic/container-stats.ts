@@ -95,8 +95,11 @@ export function sessionStats(session: Session): SessionStats {
 function buildStats(session: Session): SessionStats {
   const all: SessionStats = { session: empty(), byAgent: new Map(), byMas: new Map() };
   const targets: ContainerStats[] = [];
-  for (const call of session.llmCalls) addLLMCall(targets, containersOf(all, call, targets), call);
-  for (const call of session.toolCalls) {
+  // Indexed loops: an unoptimised for-of (this runs once per session) allocates an iterator result per call.
+  const { llmCalls, toolCalls, agentCalls } = session;
+  for (let i = 0; i < llmCalls.length; i++) addLLMCall(targets, containersOf(all, llmCalls[i]!, targets), llmCalls[i]!);
+  for (let i = 0; i < toolCalls.length; i++) {
+    const call = toolCalls[i]!;
     const n = containersOf(all, call, targets);
     const errored = isErrored(call);
     for (let t = 0; t < n; t++) {
@@ -104,8 +107,8 @@ function buildStats(session: Session): SessionStats {
       if (errored) targets[t]!.toolErrors += 1;
     }
   }
-  for (const call of session.agentCalls) {
-    const n = containersOf(all, call, targets);
+  for (let i = 0; i < agentCalls.length; i++) {
+    const n = containersOf(all, agentCalls[i]!, targets);
     for (let t = 0; t < n; t++) targets[t]!.agentCalls += 1;
   }
   return all;

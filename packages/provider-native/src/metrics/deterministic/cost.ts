@@ -45,11 +45,41 @@ interface ContainerCost {
   error?: Error;
 }
 
+/**
+ * What Cost reports for one LLM call, built once per call with the session's costs: the result's details object is
+ * this one (not a copy per result), so a 50,000-call session keeps one details object per call and nothing else.
+ */
+interface PricedCall {
+  lookup: PriceLookup;
+  total: number;
+  reasoning: string;
+  details: Record<string, unknown>;
+}
+
+function pricedCall(call: LLMCall, table: PriceTable): PricedCall {
+  const { lookup, breakdown } = llmCallCost(call, table);
+  const text = lookupText(lookup);
+  // Written out in the order of the details' keys: model, price key, match, fallback, the breakdown, the note.
+  const details: Record<string, unknown> = {
+    model: text.model,
+    priceKey: lookup.key,
+    matchedBy: lookup.matchedBy,
+    fallback: lookup.fallback,
+    uncachedInputCost: breakdown.uncachedInputCost,
+    cacheReadCost: breakdown.cacheReadCost,
+    cacheWriteCost: breakdown.cacheWriteCost,
+    outputCost: breakdown.outputCost,
+    total: breakdown.total,
+  };
+  if (text.note) details.note = text.note;
+  return { lookup, total: breakdown.total, reasoning: text.reasoning, details };
+}
+
 /** Every cost of a session, computed in one pass the first time any Cost result of the session is asked for. */
 interface SessionCosts {
   table: PriceTable;
   generation: number;
-  perCall: Map<LLMCall, LLMCallCost | Error>;
+  perCall: Map<LLMCall, PricedCall | Error>;
   byAgent: Map<string, ContainerCost>;
   byMas: Map<string, ContainerCost>;
   session: ContainerCost;
@@ -65,7 +95,7 @@ function emptyContainer(): ContainerCost {
   return { value: 0, calls: 0, byModel: new Map() };
 }
 
-function addTo(container: ContainerCost, call: LLMCall, cost: LLMCallCost | Error): void {
+function addTo(container: ContainerCost, call: LLMCall, cost: PricedCall | Error): void {
   container.calls += 1;
   if (cost instanceof Error) {
     container.error ??= cost;
@@ -87,12 +117,12 @@ function addTo(container: ContainerCost, call: LLMCall, cost: LLMCallCost | Erro
     container.byModel.set(label, totals);
   }
   totals.calls += 1;
-  totals.cost += cost.breakdown.total;
+  totals.cost += cost.total;
   totals.inputTokens += call.usage.inputTokens;
   totals.outputTokens += call.usage.outputTokens;
   totals.cacheReadTokens += call.usage.cacheReadTokens;
   totals.cacheWriteTokens += call.usage.cacheWriteTokens;
-  container.value += cost.breakdown.total;
+  container.value += cost.total;
 }
 
 function containerOf(map: Map<string, ContainerCost>, id: string): ContainerCost {
@@ -116,10 +146,13 @@ function sessionCosts(session: Session, table: PriceTable): SessionCosts {
     byMas: new Map(),
     session: emptyContainer(),
   };
-  for (const call of session.llmCalls) {
-    let cost: LLMCallCost | Error;
+  // Indexed loop: an unoptimised for-of (this runs once per session) allocates an iterator result per call.
+  const calls = session.llmCalls;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    let cost: PricedCall | Error;
     try {
-      cost = llmCallCost(call, table);
+      cost = pricedCall(call, table);
     } catch (error) {
       cost = error instanceof Error ? error : new Error(String(error));
     }
@@ -184,22 +217,9 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
       if (ctx.level === 'LLMCall') {
         const call = element as LLMCall;
         // A call outside the session's list (not expected from the engine) is priced on its own.
-        const cost = costs.perCall.get(call) ?? llmCallCost(call, costs.table);
+        const cost = costs.perCall.get(call) ?? pricedCall(call, costs.table);
         if (cost instanceof Error) throw cost;
-        const { lookup, breakdown } = cost;
-        const text = lookupText(lookup);
-        return {
-          value: breakdown.total,
-          reasoning: text.reasoning,
-          details: {
-            model: text.model,
-            priceKey: lookup.key,
-            matchedBy: lookup.matchedBy,
-            fallback: lookup.fallback,
-            ...breakdown,
-            ...(text.note ? { note: text.note } : {}),
-          },
-        };
+        return { value: cost.total, reasoning: cost.reasoning, details: cost.details };
       }
       const container =
         ctx.level === 'Session'

@@ -2,11 +2,12 @@ import { ONTOLOGY_LEVELS, type Call, type OntologyLevel, type Session } from '@m
 import { fmt, nativeMetric } from './define.js';
 import { elementSpan } from './session-index.js';
 
-function checkedDuration(what: string, start: number, end: number): number {
+/** Kind and id apart, so that no name string is built for the calls that have a valid duration (nearly all). */
+function checkedDuration(kind: string, id: string, start: number, end: number): number {
   if (!Number.isFinite(start) || !Number.isFinite(end)) {
-    throw new Error(`${what}: start/end time must be finite numbers (got ${start}, ${end})`);
+    throw new Error(`${kind} ${id}: start/end time must be finite numbers (got ${start}, ${end})`);
   }
-  if (end < start) throw new Error(`${what}: ends before it starts (start ${start}, end ${end})`);
+  if (end < start) throw new Error(`${kind} ${id}: ends before it starts (start ${start}, end ${end})`);
   return end - start;
 }
 
@@ -35,10 +36,10 @@ export const Duration = nativeMetric(
       const session = element as Session;
       const span = elementSpan(session);
       if (!span) {
-        const value = checkedDuration(`Session ${session.id}`, session.startTime, session.endTime);
+        const value = checkedDuration('Session', session.id, session.startTime, session.endTime);
         return { value, reasoning: `Session has no elements; its own start to end is ${fmt(value)} ms.` };
       }
-      const value = checkedDuration(`Session ${session.id}`, span.start, span.end);
+      const value = checkedDuration('Session', session.id, span.start, span.end);
       const ignored = span.ignored > 0 ? ` (${span.ignored} element(s) without valid times left out)` : '';
       return {
         value,
@@ -47,7 +48,7 @@ export const Duration = nativeMetric(
       };
     }
     const call = element as Call;
-    const value = checkedDuration(`${ctx.level} ${call.id}`, call.startTime, call.endTime);
+    const value = checkedDuration(ctx.level, call.id, call.startTime, call.endTime);
     // A fixed sentence per level: call-level results are the bulk of a run, and the value is in `result`.
     return { value, reasoning: CALL_REASONING[ctx.level] };
   },

@@ -70,16 +70,29 @@ export const AgentToToolInteractions = nativeMetric(
   },
   (_element, ctx) => {
     const index = agentIndex(ctx.session);
-    const counts = new Map<string, number>();
+    // Counted per agent, then per tool: no "agent -> tool" string per call, only one per distinct pair (in the order
+    // of first occurrence, the order of the details).
+    const byAgent = new Map<string, Map<string, { count: number }>>();
+    const pairs: Array<[string, { count: number }]> = [];
     let total = 0;
-    for (const call of ctx.session.toolCalls) {
+    const toolCalls = ctx.session.toolCalls;
+    for (let i = 0; i < toolCalls.length; i++) {
+      const call = toolCalls[i]!;
       if (call.agentCallId === undefined) continue;
       const agent = index.agentById.get(call.agentCallId)?.agentName ?? call.agentCallId;
-      const key = `${agent} -> ${call.toolName}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      let byTool = byAgent.get(agent);
+      if (!byTool) byAgent.set(agent, (byTool = new Map()));
+      let pair = byTool.get(call.toolName);
+      if (!pair) {
+        byTool.set(call.toolName, (pair = { count: 0 }));
+        pairs.push([`${agent} -> ${call.toolName}`, pair]);
+      }
+      pair.count += 1;
       total += 1;
     }
-    const unattributed = ctx.session.toolCalls.length - total;
+    const counts = new Map<string, number>();
+    for (const [key, pair] of pairs) counts.set(key, (counts.get(key) ?? 0) + pair.count);
+    const unattributed = toolCalls.length - total;
     return {
       value: total,
       reasoning:

@@ -75,8 +75,11 @@ function buildSpan(session: Session): ElementSpan | null {
   let end = -Infinity;
   let elements = 0;
   let ignored = 0;
+  // Indexed loops: this runs once per session, mostly before the optimiser steps in, and an unoptimised for-of
+  // allocates an iterator result per element.
   for (const list of [session.masCalls, session.agentCalls, session.taskCalls, session.llmCalls, session.toolCalls]) {
-    for (const call of list as readonly Call[]) {
+    for (let i = 0; i < list.length; i++) {
+      const call = list[i] as Call;
       if (!Number.isFinite(call.startTime) || !Number.isFinite(call.endTime)) {
         ignored += 1;
         continue;
