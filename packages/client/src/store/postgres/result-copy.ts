@@ -1,9 +1,10 @@
 /**
- * Bulk result upsert for PostgreSQL: the results stream into a per-connection temporary staging table with COPY
- * (text format: no parameter arrays to escape on our side or parse on the server's), then one
- * `INSERT … SELECT … ORDER BY id ON CONFLICT (id) DO UPDATE` moves them into `metric_results`. The ORDER BY makes two
- * writers upserting overlapping batches lock rows in the same order (no deadlock). The staging table is emptied at
- * every commit (ON COMMIT DELETE ROWS) and, being temporary, writes no WAL.
+ * Bulk result upsert for PostgreSQL with COPY (text format: no parameter arrays to escape on our side or to parse on
+ * the server's). Fresh results — the usual case: ids derive from the message, so only a redelivered message repeats
+ * them — are copied straight into `metric_results` under a savepoint. When an id is already stored (unique
+ * violation), the savepoint is rolled back and the batch goes the upsert way: COPY into a per-connection temporary
+ * staging table (no WAL, emptied at every commit), then one `INSERT … SELECT … ON CONFLICT (id) DO UPDATE`.
+ * Both ways insert in id order, so two writers with overlapping batches lock rows in the same order (no deadlock).
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -11,24 +12,22 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { MetricResult } from '@mce/core';
 
-const STAGE = 'pg_temp.mce_result_stage';
+const COLUMNS = `id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count,
+  evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost, "timestamp", computed_at,
+  of_metric_type, measures_level, measures_id, session_id, details`;
 
 const CREATE_STAGE = `CREATE TEMPORARY TABLE IF NOT EXISTS mce_result_stage (
   id text, name text, result double precision, reasoning text, evaluation_model text,
   evaluation_prompt_token_count integer, evaluation_completion_token_count integer, evaluation_total_token_count integer,
-  evaluation_cost double precision, "timestamp" text, of_metric_type text, measures_level text, measures_id text,
-  session_id text, details json
+  evaluation_cost double precision, "timestamp" text, computed_at timestamptz, of_metric_type text, measures_level text,
+  measures_id text, session_id text, details json
 ) ON COMMIT DELETE ROWS`;
 
-const COPY_STAGE = `COPY ${STAGE} FROM STDIN`;
+const COPY_DIRECT = `COPY metric_results (${COLUMNS}) FROM STDIN`;
+const COPY_STAGE = `COPY pg_temp.mce_result_stage (${COLUMNS}) FROM STDIN`;
 
-const UPSERT_FROM_STAGE = `INSERT INTO metric_results (id, name, result, reasoning, evaluation_model,
-    evaluation_prompt_token_count, evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost,
-    "timestamp", computed_at, of_metric_type, measures_level, measures_id, session_id, details)
-  SELECT id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count, evaluation_completion_token_count,
-    evaluation_total_token_count, evaluation_cost, "timestamp", "timestamp"::timestamptz, of_metric_type, measures_level,
-    measures_id, session_id, details
-  FROM ${STAGE} ORDER BY id
+const UPSERT_FROM_STAGE = `INSERT INTO metric_results (${COLUMNS})
+  SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY id
   ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
     evaluation_model = excluded.evaluation_model,
     evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
@@ -38,6 +37,8 @@ const UPSERT_FROM_STAGE = `INSERT INTO metric_results (id, name, result, reasoni
     computed_at = excluded.computed_at, of_metric_type = excluded.of_metric_type,
     measures_level = excluded.measures_level, measures_id = excluded.measures_id,
     session_id = excluded.session_id, details = excluded.details`;
+
+const UNIQUE_VIOLATION = '23505';
 
 /** Connections that already hold the staging table (it lives as long as the connection). */
 const staged = new WeakSet<pg.PoolClient>();
@@ -52,8 +53,22 @@ export async function ensureResultStage(client: pg.PoolClient): Promise<void> {
 /** Upserts validated, id-unique results (inside the caller's transaction, after `ensureResultStage`). */
 export async function copyResults(client: pg.PoolClient, results: readonly MetricResult[]): Promise<void> {
   if (results.length === 0) return;
-  await pipeline(Readable.from(copyChunks(results), { objectMode: false }), client.query(copyFrom(COPY_STAGE)));
+  const sorted = [...results].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  await client.query('SAVEPOINT mce_copy');
+  try {
+    await copy(client, COPY_DIRECT, sorted);
+    await client.query('RELEASE SAVEPOINT mce_copy');
+    return;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== UNIQUE_VIOLATION) throw error;
+    await client.query('ROLLBACK TO SAVEPOINT mce_copy');
+  }
+  await copy(client, COPY_STAGE, sorted);
   await client.query(UPSERT_FROM_STAGE);
+}
+
+function copy(client: pg.PoolClient, statement: string, results: readonly MetricResult[]): Promise<void> {
+  return pipeline(Readable.from(copyChunks(results), { objectMode: false }), client.query(copyFrom(statement)));
 }
 
 /** Rows in COPY text format, in chunks of about 256 kB. */
@@ -75,6 +90,8 @@ export function copyLine(r: MetricResult): string {
     `${text(r.id)}\t${text(r.name)}\t${r.result}\t${text(r.reasoning)}\t` +
     `${r.evaluationModel === null ? '\\N' : text(r.evaluationModel)}\t${r.evaluationPromptTokenCount}\t` +
     `${r.evaluationCompletionTokenCount}\t${r.evaluationTotalTokenCount}\t${r.evaluationCost}\t${text(r.timestamp)}\t` +
+    // computed_at: the same timestamp, parsed by PostgreSQL as a timestamptz
+    `${text(r.timestamp)}\t` +
     `${text(r.ofMetricType)}\t${r.measures.level}\t${text(r.measures.id)}\t${text(r.sessionId)}\t` +
     `${r.details === undefined ? '\\N' : text(JSON.stringify(r.details))}\n`
   );

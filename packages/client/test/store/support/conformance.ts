@@ -190,6 +190,16 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(stored.map((s) => s.result)).toStrictEqual([second, first]);
     });
 
+    it('a batch mixing stored and new ids updates the stored ones and adds the new ones', async () => {
+      const a = metricResult('mix-a', 'sess', { at: 1, value: 1 });
+      const b = metricResult('mix-b', 'sess', { at: 2, value: 2 });
+      expect(await store.writeMetricResults(DEFINITIONS, [a, b])).toEqual({ written: 2, rejected: [] });
+      const b2 = { ...b, result: 20 };
+      const c = metricResult('mix-c', 'sess', { at: 3, value: 3 });
+      expect(await store.writeMetricResults(DEFINITIONS, [c, b2])).toEqual({ written: 2, rejected: [] });
+      expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([c, b2, a]);
+    });
+
     it('upserts Metric definitions: a changed definition replaces the stored one', async () => {
       await store.writeMetricResults(DEFINITIONS, [metricResult('d1', 'sess', { at: 1 })]);
       const changed = { ...DURATION, unit: 's', valueRange: 'non-negative seconds', description: undefined };
