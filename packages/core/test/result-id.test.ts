@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hash64, resultId, resultIdPrefix, sessionDigest, taskIdPrefix } from '@mce/core';
+import { hash64, resultId, resultIdAt, resultIdBlock, resultIdHead, resultIdPrefix, sessionDigest, taskIdPrefix } from '@mce/core';
 
 describe('result ids', () => {
   it('prefix = hash64(sha256(runId NUL session)[:16] NUL provider NUL name NUL level)', () => {
@@ -13,6 +13,17 @@ describe('result ids', () => {
     expect(hash64('span-1')).toBe('9c3b75c88689a841');
     expect(hash64('')).toBe('488bdcb81aee8d83');
     expect(resultId('30299dc08474174e', 'span-1')).toBe('30299dc0-8474-174e-9c3b-75c88689a841');
+  });
+
+  it('a task\'s id block holds the same ids, element by element', () => {
+    const block = resultIdBlock(resultIdHead('30299dc08474174e'), [{ id: 'span-1' }, { id: '' }, { id: 'span-1' }]);
+    expect(block.length).toBe(108);
+    expect([0, 1, 2].map((i) => resultIdAt(block, i))).toEqual([
+      '30299dc0-8474-174e-9c3b-75c88689a841',
+      '30299dc0-8474-174e-488b-dcb81aee8d83',
+      '30299dc0-8474-174e-9c3b-75c88689a841',
+    ]);
+    expect(resultIdBlock(resultIdHead('30299dc08474174e'), [])).toBe('');
   });
 
   it('differs for every field', () => {

@@ -2,7 +2,7 @@ import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/me
 import type { EvaluationUsage } from '../ontology/metric-result.js';
 import type { Element, OntologyLevel } from '../ontology/types.js';
 import type { SessionComputation, ResultRecord } from './output.js';
-import { resultIdFromHead, resultIdHead } from './result-id.js';
+import { resultIdAt, resultIdBlock, resultIdHead } from './result-id.js';
 
 /** What a metric produced for one element: its outcome, or the error it threw. */
 export type ElementOutcome = MetricOutcome | Error;
@@ -22,7 +22,7 @@ export function appendRecords(
 ): void {
   const { name, provider, unit } = metadata;
   const all = out.results;
-  const head = resultIdHead(idPrefix);
+  const ids = resultIdBlock(resultIdHead(idPrefix), elements);
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
@@ -55,7 +55,7 @@ export function appendRecords(
     }
     const usage = evaluation as EvaluationUsage | undefined;
     const record: ResultRecord = {
-      id: resultIdFromHead(head, measures),
+      id: resultIdAt(ids, i),
       name,
       provider,
       level,

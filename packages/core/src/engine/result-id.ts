@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer';
 import { hash } from 'node:crypto';
 
 /**
@@ -62,6 +63,42 @@ export function resultIdFromHead(head: ResultIdHead, measuredId: string): string
     hex(hi >>> 12), hex(hi >>> 8), hex(hi >>> 4), hex(hi),
     hex(lo >>> 28), hex(lo >>> 24), hex(lo >>> 20), hex(lo >>> 16), hex(lo >>> 12), hex(lo >>> 8), hex(lo >>> 4), hex(lo),
   );
+}
+
+/** Length of a result id (a UUID's 36 characters). */
+export const RESULT_ID_LENGTH = 36;
+
+/**
+ * The ids of one task's results, for elements measured in this order, written into one string: the id of element i
+ * is `block.slice(36 * i, 36 * i + 36)` (see `resultIdAt`). One Buffer-to-string conversion per task instead of one
+ * string per id, and each slice is a V8 sliced string (flat, 32 bytes, no copy) where a copied id takes 56 bytes:
+ * ids are made by the hundred thousand and stay alive until the session is returned.
+ */
+export function resultIdBlock(head: ResultIdHead, measured: ReadonlyArray<{ readonly id: string }>): string {
+  const n = measured.length;
+  const b = Buffer.allocUnsafe(n * RESULT_ID_LENGTH);
+  for (let i = 0, at = 0; i < n; i++, at += RESULT_ID_LENGTH) {
+    b.set(head, at);
+    const hash = mix64((measured[i] as { readonly id: string }).id);
+    const hi = hash[0] as number;
+    const lo = hash[1] as number;
+    b[at + 19] = hex(hi >>> 28);
+    b[at + 20] = hex(hi >>> 24);
+    b[at + 21] = hex(hi >>> 20);
+    b[at + 22] = hex(hi >>> 16);
+    b[at + 23] = DASH;
+    b[at + 24] = hex(hi >>> 12);
+    b[at + 25] = hex(hi >>> 8);
+    b[at + 26] = hex(hi >>> 4);
+    b[at + 27] = hex(hi);
+    for (let k = 0; k < 8; k++) b[at + 28 + k] = hex(lo >>> (28 - 4 * k));
+  }
+  return b.toString('latin1');
+}
+
+/** The id of element i of a `resultIdBlock`. */
+export function resultIdAt(block: string, i: number): string {
+  return block.slice(i * RESULT_ID_LENGTH, (i + 1) * RESULT_ID_LENGTH);
 }
 
 const pair = new Uint32Array(2);
