@@ -69,6 +69,12 @@ describe('MetricEngine', () => {
     });
     expect(mean.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(new Date(mean.timestamp).toISOString()).toBe(mean.timestamp);
+    // No details: no `details` key at all (JSON output and key order are part of the stable shape).
+    expect(Object.keys(mean)).toEqual([
+      'id', 'name', 'provider', 'level', 'measures', 'result', 'unit', 'reasoning', 'evaluationModel',
+      'evaluationPromptTokenCount', 'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost',
+      'timestamp',
+    ]);
     expect(run.failed).toEqual([]);
     expect(run.skipped).toEqual([]);
     for (const r of run.results) expect(validateMetricResult(toMetricResult(r, 's1'))).toEqual([]);
@@ -92,6 +98,8 @@ describe('MetricEngine', () => {
       evaluationTotalTokenCount: 128,
       evaluationCost: 0.0000228,
     });
+    expect(Object.keys(result!).at(-1)).toBe('details');
+    expect(Object.keys(result!)).toHaveLength(15);
   });
 
   it('isolates failures: thrown errors, rejections, non-finite values and malformed outcomes are FailedRecords', async () => {

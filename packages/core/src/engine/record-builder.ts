@@ -54,25 +54,94 @@ export function appendRecords(
       }
     }
     const usage = evaluation as EvaluationUsage | undefined;
-    const record: ResultRecord = {
-      id: resultIdAt(ids, i),
+    all.push(
+      newRecord(
+        resultIdAt(ids, i),
+        name,
+        provider,
+        level,
+        measures,
+        value as number,
+        unit,
+        reasoning === undefined ? '' : flat(reasoning as string),
+        usage ? usage.model : null,
+        usage ? usage.promptTokens : 0,
+        usage ? usage.completionTokens : 0,
+        usage ? usage.totalTokens : 0,
+        usage ? usage.costUsd : 0,
+        timestamp,
+        details as Record<string, unknown> | undefined,
+      ),
+    );
+  }
+}
+
+/**
+ * `text`, flattened in place: a template literal is a tree of pieces (V8 cons strings, 32 bytes per node) that would
+ * live as long as the result; reading a character makes V8 copy it into one flat string, and the garbage collector
+ * then drops the pieces (a 60-character reasoning: about 105 bytes instead of 185). Free for a string already flat.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
+
+/**
+ * One record, written as one of two literals (with or without `details`): a property added after the literal would
+ * cost an extra out-of-object property array per record that has details.
+ */
+function newRecord(
+  id: string,
+  name: string,
+  provider: string,
+  level: OntologyLevel,
+  measures: string,
+  result: number,
+  unit: string,
+  reasoning: string,
+  evaluationModel: string | null,
+  evaluationPromptTokenCount: number,
+  evaluationCompletionTokenCount: number,
+  evaluationTotalTokenCount: number,
+  evaluationCost: number,
+  timestamp: string,
+  details: Record<string, unknown> | undefined,
+): ResultRecord {
+  if (details === undefined) {
+    return {
+      id,
       name,
       provider,
       level,
       measures,
-      result: value as number,
+      result,
       unit,
-      reasoning: (reasoning as string | undefined) ?? '',
-      evaluationModel: usage ? usage.model : null,
-      evaluationPromptTokenCount: usage ? usage.promptTokens : 0,
-      evaluationCompletionTokenCount: usage ? usage.completionTokens : 0,
-      evaluationTotalTokenCount: usage ? usage.totalTokens : 0,
-      evaluationCost: usage ? usage.costUsd : 0,
+      reasoning,
+      evaluationModel,
+      evaluationPromptTokenCount,
+      evaluationCompletionTokenCount,
+      evaluationTotalTokenCount,
+      evaluationCost,
       timestamp,
     };
-    if (details !== undefined) record.details = details as Record<string, unknown>;
-    all.push(record);
   }
+  return {
+    id,
+    name,
+    provider,
+    level,
+    measures,
+    result,
+    unit,
+    reasoning,
+    evaluationModel,
+    evaluationPromptTokenCount,
+    evaluationCompletionTokenCount,
+    evaluationTotalTokenCount,
+    evaluationCost,
+    timestamp,
+    details,
+  };
 }
 
 /** Why an outcome cannot become a result or a skip, or undefined when it can. */

@@ -166,7 +166,8 @@ function sessionCosts(session: Session, table: PriceTable): SessionCosts {
 }
 
 function fallbackNote(models: readonly string[]): string {
-  return `no price for ${models.map((m) => `'${m}'`).join(', ')}, priced like gpt-4o`;
+  // One flat string (a template would be a tree of pieces): the note is kept in every container's details.
+  return ['no price for ', models.map((m) => `'${m}'`).join(', '), ', priced like gpt-4o'].join('');
 }
 
 interface LookupText {
