@@ -233,6 +233,11 @@ export function metricResultOf(record: ResultRecord, sessionId: string): MetricR
   return result;
 }
 
+/** The ontology MetricResults of a computation's successful results. */
+export function metricResultsOf(computation: SessionComputation): MetricResult[] {
+  return computation.results.map((r) => metricResultOf(r, computation.sessionId));
+}
+
 export function elementCount(s: Session): number {
   return s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length;
 }

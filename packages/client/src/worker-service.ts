@@ -5,7 +5,7 @@
  * retries. A failing metric is a failed result, not a failed batch.
  */
 import type { SessionComputation } from '@mce/core';
-import type { MCEClient } from './mce-client.js';
+import { metricResultsOf, type MCEClient } from './mce-client.js';
 
 export interface BatchItem {
   sessionId: string;
@@ -40,37 +40,51 @@ export class MCEWorkerService {
   }
 
   async processBatch(batch: readonly BatchItem[]): Promise<BatchOutcome> {
+    const store = this.client.store;
     // All sessions of the batch in one read (one snapshot), instead of an existence check and a read per session.
-    const sessions = await this.client.store.getSessions(batch.map((b) => b.sessionId));
-    const computations: SessionComputation[] = [];
-    const items: BatchItemOutcome[] = [];
-    for (const item of batch) {
-      const session = sessions.get(item.sessionId);
-      if (!session) {
-        items.push({ sessionId: item.sessionId, status: 'unknown-session', results: 0, failedMetrics: 0, skippedMetrics: 0, evaluationTokens: 0, evaluationCost: 0 });
-        continue;
+    const sessions = await store.getSessions(batch.map((b) => b.sessionId));
+    // Where the store can stream a flush, each session's results go to the database as soon as they are computed
+    // (it ingests them while the next session is computed); still one transaction, committed after the last session.
+    const flush = sessions.size > 0 && store.openResultFlush ? await store.openResultFlush(this.client.metricDefinitions()) : undefined;
+    try {
+      const computations: SessionComputation[] = [];
+      const items: BatchItemOutcome[] = [];
+      for (const item of batch) {
+        const session = sessions.get(item.sessionId);
+        if (!session) {
+          items.push({ sessionId: item.sessionId, status: 'unknown-session', results: 0, failedMetrics: 0, skippedMetrics: 0, evaluationTokens: 0, evaluationCost: 0 });
+          continue;
+        }
+        // One compute per item: each message has its own run id (its results' ids derive from it).
+        const [computation] = await this.client.compute([session], { runId: item.runId });
+        const c = computation as SessionComputation;
+        if (flush) flush.add(metricResultsOf(c));
+        else computations.push(c);
+        let evaluationTokens = 0;
+        let evaluationCost = 0;
+        for (const r of c.results) {
+          evaluationTokens += r.evaluationTotalTokenCount;
+          evaluationCost += r.evaluationCost;
+        }
+        items.push({
+          sessionId: item.sessionId,
+          status: 'ok',
+          results: c.results.length,
+          failedMetrics: c.failed.length,
+          skippedMetrics: c.skipped.length,
+          evaluationTokens,
+          evaluationCost,
+        });
       }
-      // One compute per item: each message has its own run id (its results' ids derive from it).
-      const [computation] = await this.client.compute([session], { runId: item.runId });
-      const c = computation as SessionComputation;
-      computations.push(c);
-      let evaluationTokens = 0;
-      let evaluationCost = 0;
-      for (const r of c.results) {
-        evaluationTokens += r.evaluationTotalTokenCount;
-        evaluationCost += r.evaluationCost;
-      }
-      items.push({
-        sessionId: item.sessionId,
-        status: 'ok',
-        results: c.results.length,
-        failedMetrics: c.failed.length,
-        skippedMetrics: c.skipped.length,
-        evaluationTokens,
-        evaluationCost,
-      });
+      const outcome = flush
+        ? await flush.commit()
+        : computations.length
+          ? await this.client.storeComputations(computations)
+          : { written: 0, rejected: [] };
+      return { items, written: outcome.written, rejected: outcome.rejected.length };
+    } catch (error) {
+      await flush?.abort();
+      throw error;
     }
-    const outcome = computations.length ? await this.client.storeComputations(computations) : { written: 0, rejected: [] };
-    return { items, written: outcome.written, rejected: outcome.rejected.length };
   }
 }

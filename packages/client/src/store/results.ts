@@ -23,22 +23,31 @@ export function validateResults(
   const valid = new Map<string, MetricResult>();
   const rejected: RejectedResult[] = [];
   results.forEach((result, index) => {
-    const reasons = validateMetricResult(result);
-    if (reasons.length === 0 && !knownMetricIds.has(result.ofMetricType)) {
-      reasons.push({ path: 'ofMetricType', message: `no Metric definition with id "${result.ofMetricType}"` });
-    }
-    if (reasons.length === 0 && result.measures.level === 'Session' && result.measures.id !== result.sessionId) {
-      reasons.push({ path: 'measures.id', message: `a Session result measures its own session "${result.sessionId}"` });
-    }
-    if (reasons.length === 0) {
-      valid.set(result.id, result);
-      return;
-    }
-    const id = typeof result?.id === 'string' && result.id !== '' ? result.id : `#${index}`;
-    rejected.push({ id, reasons });
-    logger.warn({ metricResultId: id, reasons }, 'metric result rejected: it does not fit the ontology');
+    const refusal = rejectionOf(result, index, knownMetricIds, logger);
+    if (refusal) rejected.push(refusal);
+    else valid.set(result.id, result);
   });
   return { valid: [...valid.values()], rejected };
+}
+
+/** Why one result (at `index` of its batch) cannot be stored, logged; undefined when it can. */
+export function rejectionOf(
+  result: MetricResult,
+  index: number,
+  knownMetricIds: ReadonlySet<string>,
+  logger: StoreLogger,
+): RejectedResult | undefined {
+  const reasons = validateMetricResult(result);
+  if (reasons.length === 0 && !knownMetricIds.has(result.ofMetricType)) {
+    reasons.push({ path: 'ofMetricType', message: `no Metric definition with id "${result.ofMetricType}"` });
+  }
+  if (reasons.length === 0 && result.measures.level === 'Session' && result.measures.id !== result.sessionId) {
+    reasons.push({ path: 'measures.id', message: `a Session result measures its own session "${result.sessionId}"` });
+  }
+  if (reasons.length === 0) return undefined;
+  const id = typeof result?.id === 'string' && result.id !== '' ? result.id : `#${index}`;
+  logger.warn({ metricResultId: id, reasons }, 'metric result rejected: it does not fit the ontology');
+  return { id, reasons };
 }
 
 /** The Metric ids the batch refers to that the batch's own definitions do not provide. */

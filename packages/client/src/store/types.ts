@@ -83,9 +83,24 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
    * `rejected` and not saved; the rest is saved.
    */
   writeMetricResults(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): Promise<WriteResultsOutcome>;
+  /**
+   * Optional streaming form of `writeMetricResults` (same validation, same single transaction and outcome): results
+   * are handed over as they are computed, so the database ingests one session's results while the next is computed.
+   */
+  openResultFlush?(definitions: readonly MetricDefinition[]): Promise<ResultFlush>;
   /** Results of a session, newest first (ties by id). */
   getMetricResults(sessionId: string, query?: MetricResultsQuery): Promise<StoredMetricResult[]>;
   close(): Promise<void>;
+}
+
+/** One bulk result write in progress (see `openResultFlush`): `add` any number of times, then `commit` or `abort`. */
+export interface ResultFlush {
+  /** Validates the results and sends the valid ones on; nothing is visible to others before `commit`. */
+  add(results: readonly MetricResult[]): void;
+  /** Commits everything added; the outcome `writeMetricResults` would have given for all of it at once. */
+  commit(): Promise<WriteResultsOutcome>;
+  /** Rolls everything back (safe to call after a failed commit). */
+  abort(): Promise<void>;
 }
 
 export type StoreKind = 'sqlite' | 'postgres' | 'neo4j';

@@ -22,6 +22,7 @@ import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
+  ResultFlush,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -30,6 +31,7 @@ import type {
 import { defaultLogger } from '../logger.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { copyResults, ensureResultStage } from './result-copy.js';
+import { PostgresResultFlush } from './result-flush.js';
 
 export interface PostgresStoreOptions {
   /** Schema the tables live in (created when missing; the connection's search_path). Default: `public`. */
@@ -283,6 +285,22 @@ export class PostgresStore implements KnowledgeGraphStore {
       'READ WRITE',
       ensureResultStage,
     );
+  }
+
+  async openResultFlush(definitions: readonly MetricDefinition[]): Promise<ResultFlush> {
+    assertDefinitions(definitions);
+    const client = await this.pool.connect();
+    try {
+      await ensureResultStage(client);
+      await client.query('BEGIN READ WRITE');
+      if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
+      await client.query('SAVEPOINT mce_copy');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+      throw error;
+    }
+    return new PostgresResultFlush(client, definitions.map((d) => d.id), this.logger);
   }
 
   /**

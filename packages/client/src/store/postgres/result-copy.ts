@@ -7,7 +7,7 @@
  * Both ways insert in id order, so two writers with overlapping batches lock rows in the same order (no deadlock).
  */
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { MetricResult } from '@mce/core';
@@ -104,4 +104,61 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 /** A text field of COPY's text format: backslash, tab, newline and carriage return escaped. */
 export function text(value: string): string {
   return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c] as string) : value;
+}
+
+const RETRY_STAGED = new Set(['23505' /* unique violation */, '40P01' /* deadlock: unordered streaming copy */]);
+
+/**
+ * A direct COPY into `metric_results` left open while results arrive, for a streaming flush: PostgreSQL parses and
+ * inserts one session's rows while the next session is computed. Call `finish` before any other query on the
+ * connection; a unique violation (or a deadlock with a writer of the same ids) then tells the caller to roll back to
+ * its savepoint and upsert through the staging table instead.
+ */
+export class ResultCopyStream {
+  readonly #stream: ReturnType<typeof copyFrom>;
+  readonly #done: Promise<void>;
+  #failed: unknown;
+  #chunk = '';
+
+  constructor(client: pg.PoolClient) {
+    this.#stream = client.query(copyFrom(COPY_DIRECT));
+    this.#done = finished(this.#stream).catch((error: unknown) => {
+      this.#failed = error;
+    });
+  }
+
+  write(result: MetricResult): void {
+    this.#chunk += copyLine(result);
+    if (this.#chunk.length > 262_144) this.flush();
+  }
+
+  /** Hands the buffered rows to the socket (the stream buffers them in memory; a batch is a few MB at most). */
+  flush(): void {
+    if (this.#chunk && this.#failed === undefined && !this.#stream.destroyed) this.#stream.write(this.#chunk);
+    this.#chunk = '';
+  }
+
+  /** Ends the COPY: 'copied', 'retry-staged' (the rows must go the upsert way), or throws another failure. */
+  async finish(): Promise<'copied' | 'retry-staged'> {
+    this.flush();
+    if (!this.#stream.destroyed) this.#stream.end();
+    await this.#done;
+    if (this.#failed === undefined) return 'copied';
+    if (RETRY_STAGED.has((this.#failed as { code?: string }).code ?? '')) return 'retry-staged';
+    throw this.#failed;
+  }
+
+  /** Cancels the COPY (CopyFail); the transaction is then aborted and must be rolled back. */
+  async cancel(): Promise<void> {
+    if (!this.#stream.destroyed && !this.#stream.writableFinished) this.#stream.destroy(new Error('result flush aborted'));
+    await this.#done;
+  }
+}
+
+/** Upsert through the staging table only (ids may already be stored or repeat; the last occurrence wins). */
+export async function upsertResults(client: pg.PoolClient, results: readonly MetricResult[]): Promise<void> {
+  const unique = [...new Map(results.map((r) => [r.id, r])).values()];
+  if (unique.length === 0) return;
+  await copy(client, COPY_STAGE, unique);
+  await client.query(UPSERT_FROM_STAGE);
 }

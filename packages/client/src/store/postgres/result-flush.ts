@@ -1,0 +1,109 @@
+/**
+ * The PostgreSQL `ResultFlush`: one transaction held open while a worker computes a batch. Valid results stream into
+ * a direct COPY under a savepoint as they are added; `commit` ends the COPY and, when an id was already stored (a
+ * redelivered message) or repeated, rolls back to the savepoint and upserts everything through the staging table.
+ * Results that point at a Metric the batch's definitions do not provide are checked against the stored ones at commit.
+ */
+import type pg from 'pg';
+import type { MetricResult } from '@mce/core';
+import { rejectionOf } from '../results.js';
+import type { RejectedResult, ResultFlush, StoreLogger, WriteResultsOutcome } from '../types.js';
+import { copyResults, ResultCopyStream, upsertResults } from './result-copy.js';
+
+export class PostgresResultFlush implements ResultFlush {
+  readonly #client: pg.PoolClient;
+  readonly #known: Set<string>;
+  readonly #logger: StoreLogger;
+  readonly #valid: MetricResult[] = [];
+  readonly #rejected: { index: number; rejection: RejectedResult }[] = [];
+  readonly #deferred: { index: number; result: MetricResult }[] = [];
+  #copy: ResultCopyStream | undefined;
+  #count = 0;
+  #closed = false;
+
+  /** `client` is inside a transaction with the savepoint `mce_copy` set. */
+  constructor(client: pg.PoolClient, knownMetricIds: Iterable<string>, logger: StoreLogger) {
+    this.#client = client;
+    this.#known = new Set(knownMetricIds);
+    this.#logger = logger;
+    this.#copy = new ResultCopyStream(client);
+  }
+
+  add(results: readonly MetricResult[]): void {
+    if (this.#closed) throw new Error('the result flush is already committed or aborted');
+    const copy = this.#copy as ResultCopyStream;
+    for (const result of results) {
+      const index = this.#count++;
+      if (typeof result?.ofMetricType === 'string' && !this.#known.has(result.ofMetricType)) {
+        this.#deferred.push({ index, result });
+        continue;
+      }
+      const rejection = rejectionOf(result, index, this.#known, this.#logger);
+      if (rejection) {
+        this.#rejected.push({ index, rejection });
+        continue;
+      }
+      this.#valid.push(result);
+      copy.write(result);
+    }
+    copy.flush();
+  }
+
+  async commit(): Promise<WriteResultsOutcome> {
+    if (this.#closed) throw new Error('the result flush is already committed or aborted');
+    this.#closed = true;
+    const client = this.#client;
+    try {
+      const copied = await (this.#copy as ResultCopyStream).finish();
+      this.#copy = undefined;
+      let written = this.#valid.length;
+      if (copied === 'retry-staged') {
+        await client.query('ROLLBACK TO SAVEPOINT mce_copy');
+        await upsertResults(client, this.#valid);
+        written = new Set(this.#valid.map((r) => r.id)).size;
+      }
+      await client.query('RELEASE SAVEPOINT mce_copy');
+      written += await this.#writeDeferred();
+      await client.query('COMMIT');
+      client.release();
+      return { written, rejected: this.#rejected.sort((a, b) => a.index - b.index).map((r) => r.rejection) };
+    } catch (error) {
+      await this.#rollback();
+      throw error;
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.#closed && this.#copy === undefined) return;
+    this.#closed = true;
+    await this.#rollback();
+  }
+
+  /** The results whose Metric was not among the batch's definitions: known ones are written, the rest rejected. */
+  async #writeDeferred(): Promise<number> {
+    if (this.#deferred.length === 0) return 0;
+    const ids = [...new Set(this.#deferred.map((d) => d.result.ofMetricType))];
+    const found = await this.#client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [ids]);
+    for (const { id } of found.rows) this.#known.add(id);
+    const valid = new Map<string, MetricResult>();
+    for (const { index, result } of this.#deferred) {
+      const rejection = rejectionOf(result, index, this.#known, this.#logger);
+      if (rejection) this.#rejected.push({ index, rejection });
+      else valid.set(result.id, result);
+    }
+    await copyResults(this.#client, [...valid.values()]);
+    return valid.size;
+  }
+
+  async #rollback(): Promise<void> {
+    const copy = this.#copy;
+    this.#copy = undefined;
+    try {
+      await copy?.cancel();
+      await this.#client.query('ROLLBACK');
+      this.#client.release();
+    } catch (error) {
+      this.#client.release(error as Error); // a connection in an unknown state is discarded, not reused
+    }
+  }
+}

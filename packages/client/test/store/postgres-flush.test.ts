@@ -1,0 +1,107 @@
+/**
+ * The PostgreSQL streaming result flush (`openResultFlush`): the same outcome as `writeMetricResults` for the same
+ * results, one transaction, overwrites on redelivery, and nothing left behind by an abort.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import type { MetricResult } from '@mce/core';
+import { needService, PG_URL } from '../../../../test-support/services.js';
+import { PostgresStore, type StoreLogger } from '../../src/store/index.js';
+import { DEFINITIONS, metricResult } from './support/sessions.js';
+
+const available = await needService('postgres');
+const PREFIX = `mce_store_flush_${process.pid}`;
+let n = 0;
+
+describe.skipIf(!available)('PostgreSQL result flush', () => {
+  let store: PostgresStore;
+  let warnings: unknown[];
+  const [DURATION, , RELEVANCY] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
+
+  beforeEach(async () => {
+    warnings = [];
+    const logger: StoreLogger = { warn: (details) => void warnings.push(details) };
+    store = new PostgresStore(PG_URL, { schema: `${PREFIX}_${++n}`, logger, maxConnections: 2 });
+    await store.init();
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+  afterAll(async () => {
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    const { rows } = await client.query<{ s: string }>(`SELECT nspname AS s FROM pg_namespace WHERE nspname LIKE $1`, [`${PREFIX}%`]);
+    for (const { s } of rows) await client.query(`DROP SCHEMA "${s}" CASCADE`);
+    await client.end();
+  });
+
+  const ids = async () => (await store.getMetricResults('sess', { recursive: true })).map((s) => s.result.id).sort();
+
+  it('streams results added in parts and commits them at once, rejecting the invalid ones in input order', async () => {
+    // A Metric stored earlier, not among this flush's definitions: its results are checked at commit and kept.
+    await store.writeMetricResults([RELEVANCY], []);
+    const flush = await store.openResultFlush([DURATION]);
+    const a = metricResult('a', 'sess', { at: 1 });
+    const b = metricResult('b', 'sess', { at: 2 });
+    const judged = metricResult('judged', 'sess', { metric: RELEVANCY, at: 3 });
+    const unknown = { ...metricResult('unknown', 'sess'), ofMetricType: 'mce:Nope' };
+    const nan = { ...metricResult('nan', 'sess'), result: Number.NaN };
+    flush.add([a, unknown]);
+    flush.add([]);
+    flush.add([judged, nan, b, { ...metricResult('', 'sess') }]);
+    expect(await ids()).toEqual([]); // nothing visible before the commit
+    const outcome = await flush.commit();
+    expect(outcome.written).toBe(3);
+    expect(outcome.rejected.map((r) => [r.id, r.reasons.map((x) => x.message)])).toEqual([
+      ['unknown', ['no Metric definition with id "mce:Nope"']],
+      ['nan', ['Invalid input: expected number, received NaN']],
+      ['#5', ['Too small: expected string to have >=1 characters']],
+    ]);
+    expect(warnings).toHaveLength(3);
+    expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([judged, b, a]);
+  });
+
+  it('a redelivered batch overwrites its results (and a repeated id keeps its last value)', async () => {
+    const first = Array.from({ length: 30 }, (_, i) => metricResult(`r${i}`, 'sess', { at: i, value: i }));
+    const once = await store.openResultFlush(DEFINITIONS);
+    once.add(first);
+    expect(await once.commit()).toEqual({ written: 30, rejected: [] });
+
+    const again = first.map((r) => ({ ...r, result: r.result + 100 }));
+    const extra = metricResult('r-new', 'sess', { at: 40, value: 7 });
+    const twice = await store.openResultFlush(DEFINITIONS);
+    twice.add(again.slice(0, 10));
+    twice.add([{ ...extra, result: 6 }, ...again.slice(10), extra]);
+    expect(await twice.commit()).toEqual({ written: 31, rejected: [] });
+    const stored = await store.getMetricResults('sess');
+    expect(stored).toHaveLength(31);
+    expect(stored.find((s) => s.result.id === 'r5')?.result).toStrictEqual(again[5]);
+    expect(stored.find((s) => s.result.id === 'r-new')?.result).toStrictEqual(extra);
+  });
+
+  it('abort leaves nothing behind and the connection serves the next flush', async () => {
+    const aborted = await store.openResultFlush(DEFINITIONS);
+    aborted.add([metricResult('gone', 'sess', { at: 1 })]);
+    await aborted.abort();
+    await aborted.abort(); // twice is harmless
+    expect(() => aborted.add([])).toThrow('already committed or aborted');
+    expect(await ids()).toEqual([]);
+    // Both pool connections (maxConnections 2) are usable again. (The definitions are committed first: a flush that
+    // inserts a new definition holds it until its commit, and the other flush's open would wait for that.)
+    await store.writeMetricResults(DEFINITIONS, []);
+    const [x, y] = await Promise.all([store.openResultFlush(DEFINITIONS), store.openResultFlush(DEFINITIONS)]);
+    x.add([metricResult('x', 'sess', { at: 2 })]);
+    y.add([metricResult('y', 'sess', { at: 3 })]);
+    await Promise.all([x.commit(), y.commit()]);
+    expect(await ids()).toEqual(['x', 'y']);
+  });
+
+  it('results of a failed commit are rolled back', async () => {
+    const flush = await store.openResultFlush(DEFINITIONS);
+    const bad: MetricResult = { ...metricResult('nul', 'sess', { at: 1 }), reasoning: 'a\u0000b' }; // PostgreSQL text has no NUL
+    flush.add([metricResult('ok', 'sess', { at: 2 }), bad]);
+    await expect(flush.commit()).rejects.toThrow();
+    expect(await ids()).toEqual([]);
+    expect(await store.writeMetricResults(DEFINITIONS, [metricResult('after', 'sess')])).toEqual({ written: 1, rejected: [] });
+  });
+});
