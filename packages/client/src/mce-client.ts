@@ -55,8 +55,11 @@ export interface IngestSummary {
 
 /** A store seen as the engine's DataProvider. */
 export function storeDataProvider(store: KnowledgeGraphStore): DataProvider {
-  const fetch = async (ids: readonly string[]) =>
-    (await Promise.all(ids.map((id) => store.getSession(id)))).filter((s): s is Session => s !== undefined);
+  // One batched read (one snapshot) for all ids; the sessions in the order asked, unknown ones left out.
+  const fetch = async (ids: readonly string[]) => {
+    const found = await store.getSessions(ids);
+    return ids.flatMap((id) => found.get(id) ?? []);
+  };
   return { retrieve: (id) => store.getSession(id), fetch, fetchBatch: fetch };
 }
 
