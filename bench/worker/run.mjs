@@ -128,6 +128,8 @@ async function runPass(workerCount, sessionIds) {
       p50: percentile(durations, 50),
       p99: percentile(durations, 99),
       enqueueRate: sessionIds.length / enqueueSeconds,
+      cpuPerSession: stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1000 / processed,
+      cpuShare: stats.reduce((sum, s) => sum + s.cpuMicros, 0) / 1e6 / ((end - start) / 1000),
     };
   } finally {
     for (const name of Object.values(queueNames(queue))) await admin.queueDelete({ queue: name }).catch(() => undefined);
@@ -149,6 +151,7 @@ for (const count of WORKER_COUNTS) {
       `${result.batches} batches, batch latency p50 ${fmt(result.p50)} ms, p99 ${fmt(result.p99)} ms; enqueue ${fmt(result.enqueueRate, 0)} msg/s`,
   );
   if (result.stored) console.log(`             stored ${result.stored.results} results for ${result.stored.sessions} sessions`);
+  console.log(`             worker CPU ${fmt(result.cpuPerSession, 2)} ms per session (${fmt(100 * result.cpuShare, 0)}% of one core over the pass, all workers)`);
 }
 const one = results.find((r) => r.workers === 1);
 const two = results.find((r) => r.workers === 2);

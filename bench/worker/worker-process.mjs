@@ -11,6 +11,7 @@ const { processor, close } = await createProcessor(process.env.BENCH_PROCESSOR ?
 });
 
 const durations = [];
+let readyCpu;
 let first;
 let last;
 let sessions = 0;
@@ -30,8 +31,14 @@ const result = await runWorker({
   processor: timed,
   config: workerConfigFrom({ health_port: 0 }, process.env),
   logger: createLogger({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
-  onStarted: ({ worker }) => void worker.ready().then(() => console.log(JSON.stringify({ event: 'ready' }))),
+  onStarted: ({ worker }) =>
+    void worker.ready().then(() => {
+      readyCpu = process.cpuUsage();
+      console.log(JSON.stringify({ event: 'ready' }));
+    }),
 });
-console.log(JSON.stringify({ event: 'stats', first, last, sessions, durations }));
+// CPU time of this process from ready to stop (µs): what a session costs the worker, whatever else shares the machine.
+const { user, system } = process.cpuUsage(readyCpu);
+console.log(JSON.stringify({ event: 'stats', first, last, sessions, durations, cpuMicros: user + system }));
 await close();
 process.exit(result.exitCode);
