@@ -26,6 +26,18 @@ describe('result ids', () => {
     expect(resultIdBlock(resultIdHead('30299dc08474174e'), [])).toBe('');
   });
 
+  it('blocks made one after another, small or beyond the reused buffer, keep their own ids', () => {
+    const head = resultIdHead('30299dc08474174e');
+    const first = resultIdBlock(head, [{ id: 'span-1' }]);
+    const many = Array.from({ length: 120_000 }, (_, i) => ({ id: i === 119_999 ? '' : `s${i}` }));
+    const big = resultIdBlock(head, many);
+    const again = resultIdBlock(head, [{ id: '' }, { id: 'span-1' }]);
+    expect(first).toBe('30299dc0-8474-174e-9c3b-75c88689a841');
+    expect(resultIdAt(big, 119_999)).toBe('30299dc0-8474-174e-488b-dcb81aee8d83');
+    expect(resultIdAt(big, 7)).toBe(resultId('30299dc08474174e', 's7'));
+    expect(again).toBe('30299dc0-8474-174e-488b-dcb81aee8d8330299dc0-8474-174e-9c3b-75c88689a841');
+  });
+
   it('differs for every field', () => {
     const base = ['r', 's', 'mce', 'Duration', 'LLMCall'] as const;
     const ids = new Set([resultIdPrefix(...base)]);
