@@ -5,6 +5,8 @@ import {
   MetricEngine,
   MetricSelectionError,
   SessionNotFoundError,
+  resultId,
+  resultIdPrefix,
   skip,
   validateMetricResult,
   toMetricResult,
@@ -157,6 +159,17 @@ describe('MetricEngine', () => {
     other.id = 's2';
     const c = (await engine.computeLoadedSession(other, { runId: 'run-1' })).results.map((r) => r.id);
     expect(c.filter((id) => a.includes(id))).toEqual([]);
+  });
+
+  it('gives each result the id resultId(resultIdPrefix(runId, session, provider, metric, level), measured id)', async () => {
+    // Two metrics on the same levels share the element half of their ids (hashed once per session).
+    const engine = engineWith(duration, metric('Other', ['LLMCall', 'ToolCall'], constant(1)));
+    const run = await engine.computeLoadedSession(sampleSession(), { runId: 'run-1' });
+    expect(run.results).toHaveLength(15);
+    for (const r of run.results) {
+      expect(r.id).toBe(resultId(resultIdPrefix('run-1', 's1', 'test', r.name, r.level), r.measures));
+    }
+    expect(run.results[0]?.id).toBe(resultId(resultIdPrefix('run-1', 's1', 'test', 'Dur', 'Session'), 's1'));
   });
 
   it('computes only the Session-level selection when not recursive, dependencies included', async () => {

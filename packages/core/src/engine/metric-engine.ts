@@ -12,7 +12,7 @@ import type { RegisteredMetric } from './metric-registry.js';
 import type { ResultRecord, SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
 import { appendRecords, invalidOutcome, toError } from './record-builder.js';
-import { sessionDigest, taskIdPrefix } from './result-id.js';
+import { resultIdTails, sessionDigest, taskIdPrefix } from './result-id.js';
 import { SessionResultLookup } from './result-lookup.js';
 import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
 import { TopologicalScheduler } from './scheduler.js';
@@ -214,6 +214,8 @@ export class MetricEngine {
     const strategy = this.#strategyInstance();
     const report = run.options.reportDependencies ?? true;
     const digest = sessionDigest(run.runId, session.id);
+    // The element half of the result ids, hashed once per level list and shared by the tasks on it.
+    const idTails = new Map<readonly Element[], Uint8Array>();
     for (const stage of run.plan.stages) {
       run.options.signal?.throwIfAborted();
       const prepared = stage.map((task) => this.#prepare(task, session, lookup, run));
@@ -230,7 +232,9 @@ export class MetricEngine {
         const bucket: SessionComputation = { sessionId: out.sessionId, results: [], failed: [], skipped: [] };
         const prefix = taskIdPrefix(digest, provider, name, level);
         const timestamp = new Date().toISOString();
-        appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket);
+        let tails = idTails.get(p.elements);
+        if (!tails) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
+        appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
         lookupAdds.push([provider, name, bucket.results]);
         if (report || requested) buckets[k] = bucket;
         p.outcomes = [];

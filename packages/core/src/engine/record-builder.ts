@@ -9,7 +9,8 @@ export type ElementOutcome = MetricOutcome | Error;
 
 /**
  * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
- * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord.
+ * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. `idTails`: the elements'
+ * `resultIdTails`, if already made (they are the same for every task on these elements).
  */
 export function appendRecords(
   metadata: MetricMetadata,
@@ -19,10 +20,11 @@ export function appendRecords(
   idPrefix: string,
   timestamp: string,
   out: SessionComputation,
+  idTails?: Uint8Array,
 ): void {
   const { name, provider, unit } = metadata;
   const all = out.results;
-  const ids = resultIdBlock(resultIdHead(idPrefix), elements);
+  const ids = resultIdBlock(resultIdHead(idPrefix), elements, idTails);
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
