@@ -233,7 +233,7 @@ export class MetricEngine {
         const prefix = taskIdPrefix(digest, provider, name, level);
         const timestamp = new Date().toISOString();
         let tails = idTails.get(p.elements);
-        if (!tails) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
+        if (!tails && p.elements.length > 1) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
         appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
         lookupAdds.push([provider, name, bucket.results]);
         if (report || requested) buckets[k] = bucket;

@@ -76,24 +76,25 @@ const TAIL_LENGTH = 17;
  * elements, so the engine hashes each element once per session rather than once per metric.
  */
 export function resultIdTails(measured: ReadonlyArray<{ readonly id: string }>): Uint8Array {
-  const n = measured.length;
-  const t = new Uint8Array(n * TAIL_LENGTH);
-  for (let i = 0, at = 0; i < n; i++, at += TAIL_LENGTH) {
-    const hash = mix64((measured[i] as { readonly id: string }).id);
-    const hi = hash[0] as number;
-    const lo = hash[1] as number;
-    t[at] = hex(hi >>> 28);
-    t[at + 1] = hex(hi >>> 24);
-    t[at + 2] = hex(hi >>> 20);
-    t[at + 3] = hex(hi >>> 16);
-    t[at + 4] = DASH;
-    t[at + 5] = hex(hi >>> 12);
-    t[at + 6] = hex(hi >>> 8);
-    t[at + 7] = hex(hi >>> 4);
-    t[at + 8] = hex(hi);
-    for (let k = 0; k < 8; k++) t[at + 9 + k] = hex(lo >>> (28 - 4 * k));
-  }
+  const t = new Uint8Array(measured.length * TAIL_LENGTH);
+  for (let i = 0; i < measured.length; i++) writeTail(t, i * TAIL_LENGTH, (measured[i] as { readonly id: string }).id);
   return t;
+}
+
+function writeTail(t: Uint8Array, at: number, measuredId: string): void {
+  const hash = mix64(measuredId);
+  const hi = hash[0] as number;
+  const lo = hash[1] as number;
+  t[at] = hex(hi >>> 28);
+  t[at + 1] = hex(hi >>> 24);
+  t[at + 2] = hex(hi >>> 20);
+  t[at + 3] = hex(hi >>> 16);
+  t[at + 4] = DASH;
+  t[at + 5] = hex(hi >>> 12);
+  t[at + 6] = hex(hi >>> 8);
+  t[at + 7] = hex(hi >>> 4);
+  t[at + 8] = hex(hi);
+  for (let k = 0; k < 8; k++) t[at + 9 + k] = hex(lo >>> (28 - 4 * k));
 }
 
 /**
@@ -106,13 +107,14 @@ export function resultIdTails(measured: ReadonlyArray<{ readonly id: string }>):
 export function resultIdBlock(
   head: ResultIdHead,
   measured: ReadonlyArray<{ readonly id: string }>,
-  tails: Uint8Array = resultIdTails(measured),
+  tails?: Uint8Array,
 ): string {
   const n = measured.length;
   const b = scratch(n * RESULT_ID_LENGTH);
   for (let i = 0, at = 0, from = 0; i < n; i++, at += RESULT_ID_LENGTH, from += TAIL_LENGTH) {
     b.set(head, at);
-    for (let k = 0; k < TAIL_LENGTH; k++) b[at + 19 + k] = tails[from + k] as number;
+    if (tails) for (let k = 0; k < TAIL_LENGTH; k++) b[at + 19 + k] = tails[from + k] as number;
+    else writeTail(b, at + 19, (measured[i] as { readonly id: string }).id);
   }
   return b.toString('latin1', 0, n * RESULT_ID_LENGTH);
 }
