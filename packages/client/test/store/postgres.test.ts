@@ -3,7 +3,8 @@ import pg from 'pg';
 import { needService, PG_URL } from '../../../../test-support/services.js';
 import { openStore, PostgresStore } from '../../src/store/index.js';
 import { storeConformance } from './support/conformance.js';
-import { bareSession } from './support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult } from './support/sessions.js';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 
 const available = await needService('postgres');
 /** Every store of this file lives in its own schema: files (and tests) run in parallel on one server. */
@@ -41,11 +42,46 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(await b.sessionExists(['x'])).toEqual(new Set(['x']));
       const client = new pg.Client(PG_URL);
       await client.connect();
-      const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations`);
+      const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
       await a.close();
       await b.close();
+    });
+
+    it('a schema at version 1 with results moves to version 2 and keeps them', async () => {
+      const schema = `${PREFIX}_v1`;
+      const client = new pg.Client(PG_URL);
+      await client.connect();
+      await client.query(`CREATE SCHEMA "${schema}"; SET search_path = "${schema}"`);
+      await client.query(`CREATE TABLE schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query(POSTGRES_MIGRATIONS[0]!.sql);
+      await client.query(`INSERT INTO schema_migrations (version, name) VALUES (1, 'v1')`);
+      const [definition] = DEFINITIONS;
+      const old = metricResult('old', 'sess', { at: 1 });
+      await client.query(`INSERT INTO metrics VALUES ($1, $2, $3, $4, $5, NULL)`, [
+        definition!.id, definition!.name, definition!.computedBy, definition!.unit, definition!.valueRange,
+      ]);
+      await client.query(
+        `INSERT INTO metric_results VALUES ($1, $2, $3, $4, NULL, 0, 0, 0, 0, $5::text, $5::text::timestamptz, $6, 'Session', 'sess', 'sess', NULL)`,
+        [old.id, old.name, old.result, old.reasoning, old.timestamp, old.ofMetricType],
+      );
+      const store = await openStore(PG_URL, { schema });
+      const newer = metricResult('new', 'sess', { at: 2 });
+      expect(await store.writeMetricResults(DEFINITIONS, [newer, { ...old, result: 9 }])).toEqual({ written: 2, rejected: [] });
+      expect((await store.getMetricResults('sess')).map((r) => r.result)).toStrictEqual([newer, { ...old, result: 9 }]);
+      await store.close();
+      const { rows } = await client.query(
+        `SELECT attname AS column, collname AS collation FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation
+         WHERE attrelid = '"${schema}".metric_results'::regclass AND attname IN ('id', 'session_id', 'name') ORDER BY attname`,
+      );
+      await client.end();
+      expect(rows).toEqual([
+        { column: 'id', collation: 'C' },
+        { column: 'name', collation: 'default' },
+        { column: 'session_id', collation: 'C' },
+      ]);
     });
   });
 });

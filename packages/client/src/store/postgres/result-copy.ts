@@ -4,7 +4,8 @@
  * them — are copied straight into `metric_results` under a savepoint. When an id is already stored (unique
  * violation), the savepoint is rolled back and the batch goes the upsert way: COPY into a per-connection temporary
  * staging table (no WAL, emptied at every commit), then one `INSERT … SELECT … ON CONFLICT (id) DO UPDATE`.
- * Both ways insert in id order, so two writers with overlapping batches lock rows in the same order (no deadlock).
+ * Both ways insert in id order (code-unit order here, byte order of the "C" collation there: the same for the
+ * generated ids), so two writers with overlapping batches lock rows in the same order (no deadlock).
  */
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
@@ -27,7 +28,7 @@ const COPY_DIRECT = `COPY metric_results (${COLUMNS}) FROM STDIN`;
 const COPY_STAGE = `COPY pg_temp.mce_result_stage (${COLUMNS}) FROM STDIN`;
 
 const UPSERT_FROM_STAGE = `INSERT INTO metric_results (${COLUMNS})
-  SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY id
+  SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY id COLLATE "C"
   ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
     evaluation_model = excluded.evaluation_model,
     evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
