@@ -8,7 +8,7 @@ import { resultIdAt, resultIdBlock, resultIdHead } from './result-id.js';
 export type ElementOutcome = MetricOutcome | Error;
 
 /**
- * Turns one task's outcomes into records appended to `out`. A thrown error, a non-finite value or a malformed
+ * Turns one task's outcomes into records appended to `out` (an empty `out.results` is replaced by the new list). A thrown error, a non-finite value or a malformed
  * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. `idTails`: the elements'
  * `resultIdTails`, if already made (they are the same for every task on these elements).
  */
@@ -23,7 +23,10 @@ export function appendRecords(
   idTails?: Uint8Array,
 ): void {
   const { name, provider, unit } = metadata;
-  const all = out.results;
+  // Written into an array of the final size (at most one record per element, trimmed at the end): pushed one by one,
+  // a 50,000-record list would be reallocated some twenty times.
+  const made = new Array<ResultRecord>(elements.length);
+  let count = 0;
   const ids = resultIdBlock(resultIdHead(idPrefix), elements, idTails);
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
@@ -56,26 +59,27 @@ export function appendRecords(
       }
     }
     const usage = evaluation as EvaluationUsage | undefined;
-    all.push(
-      newRecord(
-        resultIdAt(ids, i),
-        name,
-        provider,
-        level,
-        measures,
-        value as number,
-        unit,
-        reasoning === undefined ? '' : flat(reasoning as string),
-        usage ? usage.model : null,
-        usage ? usage.promptTokens : 0,
-        usage ? usage.completionTokens : 0,
-        usage ? usage.totalTokens : 0,
-        usage ? usage.costUsd : 0,
-        timestamp,
-        details as Record<string, unknown> | undefined,
-      ),
+    made[count++] = newRecord(
+      resultIdAt(ids, i),
+      name,
+      provider,
+      level,
+      measures,
+      value as number,
+      unit,
+      reasoning === undefined ? '' : flat(reasoning as string),
+      usage ? usage.model : null,
+      usage ? usage.promptTokens : 0,
+      usage ? usage.completionTokens : 0,
+      usage ? usage.totalTokens : 0,
+      usage ? usage.costUsd : 0,
+      timestamp,
+      details as Record<string, unknown> | undefined,
     );
   }
+  made.length = count;
+  if (out.results.length === 0) out.results = made;
+  else for (const record of made) out.results.push(record);
 }
 
 /**
