@@ -3,7 +3,7 @@
  * header, one row per call (queryable columns + the whole call as JSON), one row per MCP server of the inventory.
  * Reading a session back is one JSON.parse per call, which keeps a 10k-span read fast.
  */
-import type { Call, CallLevel, MCPServer, Session } from '@mce/core';
+import { CALL_LISTS, type Call, type CallLevel, type MCPServer, type Session } from '@mce/core';
 import type { SessionCounts } from './types.js';
 import type { SessionHeader } from './merge.js';
 
@@ -143,23 +143,16 @@ export function assembleSession(header: SessionHeader, callPayloads: Iterable<st
   return session;
 }
 
-const LISTS = {
-  MASCall: 'masCalls',
-  AgentCall: 'agentCalls',
-  TaskCall: 'taskCalls',
-  LLMCall: 'llmCalls',
-  ToolCall: 'toolCalls',
-} as const satisfies Record<CallLevel, keyof Session>;
 
 function listFor(session: Session, kind: CallLevel): Call[] {
-  return session[LISTS[kind]] as Call[];
+  return session[CALL_LISTS[kind]] as Call[];
 }
 
 /** Counts from `kind → number` pairs as SQL `GROUP BY kind` returns them. */
 export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServers: number): SessionCounts {
   const counts: SessionCounts = { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers };
   for (const { kind, n } of pairs) {
-    const key = LISTS[kind as CallLevel];
+    const key = CALL_LISTS[kind as CallLevel];
     if (key) counts[key] = n;
   }
   return counts;

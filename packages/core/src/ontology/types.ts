@@ -209,7 +209,8 @@ export interface ElementByLevel {
   ToolCall: ToolCall;
 }
 
-const LIST_BY_LEVEL = {
+/** The Session property that lists the calls of each level. */
+export const CALL_LISTS = {
   MASCall: 'masCalls',
   AgentCall: 'agentCalls',
   TaskCall: 'taskCalls',
@@ -220,7 +221,7 @@ const LIST_BY_LEVEL = {
 /** Every element of the session at `level` (the session itself for `Session`). */
 export function elementsAt<L extends OntologyLevel>(session: Session, level: L): ElementByLevel[L][] {
   if (level === 'Session') return [session] as ElementByLevel[L][];
-  return session[LIST_BY_LEVEL[level as CallLevel]] as ElementByLevel[L][];
+  return session[CALL_LISTS[level as CallLevel]] as ElementByLevel[L][];
 }
 
 export function emptyUsage(): TokenUsage {
