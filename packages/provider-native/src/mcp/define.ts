@@ -7,7 +7,6 @@ import type {
   EvaluationUsage,
   Metric,
   MetricContext,
-  MetricMetadata,
   MetricOutcome,
   MetricValue,
   OntologyLevel,
@@ -17,7 +16,7 @@ import type { Judge } from '../judge/judge.js';
 import { Judge as JudgeClass } from '../judge/judge.js';
 import { sumEvaluationUsage } from '../judge/usage-meter.js';
 import { defaultJudge } from '../metrics/llm/default-judge.js';
-import { sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
+import { LLM_PROVIDER, judgedMetadata, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
 import { EVAL_MODE_ENV, persistedEvalMode, resolveEvalMode, type EvalMode, type ResolvedEvalMode } from './eval-mode.js';
 import { parseMcpOptions, type McpMetricOptions } from './options.js';
 import { MCP_PROMPT_VERSION } from './rubrics.js';
@@ -25,7 +24,7 @@ import { r3, McpJudging } from './sub-scores.js';
 import { systemOneModelFor } from './system-one/resolve-model.js';
 import type { SystemOneModel } from './system-one/types.js';
 
-export const MCP_PROVIDER = 'mce';
+export const MCP_PROVIDER = LLM_PROVIDER;
 export const MCP_MODULE = '@mce/provider-native';
 
 export interface McpMetricDeps {
@@ -90,17 +89,7 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
     return j;
   };
   const resolveSystemOne = deps.systemOne ?? systemOneModelFor;
-  const metadata: MetricMetadata = Object.freeze({
-    name: definition.name,
-    provider: MCP_PROVIDER,
-    levels: definition.levels,
-    nature: 'llm-judged',
-    unit: 'dimensionless',
-    valueRange: '0.0-1.0',
-    description: definition.description,
-    requirements: definition.requirements,
-    dependsOn: [],
-  });
+  const metadata = judgedMetadata(definition);
   const levels = new Set(definition.levels);
 
   // The engine hands the same (read-only) options object to every element of a run: parse it once.

@@ -9,6 +9,26 @@ import { judgeTemperature } from '../../judge/config.js';
 import type { JudgedElement } from './inputs.js';
 
 export const LLM_PROVIDER = 'mce';
+
+/** Metadata shared by every LLM-judged metric of the native provider (scores in [0, 1], no dependencies). */
+export function judgedMetadata(definition: {
+  name: string;
+  levels: MetricMetadata['levels'];
+  description: string;
+  requirements: MetricMetadata['requirements'];
+}): MetricMetadata {
+  return Object.freeze({
+    name: definition.name,
+    provider: LLM_PROVIDER,
+    levels: definition.levels,
+    nature: 'llm-judged',
+    unit: 'dimensionless',
+    valueRange: '0.0-1.0',
+    description: definition.description,
+    requirements: definition.requirements,
+    dependsOn: [],
+  });
+}
 export const LLM_MODULE = '@mce/provider-native';
 
 export interface JudgedMetricDefinition {
@@ -73,17 +93,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
     const model = ctx.options.model;
     return typeof model === 'string' && model.trim() ? base().withModel(model.trim()) : base();
   };
-  const metadata: MetricMetadata = Object.freeze({
-    name: definition.name,
-    provider: LLM_PROVIDER,
-    levels: definition.levels,
-    nature: 'llm-judged',
-    unit: 'dimensionless',
-    valueRange: '0.0-1.0',
-    description: definition.description,
-    requirements: definition.requirements,
-    dependsOn: [],
-  });
+  const metadata = judgedMetadata(definition);
   const levels = new Set(definition.levels);
   const prompts = new WeakMap<object, string>();
 
