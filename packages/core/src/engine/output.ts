@@ -46,16 +46,32 @@ export interface SessionComputation {
 import type { MetricResult } from '../ontology/metric-result.js';
 import { metricDefinitionId } from '../ontology/metric-result.js';
 
-/** The ontology MetricResult written to the knowledge graph for a result record. */
-export function toMetricResult(record: ResultRecord, sessionId: string): MetricResult {
-  const { provider, level, measures, unit: _unit, details, ...fields } = record;
-  return {
-    ...fields,
-    ofMetricType: metricDefinitionId(provider, record.name),
-    measures: { level, id: measures },
+/**
+ * The ontology MetricResult written to the knowledge graph for a result record. Fields are spelled out rather than
+ * spread: workers and aggregates convert results by the hundred thousand.
+ */
+export function toMetricResult(
+  record: ResultRecord,
+  sessionId: string,
+  ofMetricType: string = metricDefinitionId(record.provider, record.name),
+): MetricResult {
+  const result: MetricResult = {
+    id: record.id,
+    name: record.name,
+    result: record.result,
+    reasoning: record.reasoning,
+    evaluationModel: record.evaluationModel,
+    evaluationPromptTokenCount: record.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: record.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: record.evaluationTotalTokenCount,
+    evaluationCost: record.evaluationCost,
+    timestamp: record.timestamp,
+    ofMetricType,
+    measures: { level: record.level, id: record.measures },
     sessionId,
-    ...(details ? { details } : {}),
   };
+  if (record.details) result.details = record.details;
+  return result;
 }
 
 /** Back from the knowledge graph: a stored MetricResult with its Metric's provider and unit. */

@@ -1,7 +1,7 @@
 import type { ResultLookup } from '../contracts/metric.js';
 import type { MetricResult } from '../ontology/metric-result.js';
 import type { OntologyLevel } from '../ontology/types.js';
-import type { ResultRecord } from './output.js';
+import { toMetricResult, type ResultRecord } from './output.js';
 
 interface Indexed {
   all: MetricResult[];
@@ -54,7 +54,7 @@ export class SessionResultLookup implements ResultLookup {
         const first = records[0];
         if (!first) continue;
         const ofMetricType = `${first.provider}:${first.name}`; // one task's records share it
-        for (const record of records) all.push(asMetricResult(record, ofMetricType, this.sessionId));
+        for (const record of records) all.push(toMetricResult(record, this.sessionId, ofMetricType));
       }
       indexed = { all, byId: undefined };
       this.#indexed.set(name, indexed);
@@ -70,23 +70,3 @@ export class SessionResultLookup implements ResultLookup {
   }
 }
 
-/** `toMetricResult` written out field by field: aggregates read results by the hundred thousand. */
-function asMetricResult(r: ResultRecord, ofMetricType: string, sessionId: string): MetricResult {
-  const result: MetricResult = {
-    id: r.id,
-    name: r.name,
-    result: r.result,
-    reasoning: r.reasoning,
-    evaluationModel: r.evaluationModel,
-    evaluationPromptTokenCount: r.evaluationPromptTokenCount,
-    evaluationCompletionTokenCount: r.evaluationCompletionTokenCount,
-    evaluationTotalTokenCount: r.evaluationTotalTokenCount,
-    evaluationCost: r.evaluationCost,
-    timestamp: r.timestamp,
-    ofMetricType,
-    measures: { level: r.level, id: r.measures },
-    sessionId,
-  };
-  if (r.details) result.details = r.details;
-  return result;
-}

@@ -1,17 +1,16 @@
-/** The client's hand-spelled `metricResultOf` builds exactly what core's `toMetricResult` builds. */
+/** ResultRecord ⇄ ontology MetricResult: the exact shape written to the knowledge graph, and a lossless round trip. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ONTOLOGY_LEVELS, toMetricResult, type ResultRecord } from '@mce/core';
-import { metricResultOf } from '../src/mce-client.js';
+import { ONTOLOGY_LEVELS, toMetricResult, toResultRecord, type ResultRecord } from '../src/index.js';
 
 const record: ResultRecord = {
   id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
   name: 'ToolErrorRate',
-  provider: 'native',
+  provider: 'mce',
   level: 'AgentCall',
   measures: 'agent-1',
-  result: 0.5,
-  unit: 'ratio',
+  result: 50,
+  unit: '%',
   reasoning: '',
   evaluationModel: null,
   evaluationPromptTokenCount: 0,
@@ -21,12 +20,12 @@ const record: ResultRecord = {
   timestamp: '2026-11-30T07:00:00.000Z',
 };
 
-describe('metricResultOf', () => {
+describe('toMetricResult', () => {
   it('maps a record to the ontology MetricResult of its session', () => {
-    expect(metricResultOf(record, 's-1')).toStrictEqual({
+    expect(toMetricResult(record, 's-1')).toStrictEqual({
       id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
       name: 'ToolErrorRate',
-      result: 0.5,
+      result: 50,
       reasoning: '',
       evaluationModel: null,
       evaluationPromptTokenCount: 0,
@@ -34,14 +33,15 @@ describe('metricResultOf', () => {
       evaluationTotalTokenCount: 0,
       evaluationCost: 0,
       timestamp: '2026-11-30T07:00:00.000Z',
-      ofMetricType: 'native:ToolErrorRate',
+      ofMetricType: 'mce:ToolErrorRate',
       measures: { level: 'AgentCall', id: 'agent-1' },
       sessionId: 's-1',
     });
-    expect(metricResultOf({ ...record, details: { errors: 1 } }, 's-1').details).toEqual({ errors: 1 });
+    expect(toMetricResult({ ...record, details: { errors: 1 } }, 's-1').details).toEqual({ errors: 1 });
+    expect(toMetricResult(record, 's-1', 'other:Id').ofMetricType).toBe('other:Id');
   });
 
-  it('property: equal to core toMetricResult for any record', () => {
+  it('property: toResultRecord(toMetricResult(r)) gives r back, for any record', () => {
     const records = fc.record(
       {
         id: fc.string(),
@@ -65,7 +65,10 @@ describe('metricResultOf', () => {
     );
     fc.assert(
       fc.property(records, fc.string(), (r, sessionId) => {
-        expect(metricResultOf(r, sessionId)).toStrictEqual(toMetricResult(r, sessionId));
+        const stored = toMetricResult(r, sessionId);
+        expect(stored.sessionId).toBe(sessionId);
+        // (fast-check builds null-prototype records: compare own fields.)
+        expect({ ...toResultRecord(stored, { computedBy: r.provider, unit: r.unit }) }).toStrictEqual({ ...r });
       }),
       { numRuns: 1000 },
     );
