@@ -7,3 +7,4 @@ export * from './worker-service.js';
 export * from './api/app.js';
 export * from './api/server.js';
 export { main as runCli } from './cli/main.js';
+export * from './plugins/load-providers.js';

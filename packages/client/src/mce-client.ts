@@ -20,6 +20,7 @@ import {
 } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
+import { loadProviders } from './plugins/load-providers.js';
 import { MCEClientConfig } from './config/client-config.js';
 import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
@@ -98,7 +99,14 @@ export class MCEClient implements AsyncDisposable {
       const target = config.store.url ?? storeTargetFromEnv(env);
       store = await openStore(target, options.logger ? { logger: options.logger } : {});
     }
-    return new MCEClient(config, store, options.store === undefined, options.providers ?? [], cache);
+    let plugins: MetricProvider[] = [];
+    try {
+      plugins = await loadProviders(config.providers ?? [], config.source);
+    } catch (error) {
+      if (!options.store) await store.close();
+      throw error;
+    }
+    return new MCEClient(config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
   }
 
   get store(): KnowledgeGraphStore {

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
+import { PluginError } from '../plugins/load-providers.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerComputeCommand } from './commands/compute.js';
 import { registerEvalModeCommand } from './commands/eval-mode.js';
@@ -18,7 +19,7 @@ import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
 import { UsageError, type CliIO } from './context.js';
 
-const BAD_INPUT = [ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError];
+const BAD_INPUT = [PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError];
 
 export function createProgram(io: CliIO): Command {
   const program = new Command('mce')

@@ -22,6 +22,8 @@ export interface MceConfig {
   engine: { maxWorkers?: number; strategy?: ExecutionStrategyName; recursive: boolean };
   cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
   store: { url?: string };
+  /** Provider plugins to load (package names or paths relative to the config file). */
+  providers: string[];
   /** Metrics per scope; undefined = the default metric set. */
   metrics?: MetricSelection;
   /** Options per metric name (from `metric_options` and inline list entries). */
@@ -48,6 +50,7 @@ export function defaultMceConfig(): MceConfig {
     engine: { recursive: true },
     cache: { path: null, read: true, write: true, enabled: true },
     store: {},
+    providers: [],
     metricOptions: {},
     worker: {},
   };
@@ -117,6 +120,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   };
   const store = (raw.store ?? {}) as Record<string, unknown>;
   if (typeof store.url === 'string') config.store.url = store.url;
+  if (Array.isArray(raw.providers)) config.providers = [...(raw.providers as string[])];
   for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
     config.metricOptions[name] = { ...options };
   }

@@ -2,12 +2,16 @@
 import type { Command } from 'commander';
 import { MetricRegistry, SpecRegistry, type MetricMetadata } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
+import type { MceConfig } from '../../config/index.js';
+import { loadProviders } from '../../plugins/load-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
 
-export function catalogRegistry(): MetricRegistry {
+/** The native provider and the plugins the configuration names. */
+export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry> {
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
+  for (const provider of await loadProviders(config.providers, config.source)) registry.registerProvider(provider);
   return registry;
 }
 
@@ -36,8 +40,9 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .option('--all', 'every implemented metric of every provider')
     .option('--abstract', 'the whole catalog (spec registry), each marked implemented or not')
     .option('--json', 'JSON output')
-    .action((opts: { provider?: string; all?: boolean; abstract?: boolean; json?: boolean }, cmd: Command) => {
-      const registry = catalogRegistry();
+    .action(async (opts: { provider?: string; all?: boolean; abstract?: boolean; json?: boolean }, cmd: Command) => {
+      const config = resolveConfig(cmd, io);
+      const registry = await catalogRegistry(config);
       const provider = opts.provider === 'native' ? 'mce' : opts.provider;
       let rows: ReturnType<typeof describeMetric>[];
       if (opts.abstract) {
@@ -45,7 +50,7 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       } else {
         let metas = registry.list().map((r) => r.metric.metadata);
         if (!opts.all) {
-          const selection = resolveConfig(cmd, io).metrics ?? defaultMetricSelection();
+          const selection = config.metrics ?? defaultMetricSelection();
           const selected = new Set(Object.values(selection).flat());
           metas = metas.filter((m) => selected.has(m.name) || selected.has(`${m.provider}:${m.name}`));
         }
@@ -69,8 +74,8 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .command('show <name>')
     .description('one metric: levels, nature, unit, range, inputs, dependencies')
     .option('--json', 'JSON output')
-    .action((name: string, opts: { json?: boolean }) => {
-      const registry = catalogRegistry();
+    .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
+      const registry = await catalogRegistry(resolveConfig(cmd, io));
       const entry = registry.get(name);
       const spec = new SpecRegistry().get(name);
       const meta = entry?.metric.metadata ?? spec;
@@ -96,8 +101,8 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .command('list')
     .description('registered metric providers')
     .option('--json', 'JSON output')
-    .action((opts: { json?: boolean }) => {
-      const providers = catalogRegistry().listProviders();
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const providers = (await catalogRegistry(resolveConfig(cmd, io))).listProviders();
       if (opts.json) return writeJson(io, providers);
       io.stdout.write(`${table(['Provider', 'Version', 'Metrics', 'Description'], providers.map((p) => [p.name, p.version, String(p.metrics.length), p.description]))}\n`);
     });

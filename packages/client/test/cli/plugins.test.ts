@@ -1,0 +1,61 @@
+/** Provider plugins named in mce_config.yaml: loaded, listed, computed and stored like the native metrics. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { SessionComputation } from '@mce/core';
+import { runCli, tempWorkspace } from './run-cli.js';
+
+const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
+
+const PLUGIN = `
+export default {
+  name: 'acme',
+  description: 'Acme metrics',
+  version: '1.2.0',
+  metrics: () => [{
+    metadata: { name: 'SpanCount', provider: 'acme', levels: ['Session'], nature: 'deterministic', unit: 'count',
+      valueRange: 'non-negative integer', description: 'Calls in the session', requirements: [], dependsOn: [] },
+    compute: (s) => ({ value: s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length, reasoning: 'counted' }),
+  }],
+};
+`;
+
+function workspaceWithPlugin(providerLine: string) {
+  const ws = tempWorkspace();
+  mkdirSync(join(ws.dir, 'conf', 'plugins'), { recursive: true });
+  writeFileSync(join(ws.dir, 'conf', 'plugins', 'acme.mjs'), PLUGIN);
+  writeFileSync(join(ws.dir, 'conf', 'plugins', 'empty.mjs'), 'export const nothing = 1;\n');
+  const config = join(ws.dir, 'conf', 'mce_config.yaml');
+  writeFileSync(config, `providers: [${providerLine}]\nmetrics:\n  Session: [Duration, acme:SpanCount]\n`);
+  return { ws, config };
+}
+
+describe('provider plugins', () => {
+  it('loads a provider named in the config (path relative to the config file) and computes its metrics', async () => {
+    const { ws, config } = workspaceWithPlugin('./plugins/acme.mjs');
+    const providers = (await runCli(['--config', config, 'provider', 'list', '--json'], ws)).json<{ name: string; version: string }[]>();
+    expect(providers.map((p) => [p.name, p.version])).toEqual([['mce', '0.1.0'], ['acme', '1.2.0']]);
+    const listed = (await runCli(['--config', config, 'metric', 'list', '--json'], ws)).json<{ name: string; provider: string }[]>();
+    expect(listed.map((m) => `${m.provider}:${m.name}`)).toEqual(['mce:Duration', 'acme:SpanCount']);
+
+    const run = await runCli(['--config', config, 'compute', '--input', example, '--json'], ws);
+    expect(run.code).toBe(0);
+    const [c] = run.json<{ sessions: SessionComputation[] }>().sessions as [SessionComputation];
+    expect(c.results.map((r) => [r.provider, r.name, r.result])).toEqual([['mce', 'Duration', 4200], ['acme', 'SpanCount', 5]]);
+    // Stored with its own Metric definition and read back.
+    const stored = (await runCli(['--config', config, 'kg', 'metric', 'get', 'weather-001', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(stored.sessions[0]?.results.find((r) => r.name === 'SpanCount')).toMatchObject({ provider: 'acme', unit: 'count', result: 5 });
+  });
+
+  it('names a plugin that cannot be loaded or exports no provider, with exit code 2', async () => {
+    const missing = workspaceWithPlugin('./plugins/none.mjs');
+    const a = await runCli(['--config', missing.config, 'compute', '--input', example, '--no-store'], missing.ws);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('providers: cannot load "./plugins/none.mjs"');
+    const empty = workspaceWithPlugin('./plugins/empty.mjs');
+    const b = await runCli(['--config', empty.config, 'provider', 'list'], empty.ws);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain('"./plugins/empty.mjs" exports no MetricProvider');
+  });
+});
