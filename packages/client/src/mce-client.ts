@@ -99,7 +99,7 @@ export class MCEClient implements AsyncDisposable {
       const target = config.store.url ?? storeTargetFromEnv(env);
       store = await openStore(target, options.logger ? { logger: options.logger } : {});
     }
-    let plugins: MetricProvider[] = [];
+    let plugins: MetricProvider[];
     try {
       plugins = await loadProviders(config.providers ?? [], config.source);
     } catch (error) {
