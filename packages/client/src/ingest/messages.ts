@@ -156,20 +156,10 @@ function probeKeys(id: string, make: () => [string, string]): readonly [string, 
 }
 
 /**
- * Indexed flattened messages: `<prefix>.N.role`, `<prefix>.N.content`, `<prefix>.N.tool_calls.M.name` …
- * `inner` is inserted after the index (OpenInference writes `llm.input_messages.N.message.role`) and `callInner`
- * inside tool calls (`tool_calls.M.tool_call.function.name`).
+ * Flattened attributes `<head>N.<field>` grouped by index N, in index order; `inner` is dropped from the front of each
+ * field (OpenInference's `message.`). Undefined when no key matches.
  */
-export function indexedMessages(
-  attrs: Record<string, unknown>,
-  prefix: string,
-  inner = '',
-  callInner = '',
-): Message[] | undefined {
-  const head = `${prefix}.`;
-  // Fast exit without scanning every key (this runs for every LLM span): indexed messages start at 0 with a role.
-  const [roleKey, contentKey] = probeKeys(`${prefix}|${inner}`, () => [`${head}0.${inner}role`, `${head}0.${inner}content`]);
-  if (attrs[roleKey] === undefined && attrs[contentKey] === undefined) return undefined;
+function groupByIndex(attrs: Record<string, unknown>, head: string, inner = ''): Record<string, unknown>[] | undefined {
   const byIndex = new Map<number, Record<string, unknown>>();
   for (const key in attrs) {
     if (!key.startsWith(head)) continue;
@@ -185,9 +175,28 @@ export function indexedMessages(
     fields[field] = attrs[key];
   }
   if (byIndex.size === 0) return undefined;
+  return [...byIndex.keys()].sort((a, b) => a - b).map((idx) => byIndex.get(idx)!);
+}
+
+/**
+ * Indexed flattened messages: `<prefix>.N.role`, `<prefix>.N.content`, `<prefix>.N.tool_calls.M.name` …
+ * `inner` is inserted after the index (OpenInference writes `llm.input_messages.N.message.role`) and `callInner`
+ * inside tool calls (`tool_calls.M.tool_call.function.name`).
+ */
+export function indexedMessages(
+  attrs: Record<string, unknown>,
+  prefix: string,
+  inner = '',
+  callInner = '',
+): Message[] | undefined {
+  const head = `${prefix}.`;
+  // Fast exit without scanning every key (this runs for every LLM span): indexed messages start at 0 with a role.
+  const [roleKey, contentKey] = probeKeys(`${prefix}|${inner}`, () => [`${head}0.${inner}role`, `${head}0.${inner}content`]);
+  if (attrs[roleKey] === undefined && attrs[contentKey] === undefined) return undefined;
+  const groups = groupByIndex(attrs, head, inner);
+  if (!groups) return undefined;
   const out: Message[] = [];
-  for (const idx of [...byIndex.keys()].sort((a, b) => a - b)) {
-    const f = byIndex.get(idx)!;
+  for (const f of groups) {
     const calls = new Map<number, Record<string, unknown>>();
     const contents: string[] = [];
     for (const [k, v] of Object.entries(f)) {
@@ -254,22 +263,10 @@ export function indexedToolDefinitions(attrs: Record<string, unknown>, prefix: s
   const head = `${prefix}.`;
   const [nameKey, schemaKey] = probeKeys(prefix, () => [`${head}0.name`, `${head}0.tool.json_schema`]);
   if (attrs[nameKey] === undefined && attrs[schemaKey] === undefined) return undefined;
-  const byIndex = new Map<number, Record<string, unknown>>();
-  for (const key in attrs) {
-    if (!key.startsWith(head)) continue;
-    const rest = key.slice(head.length);
-    const dot = rest.indexOf('.');
-    if (dot <= 0) continue;
-    const idx = Number(rest.slice(0, dot));
-    if (!Number.isInteger(idx)) continue;
-    let f = byIndex.get(idx);
-    if (!f) byIndex.set(idx, (f = {}));
-    f[rest.slice(dot + 1)] = attrs[key];
-  }
-  if (byIndex.size === 0) return undefined;
+  const groups = groupByIndex(attrs, head);
+  if (!groups) return undefined;
   const out: ToolDefinition[] = [];
-  for (const idx of [...byIndex.keys()].sort((a, b) => a - b)) {
-    const f = byIndex.get(idx)!;
+  for (const f of groups) {
     const d = f['tool.json_schema'] !== undefined ? normaliseToolDefinition(f['tool.json_schema']) : normaliseToolDefinition(f);
     if (d) out.push(d);
   }

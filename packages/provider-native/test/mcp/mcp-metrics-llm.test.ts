@@ -13,15 +13,12 @@ import {
 } from '@mce/provider-native';
 import { startScriptedLLMServer, type ScriptedLLMServer, type ScriptedStep } from '../../../../test-support/scripted-llm-server.mjs';
 import { REPLY1, REPLY2, TURN1, TURN2, weatherSession } from './support/mcp-session.js';
+import { startScriptedJudge } from './support/scripted-judge.js';
 
 let server: ScriptedLLMServer;
 let judge: Judge;
 beforeAll(async () => {
-  server = await startScriptedLLMServer();
-  judge = new Judge(
-    judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url, MCE_JUDGE_MAX_RETRIES: '0' }),
-    { pricing: () => 0.001 },
-  );
+  ({ server, judge } = await startScriptedJudge());
 });
 afterAll(() => server.close());
 beforeEach(() => resetLogprobSupport());
