@@ -4,6 +4,7 @@
  * the labelled set, library users).
  */
 import type { MCPPrimitiveKind, MCPServer } from '@mce/core';
+import { show as valueText } from '../judge/transcript.js';
 
 export interface MCPCallRecord {
   /** Server the call went to, when known. */
@@ -58,13 +59,5 @@ export function wholeInteraction(conversation: MCPConversation): MCPInteraction 
   };
 }
 
-/** JSON for objects, the text itself for strings; '' for undefined. */
-export function valueText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
-}
+/** JSON for objects, the text itself for strings; '' for undefined (the judge transcript's rendering). */
+export { valueText };
