@@ -1,17 +1,7 @@
 // Deterministic synthetic sessions for the worker benchmark: about 50 spans each (1 MAS call, 3 agent calls,
 // 6 task calls, 20 LLM calls, 20 tool calls), with token usage, errors and agent hand-offs for the metrics to chew on.
 
-/** mulberry32: a small seeded PRNG, so every run generates the same sessions. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../lib/synthetic.mjs';
 
 const AGENTS = ['planner', 'researcher', 'writer'];
 const TOOLS = ['search', 'fetch', 'calculator', 'read_file'];
