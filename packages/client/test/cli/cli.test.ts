@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import type { SessionComputation } from '@mce/core';
+import { MetricEngine, SessionSchema, type Session, type SessionComputation } from '@mce/core';
+import { nativeProvider } from '@mce/provider-native';
 import { runCli, tempWorkspace } from './run-cli.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -194,8 +195,14 @@ describe('MCP metrics from the CLI', () => {
     const sessions = run.json<{ sessions: SessionComputation[] }>().sessions;
     const mcp = sessions.find((s) => s.sessionId === 'dev-assistant-55') as SessionComputation;
     const use = mcp.results.find((r) => r.level === 'Session') as SessionComputation['results'][number];
-    expect(use.result).toBeGreaterThanOrEqual(0);
-    expect(use.result).toBeLessThanOrEqual(1);
+    // The same value the engine gives for the same session with eval_mode set on the metric itself.
+    const engine = new MetricEngine();
+    engine.registerProvider(nativeProvider);
+    const session = SessionSchema.parse(JSON.parse(readFileSync(example('sessions/mcp-tools.json'), 'utf8'))) as Session;
+    const direct = await engine.computeLoadedSession(session, { metrics: { Session: ['MCPUse'] }, metricOptions: { MCPUse: { eval_mode: 'system_one' } } });
+    expect(use.result).toBe(direct.results[0]?.result);
+    expect(use.result).toBeGreaterThan(0);
+    expect(use.result).toBeLessThan(1);
     expect([use.evaluationModel, use.evaluationTotalTokenCount, use.evaluationCost]).toEqual([null, 0, 0]);
     expect(use.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'env', confidence: expect.any(Number) });
     expect(use.reasoning).toContain('System One');
