@@ -44,12 +44,12 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
       await a.close();
       await b.close();
     });
 
-    it('a schema at version 1 with results moves to version 2 and keeps them', async () => {
+    it('a schema at version 1 with results moves to the latest version and keeps them', async () => {
       const schema = `${PREFIX}_v1`;
       const client = new pg.Client(PG_URL);
       await client.connect();
@@ -76,12 +76,17 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         `SELECT attname AS column, collname AS collation FROM pg_attribute a JOIN pg_collation c ON c.oid = a.attcollation
          WHERE attrelid = '"${schema}".metric_results'::regclass AND attname IN ('id', 'session_id', 'name') ORDER BY attname`,
       );
-      await client.end();
       expect(rows).toEqual([
         { column: 'id', collation: 'C' },
         { column: 'name', collation: 'default' },
         { column: 'session_id', collation: 'C' },
       ]);
+      // One index left on metric_results: the (session_id, id) primary key.
+      const indexes = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'metric_results'`, [schema]);
+      expect(indexes.rows).toEqual([
+        { indexdef: `CREATE UNIQUE INDEX metric_results_pkey ON ${schema}.metric_results USING btree (session_id, id)` },
+      ]);
+      await client.end();
     });
   });
 });

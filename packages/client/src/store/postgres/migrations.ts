@@ -86,4 +86,14 @@ CREATE INDEX metric_results_session ON metric_results (session_id, computed_at D
     name: 'metric_results ids compared byte-wise',
     sql: `ALTER TABLE metric_results ALTER COLUMN id TYPE text COLLATE "C", ALTER COLUMN session_id TYPE text COLLATE "C";`,
   },
+  {
+    // One index instead of two: every read of results is by session, and a session's results land next to each other
+    // in (session_id, id) where ids alone scatter them over the whole tree. Each stored result then updates one B-tree,
+    // not two: about 30% less PostgreSQL time per COPYed result (bench/worker). Result ids are unique by construction
+    // (they hash the session in), so the pair identifies a result as the id did; ON CONFLICT targets the pair.
+    version: 3,
+    name: 'metric_results keyed by (session_id, id)',
+    sql: `ALTER TABLE metric_results DROP CONSTRAINT metric_results_pkey, ADD PRIMARY KEY (session_id, id);
+DROP INDEX metric_results_session;`,
+  },
 ];

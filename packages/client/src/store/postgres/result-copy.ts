@@ -3,9 +3,9 @@
  * the server's). Fresh results — the usual case: ids derive from the message, so only a redelivered message repeats
  * them — are copied straight into `metric_results` under a savepoint. When an id is already stored (unique
  * violation), the savepoint is rolled back and the batch goes the upsert way: COPY into a per-connection temporary
- * staging table (no WAL, emptied at every commit), then one `INSERT … SELECT … ON CONFLICT (id) DO UPDATE`.
- * Both ways insert in id order (code-unit order here, byte order of the "C" collation there: the same for the
- * generated ids), so two writers with overlapping batches lock rows in the same order (no deadlock).
+ * staging table (no WAL, emptied at every commit), then one `INSERT … SELECT … ON CONFLICT (session_id, id) DO UPDATE`.
+ * Both ways insert in key order, (session_id, id) (code-unit order here, byte order of the "C" collation there: the
+ * same for ASCII ids), so two writers with overlapping batches lock rows in the same order (no deadlock).
  */
 import { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
@@ -28,18 +28,26 @@ const COPY_DIRECT = `COPY metric_results (${COLUMNS}) FROM STDIN`;
 const COPY_STAGE = `COPY pg_temp.mce_result_stage (${COLUMNS}) FROM STDIN`;
 
 const UPSERT_FROM_STAGE = `INSERT INTO metric_results (${COLUMNS})
-  SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY id COLLATE "C"
-  ON CONFLICT (id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
+  SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY session_id COLLATE "C", id COLLATE "C"
+  ON CONFLICT (session_id, id) DO UPDATE SET name = excluded.name, result = excluded.result, reasoning = excluded.reasoning,
     evaluation_model = excluded.evaluation_model,
     evaluation_prompt_token_count = excluded.evaluation_prompt_token_count,
     evaluation_completion_token_count = excluded.evaluation_completion_token_count,
     evaluation_total_token_count = excluded.evaluation_total_token_count,
     evaluation_cost = excluded.evaluation_cost, "timestamp" = excluded."timestamp",
     computed_at = excluded.computed_at, of_metric_type = excluded.of_metric_type,
-    measures_level = excluded.measures_level, measures_id = excluded.measures_id,
-    session_id = excluded.session_id, details = excluded.details`;
+    measures_level = excluded.measures_level, measures_id = excluded.measures_id, details = excluded.details`;
 
 const UNIQUE_VIOLATION = '23505';
+
+/** The table's key, (session_id, id), as one string: what makes two results the same row. */
+export const resultKey = (r: MetricResult): string => `${r.sessionId}\u0000${r.id}`;
+
+/** The table's key order: (session_id, id). */
+function byKey(a: MetricResult, b: MetricResult): number {
+  if (a.sessionId !== b.sessionId) return a.sessionId < b.sessionId ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
 
 /** Connections that already hold the staging table (it lives as long as the connection). */
 const staged = new WeakSet<pg.PoolClient>();
@@ -54,7 +62,7 @@ export async function ensureResultStage(client: pg.PoolClient): Promise<void> {
 /** Upserts validated, id-unique results (inside the caller's transaction, after `ensureResultStage`). */
 export async function copyResults(client: pg.PoolClient, results: readonly MetricResult[]): Promise<void> {
   if (results.length === 0) return;
-  const sorted = [...results].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const sorted = [...results].sort(byKey);
   await client.query('SAVEPOINT mce_copy');
   try {
     await copy(client, COPY_DIRECT, sorted);
@@ -158,7 +166,7 @@ export class ResultCopyStream {
 
 /** Upsert through the staging table only (ids may already be stored or repeat; the last occurrence wins). */
 export async function upsertResults(client: pg.PoolClient, results: readonly MetricResult[]): Promise<void> {
-  const unique = [...new Map(results.map((r) => [r.id, r])).values()];
+  const unique = [...new Map(results.map((r) => [resultKey(r), r])).values()];
   if (unique.length === 0) return;
   await copy(client, COPY_STAGE, unique);
   await client.query(UPSERT_FROM_STAGE);

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { MetricResult } from '@mce/core';
 import { rejectionOf } from '../results.js';
 import type { RejectedResult, ResultFlush, StoreLogger, WriteResultsOutcome } from '../types.js';
-import { copyResults, ResultCopyStream, upsertResults } from './result-copy.js';
+import { copyResults, ResultCopyStream, resultKey, upsertResults } from './result-copy.js';
 
 export class PostgresResultFlush implements ResultFlush {
   readonly #client: pg.PoolClient;
@@ -60,7 +60,7 @@ export class PostgresResultFlush implements ResultFlush {
       if (copied === 'retry-staged') {
         await client.query('ROLLBACK TO SAVEPOINT mce_copy');
         await upsertResults(client, this.#valid);
-        written = new Set(this.#valid.map((r) => r.id)).size;
+        written = new Set(this.#valid.map(resultKey)).size;
       }
       await client.query('RELEASE SAVEPOINT mce_copy');
       written += await this.#writeDeferred();
@@ -89,7 +89,7 @@ export class PostgresResultFlush implements ResultFlush {
     for (const { index, result } of this.#deferred) {
       const rejection = rejectionOf(result, index, this.#known, this.#logger);
       if (rejection) this.#rejected.push({ index, rejection });
-      else valid.set(result.id, result);
+      else valid.set(resultKey(result), result);
     }
     await copyResults(this.#client, [...valid.values()]);
     return valid.size;
