@@ -43,6 +43,9 @@ export async function clearBenchResults({ pgUrl, schema }) {
   await client.connect();
   try {
     await client.query(`TRUNCATE ${schema}.metric_results`);
+    // Every pass starts right after a checkpoint: the first change of each page after one is logged whole, and a
+    // checkpoint falling inside one pass and not another would make their PostgreSQL costs differ.
+    await client.query('CHECKPOINT').catch(() => undefined); // needs superuser or pg_checkpoint; best effort
   } finally {
     await client.end();
   }

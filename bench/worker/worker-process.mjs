@@ -23,6 +23,7 @@ const timed = {
     durations.push(performance.now() - started);
     last = Date.now();
     sessions += items.length;
+    console.log(JSON.stringify({ event: 'batch', sessions: items.length }));
     return outcome;
   },
 };

@@ -44,7 +44,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
       await a.close();
       await b.close();
     });
@@ -68,6 +68,9 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         [old.id, old.name, old.result, old.reasoning, old.timestamp, old.ofMetricType],
       );
       const store = await openStore(PG_URL, { schema });
+      // computed_at moved from timestamptz to epoch ms, the stored result's value converted.
+      const computed = await client.query(`SELECT id, computed_at::text AS ms FROM "${schema}".metric_results`);
+      expect(computed.rows).toEqual([{ id: old.id, ms: String(Date.parse(old.timestamp)) }]);
       const newer = metricResult('new', 'sess', { at: 2 });
       expect(await store.writeMetricResults(DEFINITIONS, [newer, { ...old, result: 9 }])).toEqual({ written: 2, rejected: [] });
       expect((await store.getMetricResults('sess')).map((r) => r.result)).toStrictEqual([newer, { ...old, result: 9 }]);

@@ -96,4 +96,12 @@ CREATE INDEX metric_results_session ON metric_results (session_id, computed_at D
     sql: `ALTER TABLE metric_results DROP CONSTRAINT metric_results_pkey, ADD PRIMARY KEY (session_id, id);
 DROP INDEX metric_results_session;`,
   },
+  {
+    // "Newest first" sorts on epoch milliseconds, as in the SQLite and Neo4j stores: a bigint column costs PostgreSQL
+    // an integer parse per COPYed result where a timestamptz cost a date parse (about 25% of COPY time measured).
+    // Rewrites the table once.
+    version: 4,
+    name: 'metric_results.computed_at in epoch milliseconds',
+    sql: `ALTER TABLE metric_results ALTER COLUMN computed_at TYPE bigint USING floor(extract(epoch FROM computed_at) * 1000)::bigint;`,
+  },
 ];

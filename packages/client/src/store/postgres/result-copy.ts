@@ -20,7 +20,7 @@ const COLUMNS = `id, name, result, reasoning, evaluation_model, evaluation_promp
 const CREATE_STAGE = `CREATE TEMPORARY TABLE IF NOT EXISTS mce_result_stage (
   id text, name text, result double precision, reasoning text, evaluation_model text,
   evaluation_prompt_token_count integer, evaluation_completion_token_count integer, evaluation_total_token_count integer,
-  evaluation_cost double precision, "timestamp" text, computed_at timestamptz, of_metric_type text, measures_level text,
+  evaluation_cost double precision, "timestamp" text, computed_at bigint, of_metric_type text, measures_level text,
   measures_id text, session_id text, details json
 ) ON COMMIT DELETE ROWS`;
 
@@ -44,7 +44,7 @@ const UNIQUE_VIOLATION = '23505';
 export const resultKey = (r: MetricResult): string => `${r.sessionId}\u0000${r.id}`;
 
 /** The table's key order: (session_id, id). */
-function byKey(a: MetricResult, b: MetricResult): number {
+export function byKey(a: MetricResult, b: MetricResult): number {
   if (a.sessionId !== b.sessionId) return a.sessionId < b.sessionId ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -99,11 +99,21 @@ export function copyLine(r: MetricResult): string {
     `${text(r.id)}\t${text(r.name)}\t${r.result}\t${text(r.reasoning)}\t` +
     `${r.evaluationModel === null ? '\\N' : text(r.evaluationModel)}\t${r.evaluationPromptTokenCount}\t` +
     `${r.evaluationCompletionTokenCount}\t${r.evaluationTotalTokenCount}\t${r.evaluationCost}\t${text(r.timestamp)}\t` +
-    // computed_at: the same timestamp, parsed by PostgreSQL as a timestamptz
-    `${text(r.timestamp)}\t` +
+    `${epochMs(r.timestamp)}\t` +
     `${text(r.ofMetricType)}\t${r.measures.level}\t${text(r.measures.id)}\t${text(r.sessionId)}\t` +
     `${r.details === undefined ? '\\N' : text(JSON.stringify(r.details))}\n`
   );
+}
+
+/** computed_at: the timestamp in epoch ms. The results of a task share their timestamp: the last one is remembered. */
+let lastTimestamp = '';
+let lastEpochMs = 0;
+function epochMs(timestamp: string): number {
+  if (timestamp !== lastTimestamp) {
+    lastEpochMs = Date.parse(timestamp);
+    lastTimestamp = timestamp;
+  }
+  return lastEpochMs;
 }
 
 const SPECIAL = /[\\\t\n\r]/;

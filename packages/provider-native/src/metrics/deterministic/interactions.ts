@@ -96,7 +96,7 @@ export const AgentToToolInteractions = nativeMetric(
     return {
       value: total,
       reasoning:
-        `${total} tool call(s) made by agents, ${counts.size} distinct agent → tool pair(s)` +
+        `${total} tool call(s) made by agents, ${counts.size} distinct agent -> tool pair(s)` +
         (unattributed > 0 ? `; ${unattributed} tool call(s) outside any agent not counted.` : '.'),
       details: { interactions: Object.fromEntries(counts) },
     };
