@@ -127,7 +127,7 @@ describe('AgentToToolInteractions', () => {
     const r = await valueOf(AgentToToolInteractions, 'Session', s, s);
     expect(r.value).toBe(2);
     expect(r.details).toEqual({ interactions: { 'A -> search': 1, 'B -> search': 1 } });
-    expect(r.reasoning).toBe('2 tool call(s) made by agents, 2 distinct agent → tool pair(s); 1 tool call(s) outside any agent not counted.');
+    expect(r.reasoning).toBe('2 tool call(s) made by agents, 2 distinct agent -> tool pair(s); 1 tool call(s) outside any agent not counted.');
   });
 
   it('adds up repeated pairs', async () => {
@@ -157,7 +157,7 @@ describe('AgentToToolInteractions', () => {
       ['a -> b -> c', 2],
       ['X -> calc', 1],
     ]);
-    expect(r.reasoning).toBe('4 tool call(s) made by agents, 3 distinct agent → tool pair(s).');
+    expect(r.reasoning).toBe('4 tool call(s) made by agents, 3 distinct agent -> tool pair(s).');
   });
 });
 
