@@ -215,6 +215,36 @@ describe('MetricEngine', () => {
     expect(seen).toEqual([true]);
   });
 
+  it('tells a provider when it is done with each session, whatever the outcome, after its last metric ran', async () => {
+    const events: string[] = [];
+    const controller = new AbortController();
+    const ok = metric('Ok', ['Session'], (s) => {
+      events.push(`compute ${s.id}`);
+      return { value: 1 };
+    });
+    const failing = metric('Failing', ['Session'], () => {
+      throw new Error('boom');
+    });
+    const aborting = metric('Aborting', ['Session'], (s) => {
+      if (s.id === 's3') controller.abort(new Error('user cancelled'));
+      return { value: 1 };
+    }, { dependsOn: ['Ok'] });
+    const after = metric('After', ['Session'], () => ({ value: 2 }), { dependsOn: ['Aborting'] });
+    const engine = new MetricEngine({ maxWorkers: 1 });
+    engine.registerProvider({
+      name: 'test',
+      description: 'caches per session',
+      version: '1',
+      metrics: () => [ok, failing, aborting, after],
+      releaseSession: (s) => events.push(`release ${s.id}`),
+    });
+    const [one, two] = await engine.computeLoadedSessions([sampleSession('s1'), sampleSession('s2')]);
+    expect(one?.failed.map((f) => f.error)).toEqual(['boom']);
+    expect(two?.results.map((r) => r.name)).toEqual(['Ok', 'Aborting', 'After']);
+    await expect(engine.computeLoadedSession(sampleSession('s3'), { signal: controller.signal })).rejects.toThrow('user cancelled');
+    expect(events).toEqual(['compute s1', 'release s1', 'compute s2', 'release s2', 'compute s3', 'release s3']);
+  });
+
   it('computes a per-level selection', async () => {
     const engine = engineWith(duration, meanLLM);
     const run = await engine.computeLoadedSession(sampleSession(), { metrics: { ToolCall: ['Dur'], AgentCall: ['Dur'] } });

@@ -1,6 +1,7 @@
 import type { Metric, MetricProvider, PortableMetricRef } from '@mce/core';
 import { DETERMINISTIC_METRICS } from './metrics/deterministic/catalog.js';
 import { NATIVE_MODULE, NATIVE_PROVIDER } from './metrics/deterministic/define.js';
+import { releaseSessionCache } from './metrics/deterministic/session-cache.js';
 import { LLM_JUDGED_METRICS } from './metrics/llm/catalog.js';
 import { MCP_METRICS } from './mcp/metrics.js';
 
@@ -18,6 +19,7 @@ export const nativeProvider: MetricProvider = Object.freeze({
     'interactions), LLM-judged and MCP',
   version: '0.1.0',
   metrics: () => NATIVE_METRICS,
+  releaseSession: releaseSessionCache,
 });
 
 /** How a worker thread or child process loads the whole provider (`MetricRegistry.registerProvider(p, ref)`). */

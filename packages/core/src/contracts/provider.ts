@@ -19,6 +19,12 @@ export interface MetricProvider {
   readonly version: string;
   /** Every metric this provider implements. */
   metrics(): readonly Metric[];
+  /**
+   * Called by the engine once it has finished computing `session` (whatever the outcome): drop anything cached for
+   * it. Metrics may cache per session object while it is computed; this bounds those caches to the sessions in
+   * flight rather than to the sessions alive.
+   */
+  releaseSession?(session: Session): void;
 }
 
 /** An in-memory DataProvider over sessions already loaded (files, tests). */

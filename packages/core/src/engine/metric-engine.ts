@@ -209,6 +209,20 @@ export class MetricEngine {
   }
 
   async #computeOne(session: Session, run: RunContext): Promise<SessionComputation> {
+    try {
+      return await this.#computeStages(session, run);
+    } finally {
+      for (const release of this.registry.sessionReleasers()) {
+        try {
+          release(session);
+        } catch {
+          // a provider failing to drop a cache must not turn a finished computation into a failed one
+        }
+      }
+    }
+  }
+
+  async #computeStages(session: Session, run: RunContext): Promise<SessionComputation> {
     const sessionId = session.id;
     // Every reported task's bucket, in order; joined once at the end (see joinBuckets).
     const reported: SessionComputation[] = [];

@@ -1,4 +1,8 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { MetricEngine } from '@mce/core';
+import { defaultMetricSelection, nativeProvider } from '../../src/index.js';
 import { perSession } from '../../src/metrics/deterministic/session-cache.js';
 import { byStartTime, mergeByStartTime } from '../../src/metrics/deterministic/session-index.js';
 import { Cost, Duration } from '../../src/metrics/deterministic/index.js';
@@ -16,18 +20,40 @@ describe('per-session cache', () => {
     expect(perSession(new SessionBuilder('two').build(), 'k', build)).toBe(3);
   });
 
-  it('rebuilds, with the same results, a cache evicted by 64 later sessions', async () => {
+  it('rebuilds, with the same results, a cache the engine released', async () => {
     const s = referenceSession();
     let builds = 0;
     perSession(s, 'probe', () => ++builds);
     expect((await valueOf(Cost, 'Session', s, s)).value).toBeCloseTo(0.009271, 15);
-    for (let i = 0; i < 64; i++) {
-      const other = new SessionBuilder(`filler-${i}`).build();
-      perSession(other, 'probe', () => 0);
-    }
+    nativeProvider.releaseSession?.(s);
     perSession(s, 'probe', () => ++builds);
     expect(builds).toBe(2);
     expect((await valueOf(Cost, 'Session', s, s)).value).toBeCloseTo(0.009271, 15);
+  });
+
+  it('keeps no session alive once the engine is done with it, even in a loop with no I/O in between', async () => {
+    // Sessions made and dropped inside one task (no timer, no I/O between them): anything that keeps a reference —
+    // a WeakRef does until the task ends — shows up as heap growth proportional to the sessions computed.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const engine = new MetricEngine();
+    engine.registerProvider(nativeProvider);
+    const selection = defaultMetricSelection();
+    const computeOne = async (i: number) => {
+      const b = new SessionBuilder(`loop-${i}`);
+      for (let k = 0; k < 400; k++) b.tool(`tool-${k % 7}`, { id: `t${k}`, start: k, end: k + 1 }).result = JSON.stringify({ k, pad: 'x'.repeat(2000) }); // a flat 2 kB string
+      const c = await engine.computeLoadedSession(b.build(), { metrics: selection });
+      return c.results.length;
+    };
+    await computeOne(-1);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    let results = 0;
+    for (let i = 0; i < 150; i++) results += await computeOne(i); // 150 sessions × about 1 MB of tool results
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(results).toBeGreaterThan(150 * 400);
+    expect(grown).toBeLessThan(40 * 1024 * 1024);
   });
 });
 

@@ -5,17 +5,15 @@ import type { Session } from '@mce/core';
  * sequences): a single WeakMap entry per session keeps the garbage collector's ephemeron work low. Sessions are
  * treated as immutable while they are being computed.
  *
- * Only the caches of the most recent sessions are kept: a run that holds many sessions alive (a batch, a benchmark)
- * would otherwise keep every cache alive too (tens of kB per 200-span session). A session evicted while still being
- * computed (more than `RECENT_SESSIONS` interleaved) only has its cache rebuilt. The ring holds weak references, so it
- * never keeps a session alive.
+ * The engine calls `releaseSessionCache` (the provider's `releaseSession`) when it is done with a session, so a run
+ * that holds many sessions alive (a batch, a benchmark) keeps only the caches of the sessions in flight. Metrics used
+ * without the engine keep theirs as long as the session lives. (No ring of WeakRefs to evict old entries: V8 keeps a
+ * WeakRef's target alive until the current task ends, so a loop computing sessions without I/O in between kept every
+ * session it had seen.)
  */
 export type SessionCache = Record<string, unknown>;
 
-const RECENT_SESSIONS = 64;
 const caches = new WeakMap<Session, SessionCache>();
-const recent: Array<WeakRef<Session> | undefined> = new Array<WeakRef<Session> | undefined>(RECENT_SESSIONS);
-let next = 0;
 
 /** The session a batch is being computed for, and its cache: looked up once per batch instead of once per element. */
 let scopedSession: Session | undefined;
@@ -38,13 +36,14 @@ export function sessionCache(session: Session): SessionCache {
   let cache = caches.get(session);
   if (!cache) {
     cache = {};
-    const evicted = recent[next]?.deref();
-    if (evicted) caches.delete(evicted);
-    recent[next] = new WeakRef(session);
-    next = (next + 1) % RECENT_SESSIONS;
     caches.set(session, cache);
   }
   return cache;
+}
+
+/** Drops what was cached for `session` (the engine is done with it). */
+export function releaseSessionCache(session: Session): void {
+  caches.delete(session);
 }
 
 /** The value under `key` for this session, built by `build` the first time. */
