@@ -3,6 +3,7 @@
 //                             [--sessions 1000] [--spans 200] [--sizes 1000,10000,100000] [--breakdown]
 //                             [--semi-space 64]   (V8 young generation size of the phase processes; 0 = V8's default)
 //                             [--chunk 100]       (sessions per computeLoadedSessions call in the batch phase)
+//                             [--rounds 7]        (rounds of the interleaved ratio measurement)
 // Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
 // to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
@@ -31,6 +32,9 @@ const { values: args } = parseArgs({
     breakdown: { type: 'boolean', default: false },
     'semi-space': { type: 'string', default: '64' },
     chunk: { type: 'string', default: '100' },
+    small: { type: 'string' },
+    large: { type: 'string' },
+    rounds: { type: 'string', default: '7' },
   },
 });
 
@@ -99,7 +103,7 @@ async function singlePhase() {
   };
   let { session, bytes: inputBytes } = await load();
   const size = spanCount(session);
-  const runs = size <= 1000 ? 100 : size <= 10_000 ? 10 : 3;
+  const runs = size <= 1000 ? 100 : size <= 10_000 ? 10 : 7; // 100k: the first run (heap growth) is one of seven
   const times = [];
   const cpuTimes = [];
   const counts = { results: 0, failed: 0, skipped: 0 };
@@ -126,6 +130,7 @@ async function singlePhase() {
     inputBytes,
     bestMs: times[0],
     medianMs: times[Math.floor(runs / 2)],
+    meanMs: times.reduce((a, b) => a + b, 0) / runs,
     bestCpuMs: cpuTimes[0],
     meanCpuMs: cpuTimes.reduce((a, b) => a + b, 0) / runs,
     medianCpuMs: cpuTimes[Math.floor(runs / 2)],
@@ -137,6 +142,39 @@ async function singlePhase() {
     peakRssAllRuns: peakRssBytes(),
     breakdown,
   };
+}
+
+/**
+ * The size ratio, measured in one process with the two sizes interleaved: each round times one large session (read
+ * from its file), then the mean of 30 small ones (fresh copies), each timing after a full GC. Separate processes run minutes apart on a shared
+ * machine, and a 2 ms measurement drifts with it: interleaving cancels the drift, the median of the rounds the rest.
+ */
+async function ratioPhase() {
+  const engine = newEngine();
+  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  const [small] = (await readSessionsFile(args.small)).sessions;
+  for (const session of (await readSessionsFile(args.warmup)).sessions) await engine.computeLoadedSession(session, options);
+  const SMALL_RUNS = 30;
+  const rounds = [];
+  let largeSize = 0;
+  for (let r = 0; r < Number(args.rounds); r++) {
+    // Read again each round rather than cloned from a copy kept alive: no 300 MB template in the heap while timing.
+    let [copy] = (await readSessionsFile(args.large)).sessions;
+    largeSize = spanCount(copy);
+    globalThis.gc();
+    let start = performance.now();
+    await engine.computeLoadedSession(copy, options);
+    const largeMs = performance.now() - start;
+    copy = undefined;
+    const copies = Array.from({ length: SMALL_RUNS }, () => structuredClone(small));
+    globalThis.gc();
+    start = performance.now();
+    for (const c of copies) await engine.computeLoadedSession(c, options);
+    const smallMs = (performance.now() - start) / SMALL_RUNS;
+    rounds.push({ largeMs, smallMs, ratio: largeMs / smallMs });
+  }
+  await engine.close();
+  return { smallSize: spanCount(small), largeSize, rounds };
 }
 
 /** Time of each (level, metric) task alone (dependencies included), slowest first. */
@@ -152,7 +190,7 @@ async function perMetric(engine, session) {
   return rows.sort((a, b) => b.ms - a.ms).slice(0, 8);
 }
 
-function runPhase(phaseArgs) {
+function runPhase(phaseArgs, extraNodeFlags = []) {
   const script = fileURLToPath(import.meta.url);
   const passThrough = [
     '--strategy',
@@ -161,7 +199,7 @@ function runPhase(phaseArgs) {
     ...(args.breakdown ? ['--breakdown'] : []),
   ];
   const semiSpace = Number(args['semi-space']);
-  const nodeFlags = semiSpace > 0 ? [`--max-semi-space-size=${semiSpace}`] : [];
+  const nodeFlags = [...(semiSpace > 0 ? [`--max-semi-space-size=${semiSpace}`] : []), ...extraNodeFlags];
   const out = execFileSync(process.execPath, [...nodeFlags, script, ...phaseArgs, ...passThrough], {
     encoding: 'utf8',
     maxBuffer: 16 * MB,
@@ -175,6 +213,7 @@ const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits
 async function main() {
   if (args.phase === 'batch') return console.log(JSON.stringify(await batchPhase()));
   if (args.phase === 'single') return console.log(JSON.stringify(await singlePhase()));
+  if (args.phase === 'ratio') return console.log(JSON.stringify(await ratioPhase()));
 
   const metricCount = new Set(Object.values(defaultMetricSelection()).flat()).size;
   console.log(`mce engine benchmark — strategy ${args.strategy}, ${metricCount} deterministic metrics, Node ${process.version}`);
@@ -204,13 +243,13 @@ async function main() {
 
   console.log('\nsingle session:');
   console.log(
-    '  spans    best ms  median ms  mean CPU ms  median CPU ms  spans/CPU-s    results  input MB  peak RSS MB  RSS/input  (RSS−baseline)/input',
+    '  spans    best ms  median ms    mean ms  mean CPU ms  median CPU ms  spans/CPU-s    results  input MB  peak RSS MB  RSS/input  (RSS−baseline)/input',
   );
   const warmupFile = await syntheticSessionsFile(3, 1000, 1000);
   const singles = [];
   for (const size of args.sizes.split(',').map(Number)) {
     const file = await syntheticSessionsFile(1, size, 7);
-    singles.push(runPhase(['--phase', 'single', '--file', file, '--warmup', warmupFile]));
+    singles.push({ ...runPhase(['--phase', 'single', '--file', file, '--warmup', warmupFile]), file });
   }
   for (const s of singles) {
     console.log(
@@ -218,6 +257,7 @@ async function main() {
         fmt(s.size).padStart(7),
         fmt(s.bestMs, 1).padStart(10),
         fmt(s.medianMs, 1).padStart(10),
+        fmt(s.meanMs, 1).padStart(10),
         fmt(s.meanCpuMs, 1).padStart(12),
         fmt(s.medianCpuMs, 1).padStart(14),
         fmt((s.size / s.meanCpuMs) * 1000).padStart(12),
@@ -238,9 +278,22 @@ async function main() {
   if (singles.length > 1) {
     const ratio = large.meanCpuMs / small.meanCpuMs;
     console.log(
-      `\ntime ratio ${fmt(large.size)} / ${fmt(small.size)} spans: ${fmt(ratio, 1)} by mean CPU time, ${fmt(large.medianCpuMs / small.medianCpuMs, 1)} by median CPU time, ${fmt(large.bestMs / small.bestMs, 1)} by best wall time, ${fmt(large.medianMs / small.medianMs, 1)} by median wall time   (linear ≈ ${fmt(large.size / small.size)}, target ≤ 130 for 100k/1k)`,
+      `\ntime ratio ${fmt(large.size)} / ${fmt(small.size)} spans: ${fmt(large.meanMs / small.meanMs, 1)} by mean wall time, ${fmt(large.medianMs / small.medianMs, 1)} by median wall time, ${fmt(large.bestMs / small.bestMs, 1)} by best wall time, ${fmt(ratio, 1)} by mean CPU time, ${fmt(large.medianCpuMs / small.medianCpuMs, 1)} by median CPU time   (linear ≈ ${fmt(large.size / small.size)}, target ≤ 130 for 100k/1k)`,
     );
     console.log(`  CPU ms of each ${fmt(large.size)}-span run, in order: ${large.cpuRunsMs.map((ms) => fmt(ms)).join(', ')}`);
+    // The figure held against the target: both sizes in one process, interleaved (see ratioPhase).
+    const files = singles.map((s) => s.file);
+    // A fixed young generation (min = max): a full GC would otherwise shrink it, and each size would pay for growing
+    // it back — the small one relatively more. A long-running mce process sits at the maximum anyway.
+    const fixedYoung = semiSpace > 0 ? [`--min-semi-space-size=${semiSpace}`] : [];
+    const r = runPhase(['--phase', 'ratio', '--small', files[0], '--large', files.at(-1), '--warmup', warmupFile, '--rounds', args.rounds], ['--expose-gc', ...fixedYoung]);
+    const ratios = r.rounds.map((x) => x.ratio).sort((a, b) => a - b);
+    const median = ratios[ratios.length >> 1];
+    console.log(
+      `\ninterleaved in one process, ${r.rounds.length} rounds (one ${fmt(r.largeSize)}-span session, then 30 × ${fmt(r.smallSize)} spans, each after a full GC):`,
+    );
+    for (const x of r.rounds) console.log(`  ${fmt(x.largeMs, 1).padStart(8)} ms / ${fmt(x.smallMs, 2).padStart(6)} ms = ${fmt(x.ratio, 1)}`);
+    console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}: median ${fmt(median, 1)} (range ${fmt(ratios[0], 1)}–${fmt(ratios.at(-1), 1)})   (linear ≈ ${fmt(r.largeSize / r.smallSize)}, target ≤ 130)`);
   }
 }
 
