@@ -11,6 +11,7 @@ import {
   toResultRecord,
   type CacheManager,
   type DataProvider,
+  type ExecutionPlan,
   type MetricDefinition,
   type MetricProvider,
   type MetricResult,
@@ -128,6 +129,11 @@ export class MCEClient implements AsyncDisposable {
       valueRange: metric.metadata.valueRange,
       description: metric.metadata.description,
     }));
+  }
+
+  /** The tasks a compute with this request would run, by stage (the configured selection and its dependencies). */
+  plan(request: ComputeRequest = {}): ExecutionPlan {
+    return this.engine.plan(this.#computeOptions(request));
   }
 
   /** Compute sessions already in memory (files), without storing anything. */

@@ -31,7 +31,21 @@ export interface BatchOutcome {
 }
 
 export class MCEWorkerService {
+  #streams: boolean | undefined;
+
   constructor(readonly client: MCEClient) {}
+
+  /**
+   * Whether a batch's results go to the store while the batch computes (one transaction held open meanwhile) or
+   * in one write after it. Streamed only when no metric of the configured selection waits on an LLM: a judged batch
+   * can take minutes, and a PostgreSQL transaction open that long holds back vacuum for the whole database.
+   */
+  get streamsResults(): boolean {
+    this.#streams ??= !this.client
+      .plan()
+      .stages.some((stage) => stage.some((task) => task.entry.metric.metadata.nature === 'llm-judged'));
+    return this.#streams && this.client.store.openResultFlush !== undefined;
+  }
 
   /** Compute and store one session (its own run id unless given). */
   async processSession(sessionId: string, runId?: string): Promise<BatchItemOutcome> {
@@ -43,9 +57,10 @@ export class MCEWorkerService {
     const store = this.client.store;
     // All sessions of the batch in one read (one snapshot), instead of an existence check and a read per session.
     const sessions = await store.getSessions(batch.map((b) => b.sessionId));
-    // Where the store can stream a flush, each session's results go to the database as soon as they are computed
-    // (it ingests them while the next session is computed); still one transaction, committed after the last session.
-    const flush = sessions.size > 0 && store.openResultFlush ? await store.openResultFlush(this.client.metricDefinitions()) : undefined;
+    // Where the store can stream a flush (and the metrics are quick, see streamsResults), each session's results go
+    // to the database as soon as they are computed (it ingests them while the next session is computed); still one
+    // transaction, committed after the last session.
+    const flush = sessions.size > 0 && this.streamsResults ? await store.openResultFlush?.(this.client.metricDefinitions()) : undefined;
     try {
       const computations: SessionComputation[] = [];
       const items: BatchItemOutcome[] = [];

@@ -6,10 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SessionSchema, type Session } from '@mce/core';
 import { MCEClient, MCEWorkerService, defaultMceConfig, openStore, type KnowledgeGraphStore } from '../src/index.js';
+import { setDefaultJudge } from '@mce/provider-native';
 import { PG_URL, needService } from '../../../test-support/services.js';
+import { scoreTokens, startScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
 
 const weather = SessionSchema.parse(
   JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
@@ -63,6 +65,64 @@ describe.each(adapters)('MCEWorkerService on %s', (_name, available, open) => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('MCEWorkerService with an LLM-judged metric', () => {
+  it.skipIf(!pgUp)('holds no PostgreSQL transaction open while the judge is called, and stores the judged result', async () => {
+    const server = await startScriptedLLMServer({
+      script: [{ text: 'Relevant.\nScore: 4', logprobs: scoreTokens('Relevant.', { '4': 1 }), latencyMs: 700 }],
+    });
+    vi.stubEnv('OPENAI_API_KEY', 'test-key');
+    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
+    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', server.url);
+    setDefaultJudge(undefined); // rebuilt from the environment above
+    // Our own application_name: other test files share the server and may have transactions of their own.
+    const app = `mce_ws_judged_${process.pid}`;
+    const store = await openStore(`${PG_URL}?application_name=${app}`, { schema: PG_SCHEMA });
+    const watcher = new Client({ connectionString: PG_URL });
+    await watcher.connect();
+    try {
+      await using client = await MCEClient.open({
+        config: { ...defaultMceConfig(), metrics: { Session: ['Duration', 'AnswerRelevancy'] } },
+        store,
+        cache: false,
+      });
+      await store.writeSessions([copy('judged-1')]);
+      const service = new MCEWorkerService(client);
+      expect(service.streamsResults).toBe(false);
+      const batch = service.processBatch([{ sessionId: 'judged-1', runId: 'msg-j' }]);
+      while (server.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      const { rows } = await watcher.query(
+        `SELECT count(*)::int AS open FROM pg_stat_activity WHERE application_name = $1 AND xact_start IS NOT NULL`,
+        [app],
+      );
+      expect(rows[0].open).toBe(0);
+      const outcome = await batch;
+      expect(outcome.items.map((i) => [i.status, i.results, i.failedMetrics])).toEqual([['ok', 2, 0]]);
+      const stored = await client.getMetrics('judged-1');
+      expect(stored.find((r) => r.name === 'AnswerRelevancy')?.result).toBeCloseTo(0.75, 10);
+      expect(stored.find((r) => r.name === 'Duration')).toBeDefined();
+    } finally {
+      await watcher.end();
+      await store.close();
+      setDefaultJudge(undefined);
+      vi.unstubAllEnvs();
+      await server.close();
+    }
+  });
+
+  it('streams the results of a deterministic selection while the batch computes', async () => {
+    const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
+    await using client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    // SQLite has no streaming flush: nothing to stream into.
+    expect(new MCEWorkerService(client).streamsResults).toBe(false);
+    await store.close();
+    if (!pgUp) return;
+    const pgStore = await openStore(PG_URL, { schema: PG_SCHEMA });
+    await using pgClient = await MCEClient.open({ config: defaultMceConfig(), store: pgStore, cache: false });
+    expect(new MCEWorkerService(pgClient).streamsResults).toBe(true);
+    await pgStore.close();
   });
 });
 
