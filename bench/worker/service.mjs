@@ -37,39 +37,36 @@ export async function writeBenchSessions({ pgUrl, schema, count, fresh, make }) 
   return { wroteSeconds, close: () => store.close() };
 }
 
-/** Empties the benchmark schema's results (each pass starts from the same table size; nothing piles up). */
-export async function clearBenchResults({ pgUrl, schema }) {
+/** `work` on a short-lived connection of its own. */
+async function withConnection(pgUrl, work) {
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();
   try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Empties the benchmark schema's results (each pass starts from the same table size; nothing piles up). */
+export function clearBenchResults({ pgUrl, schema }) {
+  return withConnection(pgUrl, async (client) => {
     await client.query(`TRUNCATE ${schema}.metric_results`);
     // Every pass starts right after a checkpoint: the first change of each page after one is logged whole, and a
     // checkpoint falling inside one pass and not another would make their PostgreSQL costs differ.
     await client.query('CHECKPOINT').catch(() => undefined); // needs superuser or pg_checkpoint; best effort
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Results stored in the benchmark schema, and for how many sessions. */
-export async function countBenchResults({ pgUrl, schema }) {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
+export function countBenchResults({ pgUrl, schema }) {
+  return withConnection(pgUrl, async (client) => {
     const { rows } = await client.query(`SELECT count(*) AS results, count(DISTINCT session_id) AS sessions FROM ${schema}.metric_results`);
     return { results: Number(rows[0].results), sessions: Number(rows[0].sessions) };
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** Removes the benchmark schema (sessions included). */
-export async function dropBenchSchema({ pgUrl, schema }) {
-  const client = new pg.Client({ connectionString: pgUrl });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  } finally {
-    await client.end();
-  }
+export function dropBenchSchema({ pgUrl, schema }) {
+  return withConnection(pgUrl, (client) => client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
 }

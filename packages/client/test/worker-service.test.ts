@@ -112,17 +112,18 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
     }
   });
 
-  it('streams the results of a deterministic selection while the batch computes', async () => {
+  it('streams nothing on SQLite, which has no streaming flush', async () => {
     const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
     await using client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
-    // SQLite has no streaming flush: nothing to stream into.
     expect(new MCEWorkerService(client).streamsResults).toBe(false);
     await store.close();
-    if (!pgUp) return;
-    const pgStore = await openStore(PG_URL, { schema: PG_SCHEMA });
-    await using pgClient = await MCEClient.open({ config: defaultMceConfig(), store: pgStore, cache: false });
-    expect(new MCEWorkerService(pgClient).streamsResults).toBe(true);
-    await pgStore.close();
+  });
+
+  it.skipIf(!pgUp)('streams the results of a deterministic selection on PostgreSQL', async () => {
+    const store = await openStore(PG_URL, { schema: PG_SCHEMA });
+    await using client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    expect(new MCEWorkerService(client).streamsResults).toBe(true);
+    await store.close();
   });
 });
 

@@ -78,6 +78,21 @@ export interface ResultRow {
   details: string | null;
 }
 
+let lastTimestamp = '';
+let lastEpochMs = 0;
+
+/**
+ * `computed_at` of a result, in every store: its timestamp in epoch ms. The results of a task share their timestamp,
+ * so the last one parsed is remembered.
+ */
+export function computedAtOf(timestamp: string): number {
+  if (timestamp !== lastTimestamp) {
+    lastEpochMs = Date.parse(timestamp);
+    lastTimestamp = timestamp;
+  }
+  return lastEpochMs;
+}
+
 export function resultRow(r: MetricResult): ResultRow {
   return {
     id: r.id,
@@ -90,7 +105,7 @@ export function resultRow(r: MetricResult): ResultRow {
     evaluationTotalTokenCount: r.evaluationTotalTokenCount,
     evaluationCost: r.evaluationCost,
     timestamp: r.timestamp,
-    computedAt: Date.parse(r.timestamp),
+    computedAt: computedAtOf(r.timestamp),
     ofMetricType: r.ofMetricType,
     measuresLevel: r.measures.level,
     measuresId: r.measures.id,

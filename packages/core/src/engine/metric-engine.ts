@@ -212,9 +212,9 @@ export class MetricEngine {
     try {
       return await this.#computeStages(session, run);
     } finally {
-      for (const release of this.registry.sessionReleasers()) {
+      for (const provider of this.registry.providers()) {
         try {
-          release(session);
+          provider.releaseSession?.(session);
         } catch {
           // a provider failing to drop a cache must not turn a finished computation into a failed one
         }

@@ -1,6 +1,5 @@
 import type { Metric, PortableMetricRef } from '../contracts/metric.js';
 import type { MetricProvider } from '../contracts/provider.js';
-import type { Session } from '../ontology/types.js';
 
 /** A registered metric: the instance, its `provider:name` key, and how to load it off the main thread (if it can be). */
 export interface RegisteredMetric {
@@ -97,12 +96,8 @@ export class MetricRegistry {
     return this.#providers.get(name);
   }
 
-  /** Registered providers that cache per session and want to hear when one is done (`releaseSession`). */
-  sessionReleasers(): Array<(session: Session) => void> {
-    const releasers: Array<(session: Session) => void> = [];
-    for (const provider of this.#providers.values()) {
-      if (provider.releaseSession) releasers.push((session) => provider.releaseSession?.(session));
-    }
-    return releasers;
+  /** The registered providers, in registration order. */
+  providers(): IterableIterator<MetricProvider> {
+    return this.#providers.values();
   }
 }

@@ -8,7 +8,7 @@ import {
   countCycles,
   workflowEfficiency,
 } from '../../src/metrics/deterministic/index.js';
-import { SessionBuilder, run, valueOf } from '../support/session-builder.js';
+import { SessionBuilder, contextFor, run, valueOf } from '../support/session-builder.js';
 import { referenceSession } from '../support/reference-session.js';
 
 /** A session whose agent calls run one after another with the given names. */
@@ -116,7 +116,7 @@ describe('AgentToAgentInteractions', () => {
   it('is defined at the Session level only', () => {
     const s = referenceSession();
     expect(() =>
-      AgentToAgentInteractions.compute(s.agentCalls[0] as AgentCall, { session: s, level: 'AgentCall', options: {}, results: { get: () => undefined, all: () => [] } }),
+      AgentToAgentInteractions.compute(s.agentCalls[0] as AgentCall, contextFor(s, 'AgentCall')),
     ).toThrow(/not defined at the AgentCall level/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentCall, LLMCall, MASCall, Session } from '@mce/core';
 import { CompletionTokens, Cost, Duration, PromptTokens, TotalTokens, createCostMetric } from '../../src/metrics/deterministic/index.js';
 import { PriceTable } from '../../src/prices/index.js';
-import { SessionBuilder, run, valueOf } from '../support/session-builder.js';
+import { SessionBuilder, contextFor, run, valueOf } from '../support/session-builder.js';
 import { referenceSession } from '../support/reference-session.js';
 
 const s = referenceSession();
@@ -50,8 +50,8 @@ describe('Duration', () => {
     const b = new SessionBuilder();
     const backwards = b.tool('x', { id: 'back', start: 10, end: 5 });
     const nan = b.tool('x', { id: 'nan', start: Number.NaN, end: 5 });
-    expect(() => Duration.compute(backwards, { session: b.session, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } })).toThrow(/ToolCall back: ends before it starts/);
-    expect(() => Duration.compute(nan, { session: b.session, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } })).toThrow(/finite/);
+    expect(() => Duration.compute(backwards, contextFor(b.session, 'ToolCall'))).toThrow(/ToolCall back: ends before it starts/);
+    expect(() => Duration.compute(nan, contextFor(b.session, 'ToolCall'))).toThrow(/finite/);
   });
 });
 
@@ -91,7 +91,7 @@ describe('PromptTokens / CompletionTokens / TotalTokens', () => {
     const b = new SessionBuilder();
     const good = b.llm({ start: 0, end: 1, usage: { inputTokens: 5, outputTokens: 5 } });
     const bad = b.llm({ id: 'bad', start: 0, end: 1, usage: { inputTokens: Number.NaN, outputTokens: 5 } });
-    const ctx = (level: 'Session' | 'LLMCall') => ({ session: b.session, level, options: {}, results: { get: () => undefined, all: () => [] } });
+    const ctx = (level: 'Session' | 'LLMCall') => contextFor(b.session, level);
     expect(PromptTokens.compute(good, ctx('LLMCall'))).toMatchObject({ value: 5 });
     expect(() => PromptTokens.compute(bad, ctx('LLMCall'))).toThrow('LLMCall bad: usage.inputTokens is not a non-negative number (NaN)');
     expect(() => PromptTokens.compute(b.session, ctx('Session'))).toThrow(/LLMCall bad/);
@@ -104,7 +104,7 @@ describe('PromptTokens / CompletionTokens / TotalTokens', () => {
     const bad = b.agent('bad', { start: 10, end: 20 });
     b.llm({ start: 1, end: 2, agent: good.id, usage: { inputTokens: 7, outputTokens: 3 } });
     b.llm({ id: 'neg', start: 11, end: 12, agent: bad.id, usage: { inputTokens: -1, outputTokens: 4, totalTokens: 4 } });
-    const ctx = (level: 'Session' | 'AgentCall') => ({ session: b.session, level, options: {}, results: { get: () => undefined, all: () => [] } });
+    const ctx = (level: 'Session' | 'AgentCall') => contextFor(b.session, level);
     expect(PromptTokens.compute(good, ctx('AgentCall'))).toMatchObject({ value: 7 });
     expect(() => PromptTokens.compute(bad, ctx('AgentCall'))).toThrow('LLMCall neg: usage.inputTokens is not a non-negative number (-1)');
     expect(CompletionTokens.compute(bad, ctx('AgentCall'))).toMatchObject({ value: 4 });
@@ -113,7 +113,7 @@ describe('PromptTokens / CompletionTokens / TotalTokens', () => {
   });
 
   it('refuse a level they are not defined at', () => {
-    expect(() => PromptTokens.compute(s.toolCalls[0]!, { session: s, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } })).toThrow(
+    expect(() => PromptTokens.compute(s.toolCalls[0]!, contextFor(s, 'ToolCall'))).toThrow(
       'PromptTokens is not defined at the ToolCall level',
     );
   });
@@ -185,7 +185,7 @@ describe('Cost', () => {
     const bad = b.agent('bad', { start: 10, end: 20 });
     b.llm({ start: 1, end: 2, agent: good.id, responseModel: 'gpt-4o', usage: { inputTokens: 1000, outputTokens: 100 } });
     const broken = b.llm({ id: 'broken', start: 11, end: 12, agent: bad.id, responseModel: 'gpt-4o', usage: { inputTokens: 10, outputTokens: Number.NaN } });
-    const ctx = (level: 'Session' | 'AgentCall' | 'LLMCall') => ({ session: b.session, level, options: {}, results: { get: () => undefined, all: () => [] } });
+    const ctx = (level: 'Session' | 'AgentCall' | 'LLMCall') => contextFor(b.session, level);
     expect(Cost.compute(good, ctx('AgentCall'))).toMatchObject({ value: expect.closeTo(0.0035, 15) });
     expect(() => Cost.compute(bad, ctx('AgentCall'))).toThrow('LLMCall broken: usage.outputTokens is not a non-negative number (NaN)');
     expect(() => Cost.compute(broken, ctx('LLMCall'))).toThrow(/LLMCall broken/);

@@ -6,7 +6,7 @@ import { defaultMetricSelection, nativeProvider } from '../../src/index.js';
 import { perSession } from '../../src/metrics/deterministic/session-cache.js';
 import { byStartTime, mergeByStartTime } from '../../src/metrics/deterministic/session-index.js';
 import { Cost, Duration } from '../../src/metrics/deterministic/index.js';
-import { SessionBuilder, valueOf } from '../support/session-builder.js';
+import { SessionBuilder, contextFor, valueOf } from '../support/session-builder.js';
 import { referenceSession } from '../support/reference-session.js';
 
 describe('per-session cache', () => {
@@ -80,7 +80,7 @@ describe('computeBatch', () => {
     const ok = b.tool('x', { id: 'ok', start: 0, end: 5 });
     const backwards = b.tool('x', { id: 'back', start: 9, end: 3 });
     const ok2 = b.tool('x', { id: 'ok2', start: 1, end: 2.5 });
-    const ctx = { session: b.session, level: 'ToolCall' as const, options: {}, results: { get: () => undefined, all: () => [] } };
+    const ctx = contextFor(b.session, 'ToolCall');
     const out = await Duration.computeBatch([ok, backwards, ok2], ctx);
     expect(out).toHaveLength(3);
     expect(out[0]).toMatchObject({ value: 5 });
@@ -91,7 +91,7 @@ describe('computeBatch', () => {
 
   it('gives the same outcomes as compute, element by element', async () => {
     const s = referenceSession();
-    const ctx = { session: s, level: 'AgentCall' as const, options: {}, results: { get: () => undefined, all: () => [] } };
+    const ctx = contextFor(s, 'AgentCall');
     const batch = await Cost.computeBatch(s.agentCalls, ctx);
     expect(batch).toEqual(s.agentCalls.map((a) => Cost.compute(a, ctx)));
   });
@@ -99,10 +99,10 @@ describe('computeBatch', () => {
   it('rejects a level the metric is not defined at', async () => {
     const s = referenceSession();
     await expect(
-      Duration.computeBatch([s], { session: s, level: 'Session', options: {}, results: { get: () => undefined, all: () => [] } }),
+      Duration.computeBatch([s], contextFor(s, 'Session')),
     ).resolves.toHaveLength(1);
     await expect(
-      Cost.computeBatch(s.toolCalls, { session: s, level: 'ToolCall', options: {}, results: { get: () => undefined, all: () => [] } }),
+      Cost.computeBatch(s.toolCalls, contextFor(s, 'ToolCall')),
     ).rejects.toThrow('Cost is not defined at the ToolCall level');
   });
 });

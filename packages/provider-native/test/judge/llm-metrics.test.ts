@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Element, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { isSkip, type Element, type Metric, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import {
   Judge,
   MissingJudgeInputError,
@@ -11,6 +11,7 @@ import {
 } from '@mce/provider-native';
 import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
 import { bookingSession, emptySession, FINAL_RESPONSE, USER_INPUT } from './support/conversation.js';
+import { contextFor } from '../support/session-builder.js';
 
 let server: ScriptedLLMServer;
 let metrics: Map<string, Metric>;
@@ -25,10 +26,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => resetLogprobSupport());
 
-const lookup = { get: () => undefined, all: () => [] };
-function ctx(session: Session, level: OntologyLevel): MetricContext {
-  return { session, level, options: {}, results: lookup };
-}
 function elementAt(session: Session, level: OntologyLevel): Element {
   if (level === 'Session') return session;
   if (level === 'AgentCall') return session.agentCalls[0]!;
@@ -76,7 +73,7 @@ describe('each LLM-judged metric', () => {
     expect(metric.metadata.levels).toContain(level);
     server.setScript([{ text: 'The reply fits.\nScore: 4', logprobs: scoreTokens('The reply fits.', { ' 4': 0.5, ' 5': 0.5 }) }]);
     const session = bookingSession();
-    const outcome = (await metric.compute(elementAt(session, level), ctx(session, level))) as MetricValue;
+    const outcome = (await metric.compute(elementAt(session, level), contextFor(session, level))) as MetricValue;
     expect(server.requests).toHaveLength(1);
     const [system, user] = server.requests[0]!.body.messages!;
     expect(system!.content).toContain(`Criterion:`);
@@ -99,7 +96,7 @@ describe('options and cache keys', () => {
   it('a per-metric model option switches the judge model, and the cache key with it', async () => {
     const metric = metrics.get('AnswerRelevancy')!;
     const session = bookingSession();
-    const plain = ctx(session, 'Session');
+    const plain = contextFor(session, 'Session');
     const withModel = { ...plain, options: { model: 'gpt-4o-mini' } };
     server.setScript([{ text: 'ok\nScore: 5' }]);
     const outcome = (await metric.compute(session, withModel)) as MetricValue;
@@ -109,10 +106,10 @@ describe('options and cache keys', () => {
     expect(key).toMatch(/^mce\|AnswerRelevancy\|v1\|gpt-4o\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
     expect(metric.cacheKey!(session, withModel)).toMatch(/^mce\|AnswerRelevancy\|v1\|gpt-4o-mini\|/);
     expect(metric.cacheKey!(session, { ...plain, options: { threshold: 0.7 } })).not.toBe(key);
-    expect(metric.cacheKey!(bookingSession(), ctx(bookingSession(), 'Session'))).toBe(key); // same inputs, same key
+    expect(metric.cacheKey!(bookingSession(), contextFor(bookingSession(), 'Session'))).toBe(key); // same inputs, same key
     const changed = bookingSession();
     changed.finalResponse = 'Booked TGV 6603.';
-    expect(metric.cacheKey!(changed, ctx(changed, 'Session'))).not.toBe(key);
+    expect(metric.cacheKey!(changed, contextFor(changed, 'Session'))).not.toBe(key);
   });
 });
 
@@ -121,11 +118,11 @@ describe('missing inputs fail, with no judge call', () => {
     server.setScript([]);
     const session = emptySession();
     for (const name of ['Consistency', 'AnswerRelevancy', 'IntentRecognitionAccuracy', 'WorkflowCohesionIndex']) {
-      await expect(Promise.resolve().then(() => metrics.get(name)!.compute(session, ctx(session, 'Session')))).rejects.toThrow(
+      await expect(Promise.resolve().then(() => metrics.get(name)!.compute(session, contextFor(session, 'Session')))).rejects.toThrow(
         MissingJudgeInputError,
       );
     }
-    await expect(Promise.resolve().then(() => metrics.get('Consistency')!.compute(session, ctx(session, 'Session')))).rejects.toThrow(
+    await expect(Promise.resolve().then(() => metrics.get('Consistency')!.compute(session, contextFor(session, 'Session')))).rejects.toThrow(
       'Consistency: session empty-1 has an empty conversation (no LLM messages or tool calls) to judge',
     );
     expect(server.requests).toHaveLength(0);
@@ -136,7 +133,7 @@ describe('missing inputs fail, with no judge call', () => {
     const session = bookingSession();
     delete session.toolCalls[0]!.result;
     await expect(
-      Promise.resolve().then(() => metrics.get('ToolUtilizationAccuracy')!.compute(session.toolCalls[0]!, ctx(session, 'ToolCall'))),
+      Promise.resolve().then(() => metrics.get('ToolUtilizationAccuracy')!.compute(session.toolCalls[0]!, contextFor(session, 'ToolCall'))),
     ).rejects.toThrow('ToolUtilizationAccuracy: tool call search_trains (tool-1) has no output (result or error) to judge');
     expect(server.requests).toHaveLength(0);
   });
@@ -146,20 +143,20 @@ describe('missing inputs fail, with no judge call', () => {
     const session = bookingSession();
     const call = session.llmCalls[0]!;
     const metric = metrics.get('AnswerRelevancy')!;
-    expect(await metric.compute(call, ctx(session, 'LLMCall'))).toEqual({
+    expect(await metric.compute(call, contextFor(session, 'LLMCall'))).toEqual({
       skipped: 'the LLM call answered with tool calls only: no text answer to judge',
     });
-    expect(metric.cacheKey!(call, ctx(session, 'LLMCall'))).toBeUndefined();
+    expect(metric.cacheKey!(call, contextFor(session, 'LLMCall'))).toBeUndefined();
     expect(server.requests).toHaveLength(0);
   });
 
   it('no judge configured: names the variables to set', async () => {
     setDefaultJudge(new Judge(judgeConfigFromEnv({})));
     const session = bookingSession();
-    await expect(Promise.resolve().then(() => AnswerRelevancy.compute(session, ctx(session, 'Session')))).rejects.toThrow(
+    await expect(Promise.resolve().then(() => AnswerRelevancy.compute(session, contextFor(session, 'Session')))).rejects.toThrow(
       'AnswerRelevancy: no LLM judge configured: set LLM_MODEL_NAME and OPENAI_API_KEY',
     );
-    expect(AnswerRelevancy.cacheKey?.(session, ctx(session, 'Session'))).toBeUndefined();
+    expect(AnswerRelevancy.cacheKey?.(session, contextFor(session, 'Session'))).toBeUndefined();
     setDefaultJudge(undefined);
   });
 });
@@ -177,11 +174,11 @@ describe('MeanToolUtilizationAccuracy', () => {
       measures: { level: 'ToolCall' as const, id }, sessionId: session.id,
     });
     const results = [result(1, 'tool-1', 100), result(0.5, 'tool-2', 200)];
-    const outcome = mean.compute(session, { ...ctx(session, 'Session'), results: { get: () => undefined, all: () => results } }) as MetricValue;
+    const outcome = mean.compute(session, { ...contextFor(session, 'Session'), results: { get: () => undefined, all: () => results } }) as MetricValue;
     expect(outcome.value).toBe(0.75);
     expect(outcome.evaluation).toBeUndefined();
     expect(outcome.details).toMatchObject({ scored: 2, toolCalls: 2, judgeUsage: { promptTokens: 300, totalTokens: 320, costUsd: 0.004 } });
-    const none = mean.compute(emptySession(), ctx(emptySession(), 'Session'));
+    const none = mean.compute(emptySession(), contextFor(emptySession(), 'Session'));
     expect(isSkip(none as MetricValue)).toBe(true);
   });
 });

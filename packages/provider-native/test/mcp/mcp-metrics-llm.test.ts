@@ -1,6 +1,6 @@
 /** The MCP metrics in `llm` mode against the scripted judge server, and every metric parameter. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Element, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { isSkip, type Element, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import {
   Judge,
   MissingJudgeInputError,
@@ -14,6 +14,7 @@ import {
 import { startScriptedLLMServer, type ScriptedLLMServer, type ScriptedStep } from '../../../../test-support/scripted-llm-server.mjs';
 import { REPLY1, REPLY2, TURN1, TURN2, weatherSession } from './support/mcp-session.js';
 import { startScriptedJudge } from './support/scripted-judge.js';
+import { contextFor } from '../support/session-builder.js';
 
 let server: ScriptedLLMServer;
 let judge: Judge;
@@ -24,13 +25,6 @@ afterAll(() => server.close());
 beforeEach(() => resetLogprobSupport());
 
 const deps = (extra: Partial<McpMetricDeps> = {}): McpMetricDeps => ({ judge, env: {}, persistedEvalMode: () => undefined, ...extra });
-const lookup = { get: () => undefined, all: () => [] };
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session,
-  level,
-  options,
-  results: lookup,
-});
 
 type Body = Parameters<Exclude<Parameters<ScriptedLLMServer['setScript']>[0], unknown[]>>[0];
 const system = (b: Body) => b.messages?.[0]?.content ?? '';
@@ -53,7 +47,7 @@ function byRubric(scores: { primitive: number | [number, number]; argument: numb
 
 async function value(metric: ReturnType<typeof createMCPUse>, session: Session, level: OntologyLevel, options = {}) {
   const element: Element = level === 'Session' ? session : session.agentCalls[0]!;
-  const outcome = await metric.compute(element, ctx(session, level, options));
+  const outcome = await metric.compute(element, contextFor(session, level, undefined, options));
   if (isSkip(outcome)) throw new Error(`skipped: ${outcome.skipped}`);
   return outcome as MetricValue;
 }
@@ -101,12 +95,12 @@ describe('MCPUse in llm mode', () => {
     const before = server.requests.length;
     const session = weatherSession({ servers: [] });
     const metric = createMCPUse(deps());
-    const s = await metric.compute(session, ctx(session, 'Session'));
+    const s = await metric.compute(session, contextFor(session, 'Session'));
     expect(s).toEqual({ skipped: 'no MCP server is available to this session: there is no MCP use to judge' });
-    const a = await metric.compute(session.agentCalls[0]!, ctx(session, 'AgentCall'));
+    const a = await metric.compute(session.agentCalls[0]!, contextFor(session, 'AgentCall'));
     expect(a).toEqual({ skipped: 'no MCP server is available to agent forecaster: there is no MCP use to judge' });
     for (const m of [createMultiTurnMCPUse(deps()), createMCPTaskCompletion(deps())])
-      expect(isSkip(await m.compute(session, ctx(session, 'Session')))).toBe(true);
+      expect(isSkip(await m.compute(session, contextFor(session, 'Session')))).toBe(true);
     expect(server.requests.length).toBe(before);
   });
 
@@ -121,7 +115,7 @@ describe('MCPUse in llm mode', () => {
 
   it('fails (never scores 0) when there is no user request', async () => {
     const session = { ...weatherSession(), userInput: undefined, llmCalls: [] } as Session;
-    await expect(createMCPUse(deps()).compute(session, ctx(session, 'Session'))).rejects.toBeInstanceOf(MissingJudgeInputError);
+    await expect(createMCPUse(deps()).compute(session, contextFor(session, 'Session'))).rejects.toBeInstanceOf(MissingJudgeInputError);
   });
 });
 
@@ -255,23 +249,23 @@ describe('parameters', () => {
   });
 
   it('invalid options fail the computation naming the option', async () => {
-    await expect(createMCPUse(deps()).compute(session, ctx(session, 'Session', { threshold: 2 }))).rejects.toThrow(/threshold/);
-    await expect(createMCPUse(deps()).compute(session, ctx(session, 'Session', { eval_mode: 'fast' }))).rejects.toThrow(
+    await expect(createMCPUse(deps()).compute(session, contextFor(session, 'Session', undefined, { threshold: 2 }))).rejects.toThrow(/threshold/);
+    await expect(createMCPUse(deps()).compute(session, contextFor(session, 'Session', undefined, { eval_mode: 'fast' }))).rejects.toThrow(
       /eval_mode option: eval mode "fast" is not one of llm, hybrid, system_one/,
     );
-    await expect(createMCPUse(deps()).compute(session, ctx(session, 'Session', { system_one_model: 'remote' }))).rejects.toThrow(
+    await expect(createMCPUse(deps()).compute(session, contextFor(session, 'Session', undefined, { system_one_model: 'remote' }))).rejects.toThrow(
       /system_one_model/,
     );
   });
 
   it('cacheKey depends on the mode, options, judge model and inputs; none for local system_one', () => {
     const metric = createMCPUse(deps());
-    const key = metric.cacheKey!(session, ctx(session, 'Session'))!;
+    const key = metric.cacheKey!(session, contextFor(session, 'Session'))!;
     expect(key).toMatch(/^mce\|MCPUse\|v1\|llm\|gpt-4o\|local\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
-    expect(metric.cacheKey!(session, ctx(session, 'Session'))).toBe(key);
-    expect(metric.cacheKey!(session, ctx(session, 'Session', { threshold: 0.7 }))).not.toBe(key);
-    expect(metric.cacheKey!(weatherSession({ forecastArgs: { city: 'Porto' } }), ctx(session, 'Session'))).not.toBe(key);
-    expect(metric.cacheKey!(session, ctx(session, 'Session', { eval_mode: 'hybrid' }))).toContain('|hybrid|');
-    expect(metric.cacheKey!(session, ctx(session, 'Session', { eval_mode: 'system_one' }))).toBeUndefined();
+    expect(metric.cacheKey!(session, contextFor(session, 'Session'))).toBe(key);
+    expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { threshold: 0.7 }))).not.toBe(key);
+    expect(metric.cacheKey!(weatherSession({ forecastArgs: { city: 'Porto' } }), contextFor(session, 'Session'))).not.toBe(key);
+    expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { eval_mode: 'hybrid' }))).toContain('|hybrid|');
+    expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { eval_mode: 'system_one' }))).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 /** The MCP metrics in `hybrid` and `system_one` modes, the System One fallbacks, the endpoint model and mode sources. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { isSkip, type MetricValue } from '@mce/core';
 import {
   Judge,
   LocalSystemOne,
@@ -21,6 +21,7 @@ import {
 import type { ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
 import { TURN2, weatherSession } from './support/mcp-session.js';
 import { startScriptedJudge } from './support/scripted-judge.js';
+import { contextFor } from '../support/session-builder.js';
 
 let server: ScriptedLLMServer;
 let judge: Judge;
@@ -48,15 +49,8 @@ class StubSystemOne implements SystemOneModel {
   }
 }
 
-const lookup = { get: () => undefined, all: () => [] };
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session,
-  level,
-  options,
-  results: lookup,
-});
 async function run(metric: McpMetric, options: Record<string, unknown> = {}, session = weatherSession()) {
-  const outcome = await metric.compute(session, ctx(session, 'Session', options));
+  const outcome = await metric.compute(session, contextFor(session, 'Session', undefined, options));
   if (isSkip(outcome)) throw new Error(outcome.skipped);
   return outcome as MetricValue;
 }

@@ -12,6 +12,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { MetricResult } from '@mce/core';
+import { computedAtOf } from '../results.js';
 
 const COLUMNS = `id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count,
   evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost, "timestamp", computed_at,
@@ -99,21 +100,10 @@ export function copyLine(r: MetricResult): string {
     `${text(r.id)}\t${text(r.name)}\t${r.result}\t${text(r.reasoning)}\t` +
     `${r.evaluationModel === null ? '\\N' : text(r.evaluationModel)}\t${r.evaluationPromptTokenCount}\t` +
     `${r.evaluationCompletionTokenCount}\t${r.evaluationTotalTokenCount}\t${r.evaluationCost}\t${text(r.timestamp)}\t` +
-    `${epochMs(r.timestamp)}\t` +
+    `${computedAtOf(r.timestamp)}\t` +
     `${text(r.ofMetricType)}\t${r.measures.level}\t${text(r.measures.id)}\t${text(r.sessionId)}\t` +
     `${r.details === undefined ? '\\N' : text(JSON.stringify(r.details))}\n`
   );
-}
-
-/** computed_at: the timestamp in epoch ms. The results of a task share their timestamp: the last one is remembered. */
-let lastTimestamp = '';
-let lastEpochMs = 0;
-function epochMs(timestamp: string): number {
-  if (timestamp !== lastTimestamp) {
-    lastEpochMs = Date.parse(timestamp);
-    lastTimestamp = timestamp;
-  }
-  return lastEpochMs;
 }
 
 const SPECIAL = /[\\\t\n\r]/;
