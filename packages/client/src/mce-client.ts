@@ -91,13 +91,13 @@ export class MCEClient implements AsyncDisposable {
   /** Opens the configured store (creating/migrating it) and the engine with every provider registered. */
   static async open(options: MCEClientOptions = {}): Promise<MCEClient> {
     const env = options.env ?? process.env;
-    const envConfig = MCEClientConfig.fromEnv(env);
-    const config = options.config ?? envConfig.applyTo(loadMceConfig(undefined, env));
+    const config = options.config ?? MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(undefined, env));
     loadPersistedEvalMode(userConfigPath(env));
     const cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
     let store = options.store;
     if (!store) {
-      const target = config.store.url ?? storeTargetFromEnv(env);
+      // Through the environment's store selection either way: a Neo4j URL takes its credentials from NEO4J_USERNAME etc.
+      const target = storeTargetFromEnv(config.store.url ? { ...env, MCE_STORE_URL: config.store.url } : env);
       store = await openStore(target, options.logger ? { logger: options.logger } : {});
     }
     let plugins: MetricProvider[];
@@ -141,19 +141,22 @@ export class MCEClient implements AsyncDisposable {
     return this.engine.computeLoadedSessions(sessions, this.#computeOptions(request));
   }
 
+  /** Compute stored sessions, without storing the results. Unknown ids → SessionNotFoundError. */
+  computeStored(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+    const ids = typeof sessionIds === 'string' ? [sessionIds] : sessionIds;
+    return this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
+  }
+
   /** Compute stored sessions and write every result in one flush. Unknown ids → SessionNotFoundError. */
   async computeAndStore(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
-    const ids = typeof sessionIds === 'string' ? [sessionIds] : sessionIds;
-    const computations = await this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
+    const computations = await this.computeStored(sessionIds, request);
     await this.storeComputations(computations);
     return computations;
   }
 
   /** Write the successful results of computations (failed and skipped ones are never stored). */
   storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
-    const results: MetricResult[] = [];
-    for (const c of computations) for (const r of c.results) results.push(toMetricResult(r, c.sessionId));
-    return this.#store.writeMetricResults(this.metricDefinitions(), results);
+    return this.#store.writeMetricResults(this.metricDefinitions(), computations.flatMap(metricResultsOf));
   }
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */

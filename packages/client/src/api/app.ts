@@ -2,6 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { SessionFileSchema, SessionNotFoundError, MetricSelectionError, describeIssues, type Session } from '@mce/core';
 import type { MCEClient } from '../mce-client.js';
+import { toEpochMs } from '../store/rows.js';
 import { OPENAPI } from './openapi.js';
 
 function list(value: string | undefined): string[] | undefined {
@@ -15,6 +16,17 @@ function int(c: Context, name: string): number | undefined {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new BadRequest(`query parameter ${name} must be a non-negative integer`);
   return n;
+}
+
+/** A time query parameter (ISO or epoch ms), checked here so a bad one is the client's error, not the server's. */
+function time(c: Context, name: string): number | undefined {
+  const v = c.req.query(name);
+  if (!v) return undefined;
+  try {
+    return toEpochMs(v);
+  } catch {
+    throw new BadRequest(`query parameter ${name} must be an ISO time or epoch milliseconds (got "${v}")`);
+  }
 }
 
 class BadRequest extends Error {}
@@ -34,10 +46,12 @@ export function createApiApp(client: MCEClient): Hono {
     const q = (n: string) => c.req.query(n);
     const limit = int(c, 'limit');
     const offset = int(c, 'offset');
+    const from = time(c, 'from');
+    const to = time(c, 'to');
     return c.json(
       await client.store.listSessions({
-        ...(q('from') ? { from: q('from') } : {}),
-        ...(q('to') ? { to: q('to') } : {}),
+        ...(from !== undefined ? { from } : {}),
+        ...(to !== undefined ? { to } : {}),
         ...(q('service') ? { serviceName: q('service') } : {}),
         ...(q('app') ? { appName: q('app') } : {}),
         ...(limit !== undefined ? { limit } : {}),

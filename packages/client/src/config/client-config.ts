@@ -2,6 +2,7 @@
  * `MCEClientConfig.fromEnv()`: the connection and tuning settings of the seed's environment variables.
  * Values from the environment override mce_config.yaml (see `applyEnvOverrides`).
  */
+import { storeUrlFromEnv } from '../store/url.js';
 import type { ExecutionStrategyName, MceConfig } from './mce-config.js';
 
 const STRATEGIES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
@@ -71,7 +72,8 @@ export class MCEClientConfig {
       password: first(env, 'NEO4J_PASSWORD', 'KG_DB_PASSWORD'),
       database: first(env, 'NEO4J_DATABASE', 'KG_DB_NAME'),
     };
-    c.storeUrl = first(env, 'MCE_STORE_URL') ?? c.neo4j.uri;
+    // A Neo4j host as the store selection reads it (a bare host:port gets its bolt:// scheme).
+    c.storeUrl = first(env, 'MCE_STORE_URL') ?? (c.neo4j.uri ? storeUrlFromEnv(env) : undefined);
     const cache = env.MCE_METRIC_CACHE?.trim();
     if (cache) c.metricCache = /^(true|false|0|1|on|off|yes|no)$/i.test(cache) ? bool(env, 'MCE_METRIC_CACHE') : cache;
     c.engineMaxWorkers = int(env, 'MCE_ENGINE_MAX_WORKERS', 1);

@@ -158,9 +158,10 @@ export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServ
   return counts;
 }
 
-/** `from` / `to` of a listing as epoch ms. */
+/** `from` / `to` of a listing as epoch ms: a number, a Date, an ISO time or a string of digits (epoch ms). */
 export function toEpochMs(value: number | Date | string): number {
   if (typeof value === 'number') return value;
+  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value);
   const ms = value instanceof Date ? value.getTime() : Date.parse(value);
   if (!Number.isFinite(ms)) throw new Error(`not a time: ${String(value)}`);
   return ms;

@@ -28,6 +28,11 @@ describe('REST API', () => {
 
     const listed = (await (await app.request('/sessions?limit=10')).json()) as { id: string }[];
     expect(listed.map((s) => s.id)).toEqual(['weather-001']);
+    // Times as epoch ms or ISO: the session starts at 1767261600000 (2026-01-01T10:00:00Z).
+    const ids = async (query: string) => ((await (await app.request(`/sessions?${query}`)).json()) as { id: string }[]).map((s) => s.id);
+    expect(await ids('from=1767261600000')).toEqual(['weather-001']);
+    expect(await ids('from=1767261600001')).toEqual([]);
+    expect(await ids('to=2026-01-01T10:00:00Z')).toEqual(['weather-001']);
     const session = (await (await app.request('/sessions/weather-001')).json()) as { llmCalls: unknown[] };
     expect(session.llmCalls).toHaveLength(2);
 
@@ -45,6 +50,9 @@ describe('REST API', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/not an mce session document/);
     expect((await app.request('/sessions?limit=-1')).status).toBe(400);
+    const badTime = await app.request('/sessions?from=yesterday');
+    expect(badTime.status).toBe(400);
+    expect(((await badTime.json()) as { error: string }).error).toMatch(/from must be an ISO time or epoch milliseconds/);
   });
 
   it('documents itself with OpenAPI and serves over HTTP', async () => {

@@ -162,6 +162,18 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect(after.sessions[0]?.results.length).toBe(2 * weather.results.length);
   });
 
+  it('compute --no-store of stored sessions follows the configuration (engine.recursive: false → Session level only)', async () => {
+    const ws = tempWorkspace();
+    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
+    const config = join(ws.dir, 'mce_config.yaml');
+    writeFileSync(config, 'engine:\n  recursive: false\nmetrics:\n  Session: [Duration]\n  LLMCall: [Duration]\n');
+    const run = await runCli(['compute', 'weather-001', '--no-store', '--json', '--worker-config', config], ws);
+    expect(run.code).toBe(0);
+    expect(run.json<{ sessions: SessionComputation[] }>().sessions[0]?.results.map((r) => `${r.name}@${r.level}`)).toEqual(['Duration@Session']);
+    const stored = (await runCli(['kg', 'metric', 'get', 'weather-001', '--recursive', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(stored.sessions[0]?.results).toEqual([]);
+  });
+
   it('an unknown session id is a clear error', async () => {
     const ws = tempWorkspace();
     const run = await runCli(['compute', 'no-such-session'], ws);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, MCEClientConfig, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
+import { storeTargetFromEnv } from '../../src/store/index.js';
 
 describe('mce_config.yaml', () => {
   it('reads engine, cache, metrics per scope and inline metric options', () => {
@@ -79,6 +80,19 @@ describe('MCEClientConfig.fromEnv', () => {
     expect(applied.engine).toEqual({ recursive: true, maxWorkers: 8, strategy: 'thread' });
     expect(applied.cache.enabled).toBe(false);
     expect(applied.store.url).toBe('bolt://kg:7687');
+  });
+
+  it('a bare KG_DB_HOST becomes a bolt:// store URL, which the store selection reads with the KG_DB credentials', () => {
+    const env = { KG_DB_HOST: 'graph:7687', KG_DB_USER: 'neo', KG_DB_PASSWORD: 'pw' };
+    const c = MCEClientConfig.fromEnv(env);
+    expect(c.storeUrl).toBe('bolt://graph:7687');
+    // What MCEClient.open resolves the configured URL with.
+    expect(storeTargetFromEnv({ ...env, MCE_STORE_URL: c.applyTo(defaultMceConfig()).store.url })).toEqual({
+      kind: 'neo4j',
+      url: 'bolt://graph:7687',
+      username: 'neo',
+      password: 'pw',
+    });
   });
 
   it('MCE_STORE_URL wins over NEO4J_URI; a cache path turns the cache on at that path', () => {

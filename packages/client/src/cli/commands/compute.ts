@@ -3,9 +3,9 @@
  * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`.
  */
 import type { Command } from 'commander';
-import type { Session, SessionComputation } from '@mce/core';
-import { readSessions, TRACE_FORMATS, type TraceFormat } from '../../ingest/index.js';
-import { inputFiles } from './inputs.js';
+import type { SessionComputation } from '@mce/core';
+import { TRACE_FORMATS } from '../../ingest/index.js';
+import { checkFormat, readInputSessions } from './inputs.js';
 import type { MCEClient } from '../../mce-client.js';
 import { formatComputation } from '../format.js';
 import { createProgress } from '../progress.js';
@@ -14,7 +14,7 @@ import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from
 interface ComputeOpts {
   input?: string[];
   all?: boolean;
-  format?: TraceFormat;
+  format?: string;
   metrics?: string;
   json?: boolean;
   store: boolean;
@@ -41,9 +41,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
     .action(async (ids: string[], opts: ComputeOpts, cmd: Command) => {
       const sources = [ids.length > 0, Boolean(opts.all), Boolean(opts.input?.length)].filter(Boolean).length;
       if (sources !== 1) throw new UsageError('compute: give session ids, --all, or --input FILE… (exactly one of them)');
-      if (opts.format && !TRACE_FORMATS.includes(opts.format)) {
-        throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')} (got "${opts.format}")`);
-      }
+      const format = checkFormat(opts.format);
       const metrics = parseList(opts.metrics);
       const request = {
         ...(metrics ? { metrics } : {}),
@@ -60,13 +58,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       };
 
       if (opts.input?.length) {
-        const files = await inputFiles(opts.input);
-        const sessions: Session[] = [];
-        for (const file of files) {
-          const read = await readSessions(file, opts.format ? { format: opts.format } : {});
-          for (const w of read.warnings) log.warn({ file, ...w }, 'ingest warning');
-          sessions.push(...read.sessions);
-        }
+        const sessions = await readInputSessions(opts.input, format, log);
         if (opts.store) await client.store.writeSessions(sessions);
         const batch = await client.compute(sessions, request);
         if (opts.store) await client.storeComputations(batch);
@@ -77,9 +69,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         try {
           for (let i = 0; i < sessionIds.length; i += CHUNK) {
             const chunk = sessionIds.slice(i, i + CHUNK);
-            const batch = opts.store
-              ? await client.computeAndStore(chunk, request)
-              : await client.engine.computeSessionsBatch(chunk, { ...request, metrics: request.metrics ?? client.selection(), metricOptions: client.config.metricOptions });
+            const batch = opts.store ? await client.computeAndStore(chunk, request) : await client.computeStored(chunk, request);
             progress.increment(chunk.length);
             emit(batch);
           }

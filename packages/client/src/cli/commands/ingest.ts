@@ -1,18 +1,10 @@
 /** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
 import type { Command } from 'commander';
-import { readSessions, TRACE_FORMATS, writeSessionsFile, type IngestWarning, type TraceFormat } from '../../ingest/index.js';
-import { inputFiles } from './inputs.js';
+import { TRACE_FORMATS, writeSessionsFile, type IngestWarning } from '../../ingest/index.js';
+import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
 import { formatValue, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, writeJson, type CliIO } from '../context.js';
-
-function checkFormat(format: string | undefined): TraceFormat | undefined {
-  if (format === undefined) return undefined;
-  if (!TRACE_FORMATS.includes(format as TraceFormat)) {
-    throw new UsageError(`--format must be one of ${TRACE_FORMATS.join(', ')} (got "${format}")`);
-  }
-  return format as TraceFormat;
-}
 
 function positiveInt(value: string, name: string): number {
   const n = Number(value);
@@ -33,11 +25,11 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       progress.start(files.length, 'files');
-      const summary = { sessionIds: [] as string[], spans: 0, warnings: [] as IngestWarning[] };
+      const summary = { sessionIds: new Set<string>(), spans: 0, warnings: [] as IngestWarning[] };
       try {
         for (const file of files) {
           const part = await client.ingest([file], format ? { format } : {});
-          summary.sessionIds.push(...part.sessionIds.filter((id) => !summary.sessionIds.includes(id)));
+          for (const id of part.sessionIds) summary.sessionIds.add(id);
           summary.spans += part.spans;
           summary.warnings.push(...part.warnings.map((w) => ({ ...w, file })));
           progress.increment();
@@ -46,9 +38,9 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
         progress.stop();
       }
       for (const w of summary.warnings) log.warn(w, 'ingest warning');
-      if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, spans: summary.spans, warnings: summary.warnings.length });
+      if (opts.json) return writeJson(io, { sessionIds: [...summary.sessionIds], spans: summary.spans, warnings: summary.warnings.length });
       for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
-      io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.spans} span(s) from ${files.length} file(s)` +
+      io.stderr.write(`ingested ${summary.sessionIds.size} session(s), ${summary.spans} span(s) from ${files.length} file(s)` +
         `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (-v to see them)` : ''}\n`);
     });
 
@@ -65,10 +57,9 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .option('--json', 'JSON output')
     .action(async (opts: { from?: string; to?: string; service?: string; app?: string; limit: string; offset: string; json?: boolean }, cmd: Command) => {
       await using client = await openClient(cmd, io);
-      const time = (v: string | undefined) => (v === undefined ? undefined : /^\d+$/.test(v) ? Number(v) : v);
       const list = await client.store.listSessions({
-        ...(opts.from ? { from: time(opts.from) } : {}),
-        ...(opts.to ? { to: time(opts.to) } : {}),
+        ...(opts.from ? { from: opts.from } : {}),
+        ...(opts.to ? { to: opts.to } : {}),
         ...(opts.service ? { serviceName: opts.service } : {}),
         ...(opts.app ? { appName: opts.app } : {}),
         limit: positiveInt(opts.limit, '--limit'),
@@ -95,14 +86,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
     .action(async (opts: { input: string[]; output: string; format?: string }, cmd: Command) => {
       const format = checkFormat(opts.format);
-      const log = logger(cmd, io);
-      const files = await inputFiles(opts.input);
-      const all = [];
-      for (const file of files) {
-        const read = await readSessions(file, format ? { format } : {});
-        for (const w of read.warnings) log.warn({ file, ...w }, 'ingest warning');
-        all.push(...read.sessions);
-      }
+      const all = await readInputSessions(opts.input, format, logger(cmd, io));
       const n = await writeSessionsFile(opts.output, all);
       io.stderr.write(`wrote ${n} session(s) to ${opts.output}\n`);
     });
