@@ -127,6 +127,22 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
   });
 });
 
+describe('MCEWorkerService.processSession', () => {
+  it('computes and stores one session under its own run id, or under the one given', async () => {
+    const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
+    await using client = await MCEClient.open({ config: { ...defaultMceConfig(), metrics: { Session: ['Duration', 'LLMCallCount'] } }, store, cache: false });
+    await store.writeSessions([copy('one')]);
+    const service = new MCEWorkerService(client);
+    expect(await service.processSession('one', 'run-a')).toMatchObject({ sessionId: 'one', status: 'ok', results: 2, failedMetrics: 0 });
+    await service.processSession('one', 'run-a'); // same run id: overwritten
+    expect(await client.getMetrics('one')).toHaveLength(2);
+    await service.processSession('one'); // a run of its own: added
+    expect(await client.getMetrics('one')).toHaveLength(4);
+    expect((await service.processSession('nobody')).status).toBe('unknown-session');
+    await store.close();
+  });
+});
+
 describe('MCEWorkerService failures', () => {
   it('throws when the store is gone, so the caller can retry the batch', async () => {
     const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);

@@ -3,7 +3,7 @@
  * data), 1 for a runtime failure (store unreachable, …), 2 for bad input or usage (the message names the file,
  * line, field or option).
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
 import { config as loadDotenv } from 'dotenv';
 import { existsSync } from 'node:fs';
 import { MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
@@ -73,4 +73,3 @@ export function defaultIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 }
 
-export { Option };

@@ -148,6 +148,13 @@ function listFor(session: Session, kind: CallLevel): Call[] {
   return session[CALL_LISTS[kind]] as Call[];
 }
 
+/** `items` in consecutive pieces of at most `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /** Counts from `kind → number` pairs as SQL `GROUP BY kind` returns them. */
 export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServers: number): SessionCounts {
   const counts: SessionCounts = { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers };

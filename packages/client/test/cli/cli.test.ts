@@ -231,6 +231,9 @@ describe('mce set-eval-mode', () => {
     expect((await runCli(['set-eval-mode'], ws)).stdout).toBe('llm (the default)\n');
     expect((await runCli(['set-eval-mode', 'hybrid'], ws)).code).toBe(0);
     expect((await runCli(['set-eval-mode'], ws)).stdout).toBe(`hybrid (from ${join(ws.dir, 'user-config', 'config.yaml')})\n`);
+    // What is saved is echoed in its normal spelling.
+    expect((await runCli(['set-eval-mode', 'System-One'], ws)).stdout).toBe(`eval mode set to system_one in ${join(ws.dir, 'user-config', 'config.yaml')}\n`);
+    expect((await runCli(['set-eval-mode', 'hybrid'], ws)).code).toBe(0);
     const env = await runCli(['set-eval-mode'], { dir: ws.dir, env: { ...ws.env, MCE_EVAL_MODE: 'system_one' } });
     expect(env.stdout).toBe('system_one (from MCE_EVAL_MODE)\n');
     const bad = await runCli(['set-eval-mode', 'fast'], ws);

@@ -214,6 +214,9 @@ describe('Neo4j store statements', () => {
       return [];
     });
     expect(await store.getSession('r')).toStrictEqual(session);
+    // A closed store stops answering, though its (shared) driver lives on.
+    await store.close();
+    await expect(store.getSession('r')).rejects.toThrow('the Neo4j store is closed');
   });
 
   it('closes its driver session when the work fails', async () => {

@@ -17,12 +17,13 @@ export function registerEvalModeCommand(program: Command, io: CliIO): void {
     .action((mode: string | undefined) => {
       const path = userConfigPath(io.env);
       if (mode !== undefined) {
+        let saved: string;
         try {
-          writePersistedEvalMode(path, mode);
+          saved = writePersistedEvalMode(path, mode);
         } catch (error) {
           throw new UsageError((error as Error).message);
         }
-        io.stdout.write(`eval mode set to ${mode} in ${path}\n`);
+        io.stdout.write(`eval mode set to ${saved} in ${path}\n`);
         if (io.env.MCE_EVAL_MODE) io.stderr.write(`note: MCE_EVAL_MODE=${io.env.MCE_EVAL_MODE} overrides it in this environment\n`);
         return;
       }

@@ -4,9 +4,9 @@
  * JSON strings, every session closed in `finally`. A batch of sessions is one write transaction: the Session
  * nodes are locked first (in id order), so two writers of the same session merge instead of racing.
  */
-import type { Call, CallLevel, MetricDefinition, MetricResult, Session } from '@mce/core';
+import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type MetricResult, type Session } from '@mce/core';
 import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
-import { allCalls, assembleSession, countsFrom, toEpochMs } from '../rows.js';
+import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
 import type {
   KnowledgeGraphStore,
@@ -32,13 +32,7 @@ export interface Neo4jStoreOptions {
   driver?: Neo4jDriverLike;
 }
 
-const CALL_KINDS: readonly CallLevel[] = ['MASCall', 'AgentCall', 'TaskCall', 'LLMCall', 'ToolCall'];
-
-function batches<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
+const CALL_KINDS = Object.keys(CALL_LISTS) as CallLevel[];
 
 /** Content fields, possibly large: only in the payload, not copied into properties. */
 const CONTENT_FIELDS = new Set(['input', 'output', 'arguments', 'result']);
@@ -54,32 +48,12 @@ function callNode(sessionId: string, call: Call, seq: number): Record<string, un
 }
 
 function headerNode(header: SessionHeader): Record<string, unknown> {
-  return properties({
-    id: header.id,
-    startTime: header.startTime,
-    endTime: header.endTime,
-    serviceName: header.serviceName,
-    appName: header.appName,
-    traceIds: header.traceIds,
-    userInput: header.userInput,
-    finalResponse: header.finalResponse,
-    attributes: header.attributes === undefined ? undefined : JSON.stringify(header.attributes),
-  });
+  return properties({ ...headerRow(header) });
 }
 
+/** A Session node's properties as a header (absent properties are what the SQL stores hold as NULL). */
 function headerFromNode(node: Record<string, unknown>): SessionHeader {
-  const header: SessionHeader = {
-    kind: 'Session',
-    id: node.id as string,
-    startTime: node.startTime as number,
-    endTime: node.endTime as number,
-    traceIds: (node.traceIds as string[] | undefined) ?? [],
-  };
-  for (const key of ['serviceName', 'appName', 'userInput', 'finalResponse'] as const) {
-    if (typeof node[key] === 'string') header[key] = node[key];
-  }
-  if (typeof node.attributes === 'string') header.attributes = JSON.parse(node.attributes) as Record<string, unknown>;
-  return header;
+  return headerFromRow({ ...node, traceIds: node.traceIds ?? [], attributes: node.attributes ?? null } as HeaderRow);
 }
 
 function resultNode(result: MetricResult): Record<string, unknown> {
@@ -138,17 +112,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
       for (const session of batch) {
         const next = stored.get(session.id) ?? { nextCall: 0, nextServer: 0 };
         allCalls(session).forEach((call, i) => callsByKind.get(call.kind)?.push(callNode(session.id, call, next.nextCall + i)));
-        session.mcpServers.forEach((server, i) =>
-          servers.push(
-            properties({
-              sessionId: session.id,
-              name: server.name,
-              seq: int(next.nextServer + i),
-              transport: server.transport,
-              payload: JSON.stringify(server),
-            }),
-          ),
-        );
+        for (const row of serverRows(session, next.nextServer)) servers.push(properties({ ...row, seq: int(row.seq) }));
       }
       for (const [kind, rows] of callsByKind) await this.runBatches(tx, cypher.writeCalls(kind), rows);
       await this.runBatches(tx, cypher.WRITE_SERVERS, servers);
@@ -157,14 +121,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   async getSession(id: string): Promise<Session | undefined> {
-    return this.read(async (tx) => {
-      const found = (await tx.run(cypher.READ_SESSION, { id })).records[0];
-      if (!found) return undefined;
-      const header = headerFromNode(fromNeo4j(found.toObject().session) as Record<string, unknown>);
-      const calls = (await tx.run(cypher.READ_CALLS, { id })).records.map((r) => r.toObject().payload as string);
-      const servers = (await tx.run(cypher.READ_SERVERS, { id })).records.map((r) => r.toObject().payload as string);
-      return assembleSession(header, calls, servers);
-    });
+    return (await this.getSessions([id])).get(id);
   }
 
   async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {
@@ -227,7 +184,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
       }
       const { valid, rejected } = validateResults(results, known, this.logger);
       await this.runBatches(tx, cypher.WRITE_METRICS, definitions.map((d) => properties({ ...d })));
-      for (const chunk of batches(valid, this.batchSize)) {
+      for (const chunk of chunks(valid, this.batchSize)) {
         await tx.run(cypher.UNLINK_RESULTS, { ids: chunk.map((r) => r.id) });
         await tx.run(cypher.WRITE_RESULTS, { rows: chunk.map(resultNode) });
       }
@@ -259,11 +216,17 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   private async runBatches(tx: CypherTransactionLike, statement: string, rows: readonly Record<string, unknown>[]) {
-    for (const chunk of batches(rows, this.batchSize)) await tx.run(statement, { rows: chunk });
+    for (const chunk of chunks(rows, this.batchSize)) await tx.run(statement, { rows: chunk });
+  }
+
+  private session() {
+    // The driver is shared with other stores on the same target: closing this one must still stop it answering.
+    if (this.closed) throw new Error('the Neo4j store is closed');
+    return this.driver.session(this.sessionConfig());
   }
 
   private async write<T>(work: (tx: CypherTransactionLike) => Promise<T>): Promise<T> {
-    const session = this.driver.session(this.sessionConfig());
+    const session = this.session();
     try {
       return await session.executeWrite(work);
     } finally {
@@ -272,7 +235,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   private async read<T>(work: (tx: CypherTransactionLike) => Promise<T>): Promise<T> {
-    const session = this.driver.session(this.sessionConfig());
+    const session = this.session();
     try {
       return await session.executeRead(work);
     } finally {

@@ -10,6 +10,7 @@ import { coalesceSessions, mergeSessionHeader, sessionHeader } from '../merge.js
 import {
   assembleSession,
   callRows,
+  chunks,
   countsFrom,
   headerFromRow,
   headerRow,
@@ -49,12 +50,6 @@ const LOCK_NAMESPACE = 0x6d6365; // "mce"
 type Row = Record<string, unknown>;
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /** Column arrays for `unnest`: one array per key, in the order of `keys`. */
 function columns<T extends object>(rows: readonly T[], keys: readonly (keyof T)[]): unknown[][] {
@@ -145,7 +140,7 @@ export class PostgresStore implements KnowledgeGraphStore {
         ],
       );
       const calls = batch.flatMap((s) => callRows(s, nextSeq.get(s.id)?.calls ?? 0));
-      for (const chunk of chunks(calls)) {
+      for (const chunk of chunks(calls, CHUNK)) {
         await client.query(
           `INSERT INTO calls (session_id, id, kind, seq, name, trace_id, parent_id, start_time, end_time, status, payload)
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[],
@@ -157,7 +152,7 @@ export class PostgresStore implements KnowledgeGraphStore {
         );
       }
       const servers = batch.flatMap((s) => serverRows(s, nextSeq.get(s.id)?.servers ?? 0));
-      for (const chunk of chunks(servers)) {
+      for (const chunk of chunks(servers, CHUNK)) {
         await client.query(
           `INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
            SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::json[])
@@ -169,25 +164,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async getSession(id: string): Promise<Session | undefined> {
-    return this.transaction(async (client) => {
-      const header = (await client.query<Row>(`${HEADER_SELECT} WHERE id = $1`, [id])).rows[0];
-      if (!header) return undefined;
-      const calls = await client.query<string[]>({
-        text: 'SELECT payload::text FROM calls WHERE session_id = $1 ORDER BY seq',
-        values: [id],
-        rowMode: 'array',
-      });
-      const servers = await client.query<string[]>({
-        text: 'SELECT payload::text FROM mcp_servers WHERE session_id = $1 ORDER BY seq',
-        values: [id],
-        rowMode: 'array',
-      });
-      return assembleSession(
-        headerFromRow(header as unknown as HeaderRow),
-        calls.rows.map((r) => r[0] as string),
-        servers.rows.map((r) => r[0] as string),
-      );
-    }, 'ISOLATION LEVEL REPEATABLE READ READ ONLY'); // header and calls from one snapshot
+    return (await this.getSessions([id])).get(id);
   }
 
   async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
-import { coalesceSessions, mergeSessionHeader, type SessionHeader } from '../merge.js';
+import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
 import type {
@@ -104,8 +104,7 @@ export class SqliteStore implements KnowledgeGraphStore {
     const write = db.transaction((batch: Session[]) => {
       for (const session of batch) {
         const stored = selectHeader.get(session.id) as Row | undefined;
-        const { masCalls: _m, agentCalls: _a, taskCalls: _t, llmCalls: _l, toolCalls: _c, mcpServers: _s, ...incoming } = session;
-        const header = mergeSessionHeader(stored ? sqliteHeader(stored) : undefined, incoming);
+        const header = mergeSessionHeader(stored ? sqliteHeader(stored) : undefined, sessionHeader(session));
         const row = headerRow(header);
         upsertHeader.run({ ...row, traceIds: JSON.stringify(row.traceIds) });
         const next = (stored ? maxSeq.get(session.id, session.id) : { calls: 0, servers: 0 }) as { calls: number; servers: number };
@@ -120,14 +119,7 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async getSession(id: string): Promise<Session | undefined> {
-    const read = this.db.transaction(() => {
-      const stored = this.prepare(`SELECT ${HEADER_COLUMNS} FROM sessions WHERE id = ?`).get(id) as Row | undefined;
-      if (!stored) return undefined;
-      const calls = this.prepare('SELECT payload FROM calls WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
-      const servers = this.prepare('SELECT payload FROM mcp_servers WHERE session_id = ? ORDER BY seq').pluck().all(id) as string[];
-      return assembleSession(sqliteHeader(stored), calls, servers);
-    });
-    return read();
+    return (await this.getSessions([id])).get(id);
   }
 
   async getSessions(ids: readonly string[]): Promise<Map<string, Session>> {

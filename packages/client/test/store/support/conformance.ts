@@ -284,6 +284,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         await using held = other;
         await held.writeSessions([bareSession('disposable', 1)]);
       }
+      // Leaving the block closed it: it no longer answers.
+      await expect(other.sessionExists(['disposable'])).rejects.toThrow();
       // Closing twice is harmless.
       await other.close();
     });
