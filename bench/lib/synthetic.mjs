@@ -186,7 +186,10 @@ export function syntheticSession(spans, index = 0, seed = 42) {
   };
 }
 
-/** Number of elements below the session (what a "span" counts here). */
+/**
+ * Number of elements below the session (what a "span" counts here): @mce/client's elementCount, repeated because the
+ * engine benchmark's phase processes must not load @mce/client — its ≈ 27 MB of modules would count in their peak RSS.
+ */
 export function spanCount(session) {
   return session.masCalls.length + session.agentCalls.length + session.taskCalls.length + session.llmCalls.length + session.toolCalls.length;
 }

@@ -65,7 +65,3 @@ export function bigSession(id, spans) {
   }
   return session;
 }
-
-export function spanCount(session) {
-  return session.masCalls.length + session.agentCalls.length + session.taskCalls.length + session.llmCalls.length + session.toolCalls.length;
-}

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openStore, storeTargetFromEnv } from '@mce/client';
-import { bigSession, DEFINITIONS, resultBatch, spanCount } from './data.mjs';
+import { elementCount, openStore, storeTargetFromEnv } from '@mce/client';
+import { bigSession, DEFINITIONS, resultBatch } from './data.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -74,7 +74,7 @@ async function bench(label, open, results) {
       t0 = process.hrtime.bigint();
       const back = await store.getSession(session.id);
       reads.push(ms(t0));
-      if (!back || spanCount(back) !== SPANS) throw new Error(`${label}: read ${back ? spanCount(back) : 0}/${SPANS} spans`);
+      if (!back || elementCount(back) !== SPANS) throw new Error(`${label}: read ${back ? elementCount(back) : 0}/${SPANS} spans`);
     }
     t0 = process.hrtime.bigint();
     const sessionResults = await store.getMetricResults('bench-session-0', { recursive: true });

@@ -1,5 +1,5 @@
 // The processors the worker benchmark can run, and the preparation of the sessions they read.
-import { syntheticSession, spanCount } from './sessions.mjs';
+import { sessionId, syntheticSession } from './sessions.mjs';
 
 const noop = {
   async processBatch(items) {
@@ -17,12 +17,11 @@ export async function createProcessor(kind, { pgUrl, schema, recursive }) {
 
 /** Writes the synthetic sessions to the store (unless already there) and returns their ids. */
 export async function prepareSessions(kind, { pgUrl, schema, count, fresh }) {
-  const sessionIds = Array.from({ length: count }, (_, i) => syntheticSession(i).id);
-  const spansPerSession = spanCount(syntheticSession(0));
-  if (kind === 'noop') return { sessionIds, spansPerSession, close: async () => undefined };
+  const sessionIds = Array.from({ length: count }, (_, i) => sessionId(i));
+  if (kind === 'noop') return { sessionIds, close: async () => undefined };
   const { writeBenchSessions } = await import('./service.mjs');
-  const { wroteSeconds, close } = await writeBenchSessions({ pgUrl, schema, count, fresh, make: syntheticSession });
-  return { sessionIds, spansPerSession, wroteSeconds, close };
+  const { wroteSeconds, close } = await writeBenchSessions({ pgUrl, schema, ids: sessionIds, fresh, make: syntheticSession });
+  return { sessionIds, wroteSeconds, close };
 }
 
 /** Before and after each pass: no results left from the previous one. */

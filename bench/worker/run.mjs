@@ -14,9 +14,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Connection } from 'rabbitmq-client';
+import { elementCount } from '@mce/client';
 import { enqueueSessions, queueNames } from '@mce/worker';
 import { processCpuMs } from '../lib/process-cpu.mjs';
 import { clearResults, countResults, prepareSessions } from './processor.mjs';
+import { syntheticSession } from './sessions.mjs';
 
 // Process names of the services that share the machine with the workers.
 const POSTGRES = ['postgres'];
@@ -162,7 +164,8 @@ async function runPass(workerCount, sessionIds) {
 }
 
 const prepared = await prepareSessions(args.processor, { pgUrl: PG_URL, schema: SCHEMA, count: SESSIONS, fresh: args.fresh });
-console.log(`worker benchmark: ${SESSIONS} sessions × ${prepared.spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${2 * BATCH_SIZE}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
+const spansPerSession = elementCount(syntheticSession(0));
+console.log(`worker benchmark: ${SESSIONS} sessions × ${spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${2 * BATCH_SIZE}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
 if (prepared.wroteSeconds !== undefined) console.log(`  sessions written to the store in ${fmt(prepared.wroteSeconds)} s`);
 
 const results = [];

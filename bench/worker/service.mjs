@@ -20,17 +20,16 @@ export async function openServiceProcessor({ pgUrl, schema, recursive = true }) 
   };
 }
 
-/** Writes `count` synthetic sessions unless the schema already holds them all (or `fresh`). */
-export async function writeBenchSessions({ pgUrl, schema, count, fresh, make }) {
+/** Writes the synthetic sessions `make(i)` of `ids` (ids[i] = make(i).id) unless the schema already holds them all (or `fresh`). */
+export async function writeBenchSessions({ pgUrl, schema, ids, fresh, make }) {
   const store = new PostgresStore(pgUrl, { schema, logger: silent });
   await store.init();
-  const ids = Array.from({ length: count }, (_, i) => make(i).id);
   const present = fresh ? new Set() : await store.sessionExists(ids);
   let wroteSeconds;
-  if (present.size < count) {
+  if (present.size < ids.length) {
     const started = performance.now();
     const missing = [];
-    for (let i = 0; i < count; i++) if (!present.has(ids[i])) missing.push(i);
+    for (let i = 0; i < ids.length; i++) if (!present.has(ids[i])) missing.push(i);
     for (let i = 0; i < missing.length; i += 250) await store.writeSessions(missing.slice(i, i + 250).map((n) => make(n)));
     wroteSeconds = (performance.now() - started) / 1000;
   }

@@ -7,9 +7,14 @@ const AGENTS = ['planner', 'researcher', 'writer'];
 const TOOLS = ['search', 'fetch', 'calculator', 'read_file'];
 const MODELS = ['gpt-4o', 'gpt-4o-mini'];
 
+/** The id of the `index`th synthetic session, without generating it. */
+export function sessionId(index) {
+  return `bench-session-${String(index).padStart(5, '0')}`;
+}
+
 export function syntheticSession(index, spansPerAgent = { llm: 7, tool: 7, task: 2 }) {
   const random = prng(index + 1);
-  const id = `bench-session-${String(index).padStart(5, '0')}`;
+  const id = sessionId(index);
   const t0 = 1_700_000_000_000 + index * 60_000;
   const masId = `${id}-m0`;
   const session = {
@@ -80,8 +85,4 @@ export function syntheticSession(index, spansPerAgent = { llm: 7, tool: 7, task:
   session.masCalls.push({ kind: 'MASCall', id: masId, name: 'workflow', workflowName: 'bench', startTime: t0, endTime: clock, status: 'ok' });
   session.endTime = clock;
   return session;
-}
-
-export function spanCount(session) {
-  return session.masCalls.length + session.agentCalls.length + session.taskCalls.length + session.llmCalls.length + session.toolCalls.length;
 }
