@@ -1,7 +1,9 @@
 /** ResultRecord ⇄ ontology MetricResult: the exact shape written to the knowledge graph, and a lossless round trip. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ONTOLOGY_LEVELS, toMetricResult, toResultRecord, type ResultRecord } from '../src/index.js';
+import { MetricEngine, ONTOLOGY_LEVELS, toMetricResult, toResultRecord, type ResultRecord } from '../src/index.js';
+import { metric } from './helpers/metrics.js';
+import { sampleSession } from './helpers/sessions.js';
 
 const record: ResultRecord = {
   id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
@@ -72,5 +74,21 @@ describe('toMetricResult', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('toResultRecord', () => {
+  it('a record read back has the key order of a computed one (JSON output is the same shape)', async () => {
+    const engine = new MetricEngine({ maxWorkers: 1 });
+    engine.registerMetric(metric('Plain', ['Session'], () => ({ value: 1 })));
+    engine.registerMetric(metric('Detailed', ['Session'], () => ({ value: 2, reasoning: 'why', details: { parts: 2 } })));
+    const { results } = await engine.computeLoadedSession(sampleSession(), { runId: 'keys' });
+    expect(results.map((r) => r.name)).toEqual(['Plain', 'Detailed']);
+    for (const computed of results) {
+      const readBack = toResultRecord(toMetricResult(computed, 's1'), { computedBy: computed.provider, unit: computed.unit });
+      // toStrictEqual ignores key order; the printed JSON does not.
+      expect(Object.keys(readBack)).toEqual(Object.keys(computed));
+      expect(JSON.stringify(readBack)).toBe(JSON.stringify(computed));
+    }
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
-import { MetricEngine, engineOptionsFromEnv } from '@mce/core';
+import { EngineOptionError, MetricEngine, engineOptionsFromEnv } from '@mce/core';
 import { crash, duration, fixtureProvider, slow, where } from './fixtures/engine-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
@@ -190,6 +190,11 @@ describe('engineOptionsFromEnv', () => {
       'MCE_ENGINE_MAX_WORKERS must be a positive integer (got "0")',
     );
     expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '2.5' })).toThrow('MCE_ENGINE_MAX_WORKERS must be a positive integer');
+    // The parts of the message, for callers that word it their own way (the client's EnvError).
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(
+      expect.objectContaining({ source: 'MCE_ENGINE_STRATEGY', expected: 'one of asyncio, thread, process, hybrid', value: 'fibers' }),
+    );
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(EngineOptionError);
   });
 
   it('configures the engine', () => {
@@ -197,6 +202,12 @@ describe('engineOptionsFromEnv', () => {
     expect([e.strategyName, e.maxWorkers]).toEqual(['process', 5]);
     expect(new MetricEngine().strategyName).toBe('asyncio');
     expect(() => new MetricEngine({ maxWorkers: -1 })).toThrow('maxWorkers must be a positive integer (got "-1")');
+  });
+
+  it('rejects an unknown strategy when the engine is made, not at its first compute', () => {
+    expect(() => new MetricEngine({ strategy: 'fibers' as StrategyName })).toThrow(
+      'strategy must be one of asyncio, thread, process, hybrid (got "fibers")',
+    );
   });
 });
 

@@ -2,7 +2,7 @@ export { workerConfigFrom, envNameFor, WorkerConfigError, DEFAULT_AMQP_URL, DEFA
 export type { BatchItem, BatchItemOutcome, BatchOutcome, BatchProcessor } from './processor.js';
 export { parseMessage, messageKey, runIdFor, type ParsedMessage } from './message.js';
 export { queueNames, topology, HEADER, type QueueNames, type DeadLetterReason } from './topology.js';
-export { WorkerMetrics } from './metrics.js';
+export { WorkerMetrics, type ProcessedBatch } from './metrics.js';
 export { startHealthServer, type HealthServer } from './health-server.js';
 export { createLogger, type Logger } from './logger.js';
 export { MceWorker, type WorkerOptions } from './worker.js';

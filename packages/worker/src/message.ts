@@ -17,7 +17,7 @@ export function bodyBytes(body: unknown): Buffer {
 export function parseMessage(body: unknown): ParsedMessage {
   let value: unknown = body;
   if (Buffer.isBuffer(body) || typeof body === 'string') {
-    const text = bodyBytes(body).toString('utf8');
+    const text = typeof body === 'string' ? body : body.toString('utf8');
     try {
       value = JSON.parse(text);
     } catch {

@@ -4,6 +4,19 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { DeadLetterReason } from './topology.js';
 
+/** What one processed batch adds to the metrics. */
+export interface ProcessedBatch {
+  /** Sessions in the batch (its size), unknown ones included. */
+  sessions: number;
+  /** Sessions computed and stored. */
+  stored: number;
+  /** From the processBatch call to the committed flush. */
+  seconds: number;
+  /** LLM judge tokens and cost (USD) spent on the batch. */
+  tokens: number;
+  cost: number;
+}
+
 /** Window over which the sessions/s gauge is computed. */
 const RATE_WINDOW_MS = 10_000;
 
@@ -45,14 +58,14 @@ export class WorkerMetrics {
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry });
   }
 
-  recordBatch(sessions: number, seconds: number, usage: { tokens: number; cost: number }): void {
+  recordBatch({ sessions, stored, seconds, tokens, cost }: ProcessedBatch): void {
     this.batchSize.observe(sessions);
     this.batchDuration.observe(seconds);
-    this.sessionsProcessed.inc(sessions);
-    if (usage.tokens > 0) this.judgeTokens.inc(usage.tokens);
-    if (usage.cost > 0) this.judgeCost.inc(usage.cost);
+    this.sessionsProcessed.inc(stored);
+    if (tokens > 0) this.judgeTokens.inc(tokens);
+    if (cost > 0) this.judgeCost.inc(cost);
     const now = Date.now();
-    this.recent.push({ at: now, sessions });
+    this.recent.push({ at: now, sessions: stored });
     while (this.recent.length > 0 && (this.recent[0]?.at ?? now) < now - RATE_WINDOW_MS) this.recent.shift();
   }
 

@@ -8,6 +8,7 @@
  * client acks/nacks on the channel the message came from, re-creates channel, topology and consumer after a lost
  * connection, and on close() stops consuming and waits for the pending handlers (= the in-flight batches).
  */
+import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -194,7 +195,7 @@ export class MceWorker {
     } catch (error) {
       this.metrics.batchesFailed.inc();
       this.log.warn({ err: error, sessions: items.length, messages: batch.length }, 'batch failed: messages go to the retry queue');
-      await Promise.all(batch.map((entry) => this.retry(entry, errorText(error))));
+      await Promise.all(batch.map((entry) => this.retry(entry, errorText(toError(error)))));
       return;
     }
     const seconds = (performance.now() - started) / 1000;
@@ -205,7 +206,7 @@ export class MceWorker {
       cost += item.evaluationCost ?? 0;
     }
     const stored = outcome.items.filter((item) => item.status === 'ok').length;
-    this.metrics.recordBatch(stored, seconds, { tokens, cost });
+    this.metrics.recordBatch({ sessions: items.length, stored, seconds, tokens, cost });
     this.log.debug({ sessions: items.length, messages: batch.length, seconds }, 'batch stored');
 
     let offset = 0;
@@ -305,8 +306,4 @@ function attemptOf(message: AsyncMessage): number {
   const raw: unknown = message.headers?.[HEADER.attempts];
   const value = typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' ? Number(raw) : raw;
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }

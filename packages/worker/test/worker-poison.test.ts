@@ -64,5 +64,8 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
     expect(text).toContain('mce_worker_messages_dead_lettered_total{reason="malformed-message"} 2');
     expect(text).toContain('mce_worker_messages_dead_lettered_total{reason="unknown-session"} 1');
     expect(text).toContain('mce_worker_messages_processed_total 1');
+    // The batches held 4 sessions (however they were split), 2 of them stored: the size counts the unknown ones too.
+    expect(text).toContain('mce_worker_batch_size_sum 4');
+    expect(text).toContain('mce_worker_sessions_processed_total 2');
   });
 });

@@ -61,7 +61,8 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     for (const message of dead) {
       expect(message.headers?.[HEADER.reason]).toBe('max-attempts-exceeded');
       expect(message.headers?.[HEADER.attempts]).toBe(2);
-      expect(message.headers?.[HEADER.lastError]).toBe('Error: store unreachable (simulated)');
+      // The project's one error text rule (core's errorText): a plain Error shows its message only.
+      expect(message.headers?.[HEADER.lastError]).toBe('store unreachable (simulated)');
     }
     expect(dead.map((message) => (message.body as { session_id: string }).session_id).sort()).toEqual(sessions.slice(0, 4).sort());
     expect((await fixture.counts()).results).toBe(0);

@@ -2,10 +2,10 @@
  * `MCEClientConfig.fromEnv()`: the connection and tuning settings of the seed's environment variables.
  * Values from the environment override mce_config.yaml (see `applyEnvOverrides`).
  */
+import type { EngineOptions, StrategyName } from '@mce/core';
+import { EngineOptionError, engineOptionsFromEnv } from '@mce/core';
 import { storeUrlFromEnv } from '../store/url.js';
-import type { ExecutionStrategyName, MceConfig } from './mce-config.js';
-
-const STRATEGIES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
+import type { MceConfig } from './mce-config.js';
 
 export class EnvError extends Error {
   constructor(variable: string, message: string) {
@@ -38,6 +38,16 @@ function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
+/** `MCE_ENGINE_STRATEGY` / `MCE_ENGINE_MAX_WORKERS` read as the engine reads them; a bad value is an EnvError. */
+function engineOptions(env: NodeJS.ProcessEnv): EngineOptions {
+  try {
+    return engineOptionsFromEnv(env);
+  } catch (error) {
+    if (error instanceof EngineOptionError) throw new EnvError(error.source, `expected ${error.expected}, got "${error.value}"`);
+    throw error;
+  }
+}
+
 function first(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
   for (const n of names) {
     const v = env[n]?.trim();
@@ -53,7 +63,7 @@ export class MCEClientConfig {
   /** `MCE_METRIC_CACHE`: false turns the record/replay cache off; a path sets its file. */
   metricCache?: boolean | string;
   engineMaxWorkers?: number;
-  engineStrategy?: ExecutionStrategyName;
+  engineStrategy?: StrategyName;
   workaroundsFirst?: boolean;
   judgeSamples?: number;
   judgeTemperature?: number;
@@ -76,14 +86,9 @@ export class MCEClientConfig {
     c.storeUrl = first(env, 'MCE_STORE_URL') ?? (c.neo4j.uri ? storeUrlFromEnv(env) : undefined);
     const cache = env.MCE_METRIC_CACHE?.trim();
     if (cache) c.metricCache = /^(true|false|0|1|on|off|yes|no)$/i.test(cache) ? bool(env, 'MCE_METRIC_CACHE') : cache;
-    c.engineMaxWorkers = int(env, 'MCE_ENGINE_MAX_WORKERS', 1);
-    const strategy = first(env, 'MCE_ENGINE_STRATEGY');
-    if (strategy !== undefined) {
-      if (!(STRATEGIES as readonly string[]).includes(strategy)) {
-        throw new EnvError('MCE_ENGINE_STRATEGY', `expected one of ${STRATEGIES.join(', ')}, got "${strategy}"`);
-      }
-      c.engineStrategy = strategy as ExecutionStrategyName;
-    }
+    const engine = engineOptions(env);
+    c.engineMaxWorkers = engine.maxWorkers;
+    c.engineStrategy = engine.strategy;
     c.workaroundsFirst = bool(env, 'MCE_WORKAROUNDS_FIRST');
     c.judgeSamples = int(env, 'MCE_JUDGE_SAMPLES', 1);
     c.judgeTemperature = num(env, 'MCE_JUDGE_TEMPERATURE');

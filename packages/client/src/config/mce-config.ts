@@ -7,19 +7,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
-import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
+import { ONTOLOGY_LEVELS, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
 export const MCE_CONFIG_SCHEMA = require('../../schema/mce_config.schema.json') as Record<string, unknown>;
 
-export type ExecutionStrategyName = 'asyncio' | 'thread' | 'process' | 'hybrid';
 export type MetricSelection = Partial<Record<OntologyLevel, string[]>>;
 export type MetricOptions = Record<string, unknown>;
 
 export interface MceConfig {
   /** The file it came from, when it came from one. */
   source?: string;
-  engine: { maxWorkers?: number; strategy?: ExecutionStrategyName; recursive: boolean };
+  engine: { maxWorkers?: number; strategy?: StrategyName; recursive: boolean };
   cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
   store: { url?: string };
   /** Provider plugins to load (package names or paths relative to the config file). */
@@ -109,7 +108,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   config.source = file;
   const engine = (raw.engine ?? {}) as Record<string, unknown>;
   if (typeof engine.max_workers === 'number') config.engine.maxWorkers = engine.max_workers;
-  if (typeof engine.execution_strategy === 'string') config.engine.strategy = engine.execution_strategy as ExecutionStrategyName;
+  if (typeof engine.execution_strategy === 'string') config.engine.strategy = engine.execution_strategy as StrategyName;
   if (typeof engine.recursive === 'boolean') config.engine.recursive = engine.recursive;
   const cache = (raw.cache ?? {}) as Record<string, unknown>;
   config.cache = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, MCEClientConfig, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
+import { STRATEGY_NAMES } from '@mce/core';
+import { ConfigError, EnvError, MCE_CONFIG_SCHEMA, MCEClientConfig, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
 import { storeTargetFromEnv } from '../../src/store/index.js';
 
 describe('mce_config.yaml', () => {
@@ -48,6 +49,11 @@ describe('mce_config.yaml', () => {
     });
     expect(problems).toContainEqual({ line: 5, field: 'metrics.Sesion', message: 'unknown field "Sesion"' });
     expect((error as Error).message).toContain('conf/mce_config.yaml:2: engine.max_workers');
+  });
+
+  it('offers exactly the strategies the engine knows', () => {
+    const engine = (MCE_CONFIG_SCHEMA.properties as Record<string, { properties: Record<string, { enum?: unknown[] }> }>).engine;
+    expect(engine?.properties.execution_strategy?.enum).toEqual([...STRATEGY_NAMES]);
   });
 
   it('reports YAML syntax errors with their line', () => {
@@ -104,6 +110,19 @@ describe('MCEClientConfig.fromEnv', () => {
   it('names the variable of a bad value', () => {
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(/MCE_ENGINE_STRATEGY: expected one of/);
     expect(() => MCEClientConfig.fromEnv({ MCE_JUDGE_SAMPLES: '0' })).toThrow(/MCE_JUDGE_SAMPLES: expected an integer ≥ 1/);
+  });
+
+  it('reads the engine variables as the engine does, a bad value being an EnvError', () => {
+    expect(MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: ' Process ', MCE_ENGINE_MAX_WORKERS: ' 3 ' })).toMatchObject({
+      engineStrategy: 'process',
+      engineMaxWorkers: 3,
+    });
+    const strategy = new EnvError('MCE_ENGINE_STRATEGY', 'expected one of asyncio, thread, process, hybrid, got "fibers"');
+    expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(strategy);
+    expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(EnvError);
+    expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(
+      'environment variable MCE_ENGINE_MAX_WORKERS: expected a positive integer, got "0"',
+    );
   });
 });
 

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { EngineOptionError } from './errors.js';
 import type { StrategyName } from './strategies/strategy.js';
 import { STRATEGY_NAMES } from './strategies/strategy.js';
 
@@ -15,7 +16,7 @@ export interface EngineOptions {
 
 export type EngineEnv = Readonly<Record<string, string | undefined>>;
 
-/** Engine options from `MCE_ENGINE_STRATEGY` and `MCE_ENGINE_MAX_WORKERS`; throws a clear error for a bad value. */
+/** Engine options from `MCE_ENGINE_STRATEGY` and `MCE_ENGINE_MAX_WORKERS`; throws an EngineOptionError for a bad value. */
 export function engineOptionsFromEnv(env: EngineEnv): EngineOptions {
   const options: EngineOptions = {};
   const strategy = env.MCE_ENGINE_STRATEGY?.trim();
@@ -28,14 +29,14 @@ export function engineOptionsFromEnv(env: EngineEnv): EngineOptions {
 export function parseStrategy(value: string, source = 'strategy'): StrategyName {
   const name = value.toLowerCase();
   if (!(STRATEGY_NAMES as readonly string[]).includes(name)) {
-    throw new Error(`${source} must be one of ${STRATEGY_NAMES.join(', ')} (got "${value}")`);
+    throw new EngineOptionError(source, `one of ${STRATEGY_NAMES.join(', ')}`, value);
   }
   return name as StrategyName;
 }
 
 export function parseMaxWorkers(value: string | number, source = 'maxWorkers'): number {
   const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${source} must be a positive integer (got "${value}")`);
+  if (!Number.isInteger(n) || n < 1) throw new EngineOptionError(source, 'a positive integer', value);
   return n;
 }
 

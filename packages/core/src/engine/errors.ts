@@ -32,3 +32,18 @@ export class SessionNotFoundError extends Error {
     super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${sessionIds.join(', ')}`);
   }
 }
+
+/**
+ * A bad engine option value. `source` names where it came from (an option or an environment variable) and `expected`
+ * what it must be, so a caller with its own error wording (the client's EnvError) can say the same thing.
+ */
+export class EngineOptionError extends Error {
+  override readonly name = 'EngineOptionError';
+  constructor(
+    readonly source: string,
+    readonly expected: string,
+    readonly value: string | number,
+  ) {
+    super(`${source} must be ${expected} (got "${value}")`);
+  }
+}

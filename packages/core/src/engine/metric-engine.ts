@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CacheManager, CachedComputation } from '../contracts/cache.js';
 import type { Metric, MetricContext, MetricOutcome, MetricValue, PortableMetricRef } from '../contracts/metric.js';
+import { isSkip } from '../contracts/metric.js';
 import type { DataProvider, MetricProvider } from '../contracts/provider.js';
 import type { Element, OntologyLevel, Session } from '../ontology/types.js';
 import { elementsAt } from '../ontology/types.js';
 import type { EngineOptions } from './engine-options.js';
-import { defaultMaxWorkers, parseMaxWorkers } from './engine-options.js';
+import { defaultMaxWorkers, parseMaxWorkers, parseStrategy } from './engine-options.js';
 import { SessionNotFoundError } from './errors.js';
 import { MetricRegistry } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
@@ -81,7 +82,8 @@ export class MetricEngine {
   constructor(options: EngineOptions = {}, registry: MetricRegistry = new MetricRegistry()) {
     this.#options = options;
     this.registry = registry;
-    this.strategyName = options.strategy ?? 'asyncio';
+    // Checked here, not at the first compute: an unknown name would otherwise surface there as a TypeError.
+    this.strategyName = options.strategy === undefined ? 'asyncio' : parseStrategy(options.strategy);
     this.maxWorkers = options.maxWorkers === undefined ? defaultMaxWorkers() : parseMaxWorkers(options.maxWorkers);
     this.#scheduler = new TopologicalScheduler(registry);
   }
@@ -329,7 +331,8 @@ export class MetricEngine {
     for (const i of p.missing ?? []) {
       const key = p.keys[i];
       const outcome = p.outcomes[i];
-      if (key === undefined || invalidOutcome(outcome) !== undefined || isSkipped(outcome)) continue;
+      // Failures and skips are not cached (isSkip after invalidOutcome: a defined `skipped` is then a string).
+      if (key === undefined || invalidOutcome(outcome) !== undefined || isSkip(outcome as MetricOutcome)) continue;
       const { value, reasoning, details, evaluation } = outcome as MetricValue;
       const entry: CachedComputation = { value, recordedAt: new Date().toISOString() };
       if (reasoning !== undefined) entry.reasoning = reasoning;
@@ -373,8 +376,4 @@ function replayed(hit: CachedComputation): MetricOutcome {
   if (hit.reasoning !== undefined) value.reasoning = hit.reasoning;
   if (hit.evaluation !== undefined) value.evaluation = hit.evaluation;
   return value;
-}
-
-function isSkipped(outcome: ElementOutcome | undefined): boolean {
-  return typeof (outcome as { skipped?: unknown } | undefined)?.skipped === 'string';
 }

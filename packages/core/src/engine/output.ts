@@ -74,15 +74,27 @@ export function toMetricResult(
   return result;
 }
 
-/** Back from the knowledge graph: a stored MetricResult with its Metric's provider and unit. */
+/**
+ * Back from the knowledge graph: a stored MetricResult with its Metric's provider and unit. One literal in
+ * ResultRecord's key order (`details` last, only when present), so a stored record prints like a computed one.
+ */
 export function toResultRecord(result: MetricResult, metric: { computedBy: string; unit: string }): ResultRecord {
-  const { ofMetricType: _m, measures, sessionId: _s, details, ...fields } = result;
-  return {
-    ...fields,
+  const record: ResultRecord = {
+    id: result.id,
+    name: result.name,
     provider: metric.computedBy,
-    level: measures.level,
-    measures: measures.id,
+    level: result.measures.level,
+    measures: result.measures.id,
+    result: result.result,
     unit: metric.unit,
-    ...(details ? { details } : {}),
+    reasoning: result.reasoning,
+    evaluationModel: result.evaluationModel,
+    evaluationPromptTokenCount: result.evaluationPromptTokenCount,
+    evaluationCompletionTokenCount: result.evaluationCompletionTokenCount,
+    evaluationTotalTokenCount: result.evaluationTotalTokenCount,
+    evaluationCost: result.evaluationCost,
+    timestamp: result.timestamp,
   };
+  if (result.details) record.details = result.details;
+  return record;
 }

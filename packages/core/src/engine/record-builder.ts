@@ -1,4 +1,5 @@
 import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/metric.js';
+import { isSkip } from '../contracts/metric.js';
 import type { EvaluationUsage } from '../ontology/metric-result.js';
 import type { Element, OntologyLevel } from '../ontology/types.js';
 import type { SessionComputation, ResultRecord } from './output.js';
@@ -8,8 +9,9 @@ import { resultIdAt, resultIdBlock, resultIdHead } from './result-id.js';
 export type ElementOutcome = MetricOutcome | Error;
 
 /**
- * Turns one task's outcomes into records appended to `out` (an empty `out.results` is replaced by the new list). A thrown error, a non-finite value or a malformed
- * outcome becomes a FailedRecord (never a score); `skip()` becomes a SkippedRecord. `idTails`: the elements'
+ * Turns one task's outcomes into the records of `out`, the task's own empty bucket: `out.results` becomes the new
+ * list. A thrown error, a non-finite value or a malformed outcome becomes a FailedRecord (never a score); `skip()`
+ * becomes a SkippedRecord. `idTails`: the elements'
  * `resultIdTails`, if already made (they are the same for every task on these elements).
  */
 export function appendRecords(
@@ -53,8 +55,10 @@ export function appendRecords(
         out.failed.push({ name, level, measures, error: problem });
         continue;
       }
-      if (typeof (outcome as { skipped?: unknown }).skipped === 'string') {
-        out.skipped.push({ name, level, measures, reason: (outcome as { skipped: string }).skipped });
+      // Valid (checked just above), so a defined `skipped` is a string reason.
+      const valid = outcome as MetricOutcome;
+      if (isSkip(valid)) {
+        out.skipped.push({ name, level, measures, reason: valid.skipped });
         continue;
       }
     }
@@ -78,8 +82,7 @@ export function appendRecords(
     );
   }
   made.length = count;
-  if (out.results.length === 0) out.results = made;
-  else for (const record of made) out.results.push(record);
+  out.results = made;
 }
 
 /**

@@ -12,14 +12,11 @@ export function createLimiter(concurrency: number): Limiter {
 /** `asyncio`: everything on this thread; LLM-judged calls run concurrently up to the limit (a promise pool). */
 export class AsyncStrategy implements ExecutionStrategy {
   readonly name = 'asyncio';
-  readonly #limit: Limiter;
 
-  constructor(concurrency: number) {
-    this.#limit = createLimiter(concurrency);
-  }
+  constructor(private readonly limit: Limiter) {}
 
   async runStage(_session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
-    await Promise.all(jobs.map((job, i) => runInProcess(job, this.#limit).then((outcomes) => done(i, outcomes))));
+    await Promise.all(jobs.map((job, i) => runInProcess(job, this.limit).then((outcomes) => done(i, outcomes))));
   }
 
   async close(): Promise<void> {}

@@ -1,7 +1,7 @@
-import { createLimiter } from './async-strategy.js';
-import { AsyncStrategy } from './async-strategy.js';
+import { AsyncStrategy, createLimiter } from './async-strategy.js';
 import { PooledStrategy } from './pooled-strategy.js';
 import type { ExecutionStrategy, StrategyName } from './strategy.js';
+import type { WorkerKind } from './worker-pool.js';
 import { WorkerPool } from './worker-pool.js';
 
 /** The worker entry next to this module: `dist/…/worker-entry.js` when built, `src/…/worker-entry.js` under tests. */
@@ -16,13 +16,8 @@ export interface StrategyConfig {
 
 export function createStrategy({ strategy, maxWorkers, workerEntry = DEFAULT_WORKER_ENTRY }: StrategyConfig): ExecutionStrategy {
   const limit = createLimiter(maxWorkers);
-  switch (strategy) {
-    case 'asyncio':
-      return new AsyncStrategy(maxWorkers);
-    case 'thread':
-    case 'hybrid':
-      return new PooledStrategy(strategy, new WorkerPool('thread', workerEntry, maxWorkers), limit, maxWorkers);
-    case 'process':
-      return new PooledStrategy(strategy, new WorkerPool('process', workerEntry, maxWorkers), limit, maxWorkers);
-  }
+  if (strategy === 'asyncio') return new AsyncStrategy(limit);
+  // thread and hybrid run their pooled metrics on worker threads.
+  const kind: WorkerKind = strategy === 'process' ? 'process' : 'thread';
+  return new PooledStrategy(strategy, new WorkerPool(kind, workerEntry, maxWorkers), limit);
 }

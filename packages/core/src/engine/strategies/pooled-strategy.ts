@@ -17,7 +17,6 @@ export class PooledStrategy implements ExecutionStrategy {
     readonly name: 'thread' | 'process' | 'hybrid',
     private readonly pool: WorkerPool,
     private readonly limit: Limiter,
-    private readonly workers: number,
   ) {}
 
   async runStage(session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
@@ -27,7 +26,7 @@ export class PooledStrategy implements ExecutionStrategy {
       if (this.#offThread(job)) remote.push(i);
       else running.push(runInProcess(job, this.limit).then((outcomes) => done(i, outcomes)));
     });
-    for (const chunk of balance(remote, jobs, this.workers)) {
+    for (const chunk of balance(remote, jobs, this.pool.size)) {
       running.push(this.#runRemote(session, jobs, chunk, done));
     }
     await Promise.all(running);

@@ -90,7 +90,7 @@ export class WorkerPool {
   constructor(
     readonly kind: WorkerKind,
     private readonly entry: URL,
-    private readonly size: number,
+    readonly size: number,
   ) {}
 
   run(session: Session, dependencyResults: WorkerRequest['dependencyResults'], tasks: WireTask[]): Promise<WireOutcome[][]> {
