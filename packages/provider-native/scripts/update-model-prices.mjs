@@ -43,7 +43,7 @@ async function readSource(from) {
 const price = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /** The entries mce keeps: the right mode, a per-token input price, and (except embeddings) an output price. */
-export function trimPrices(source, providers) {
+function trimPrices(source, providers) {
   if (typeof source !== 'object' || source === null || Array.isArray(source)) throw new Error('expected a JSON object');
   const kept = {};
   for (const name of Object.keys(source).sort()) {

@@ -53,15 +53,17 @@ export const DEFAULT_JUDGE_CONFIG: Omit<JudgeConfig, 'model' | 'apiKey' | 'baseU
   transcriptTokens: 12_000,
 };
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
-function text(env: Env, name: string): string | undefined {
+/** The variable's trimmed value; undefined when unset or blank. */
+export function envText(env: Env, name: string): string | undefined {
   const raw = env[name]?.trim();
   return raw ? raw : undefined;
 }
 
-function number(env: Env, name: string, opts: { min: number; integer?: boolean }): number | undefined {
-  const raw = text(env, name);
+/** The variable as a number (undefined when unset); a value that is not one, or below `min`, throws naming it. */
+export function envNumber(env: Env, name: string, opts: { min: number; integer?: boolean }): number | undefined {
+  const raw = envText(env, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < opts.min || (opts.integer && !Number.isInteger(value))) {
@@ -70,8 +72,9 @@ function number(env: Env, name: string, opts: { min: number; integer?: boolean }
   return value;
 }
 
-function flag(env: Env, name: string): boolean | undefined {
-  const raw = text(env, name)?.toLowerCase();
+/** The variable as a boolean (undefined when unset); a value that is not one throws naming it. */
+export function envFlag(env: Env, name: string): boolean | undefined {
+  const raw = envText(env, name)?.toLowerCase();
   if (raw === undefined) return undefined;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;
@@ -82,24 +85,24 @@ function flag(env: Env, name: string): boolean | undefined {
 export function judgeConfigFromEnv(env: Env = process.env): JudgeConfig {
   const d = DEFAULT_JUDGE_CONFIG;
   const config: JudgeConfig = {
-    timeoutMs: (number(env, 'MCE_JUDGE_TIMEOUT_SECONDS', { min: 0.001 }) ?? d.timeoutMs / 1000) * 1000,
-    maxRetries: number(env, 'MCE_JUDGE_MAX_RETRIES', { min: 0, integer: true }) ?? d.maxRetries,
-    retryBaseMs: number(env, 'MCE_JUDGE_RETRY_BASE_MS', { min: 0 }) ?? d.retryBaseMs,
-    retryMaxMs: number(env, 'MCE_JUDGE_RETRY_MAX_MS', { min: 0 }) ?? d.retryMaxMs,
-    concurrency: number(env, 'MCE_JUDGE_CONCURRENCY', { min: 1, integer: true }) ?? d.concurrency,
-    logprobs: flag(env, 'MCE_JUDGE_LOGPROBS') ?? d.logprobs,
-    topLogprobs: number(env, 'MCE_JUDGE_TOP_LOGPROBS', { min: 1, integer: true }) ?? d.topLogprobs,
-    samples: number(env, 'MCE_JUDGE_SAMPLES', { min: 1, integer: true }) ?? d.samples,
-    maxTokens: number(env, 'MCE_JUDGE_MAX_TOKENS', { min: 1, integer: true }) ?? d.maxTokens,
-    transcriptTokens: number(env, 'MCE_JUDGE_TRANSCRIPT_TOKENS', { min: 100, integer: true }) ?? d.transcriptTokens,
+    timeoutMs: (envNumber(env, 'MCE_JUDGE_TIMEOUT_SECONDS', { min: 0.001 }) ?? d.timeoutMs / 1000) * 1000,
+    maxRetries: envNumber(env, 'MCE_JUDGE_MAX_RETRIES', { min: 0, integer: true }) ?? d.maxRetries,
+    retryBaseMs: envNumber(env, 'MCE_JUDGE_RETRY_BASE_MS', { min: 0 }) ?? d.retryBaseMs,
+    retryMaxMs: envNumber(env, 'MCE_JUDGE_RETRY_MAX_MS', { min: 0 }) ?? d.retryMaxMs,
+    concurrency: envNumber(env, 'MCE_JUDGE_CONCURRENCY', { min: 1, integer: true }) ?? d.concurrency,
+    logprobs: envFlag(env, 'MCE_JUDGE_LOGPROBS') ?? d.logprobs,
+    topLogprobs: envNumber(env, 'MCE_JUDGE_TOP_LOGPROBS', { min: 1, integer: true }) ?? d.topLogprobs,
+    samples: envNumber(env, 'MCE_JUDGE_SAMPLES', { min: 1, integer: true }) ?? d.samples,
+    maxTokens: envNumber(env, 'MCE_JUDGE_MAX_TOKENS', { min: 1, integer: true }) ?? d.maxTokens,
+    transcriptTokens: envNumber(env, 'MCE_JUDGE_TRANSCRIPT_TOKENS', { min: 100, integer: true }) ?? d.transcriptTokens,
   };
   const optional = {
-    model: text(env, 'LLM_MODEL_NAME'),
-    apiKey: text(env, 'OPENAI_API_KEY'),
-    baseURL: text(env, 'LLM_BASE_MODEL_URL_MCE'),
-    requestsPerMinute: number(env, 'MCE_JUDGE_REQUESTS_PER_MINUTE', { min: 1 }),
-    tokensPerMinute: number(env, 'MCE_JUDGE_TOKENS_PER_MINUTE', { min: 1 }),
-    temperature: number(env, 'MCE_JUDGE_TEMPERATURE', { min: 0 }),
+    model: envText(env, 'LLM_MODEL_NAME'),
+    apiKey: envText(env, 'OPENAI_API_KEY'),
+    baseURL: envText(env, 'LLM_BASE_MODEL_URL_MCE'),
+    requestsPerMinute: envNumber(env, 'MCE_JUDGE_REQUESTS_PER_MINUTE', { min: 1 }),
+    tokensPerMinute: envNumber(env, 'MCE_JUDGE_TOKENS_PER_MINUTE', { min: 1 }),
+    temperature: envNumber(env, 'MCE_JUDGE_TEMPERATURE', { min: 0 }),
   };
   for (const [key, value] of Object.entries(optional)) {
     if (value !== undefined) Object.assign(config, { [key]: value });

@@ -1,4 +1,4 @@
-export * from './config.js';
+export { DEFAULT_JUDGE_CONFIG, JUDGE_ENV_HINT, judgeConfigFromEnv, judgeTemperature, type JudgeConfig } from './config.js';
 export * from './errors.js';
 export * from './judge.js';
 export * from './limiter.js';

@@ -131,10 +131,6 @@ export class Judge {
     return this.config.model;
   }
 
-  get configured(): boolean {
-    return this.config.model !== undefined;
-  }
-
   /** Throws the "which variables to set" error when no judge model is configured. */
   requireModel(metric?: string): string {
     if (!this.config.model) throw new JudgeNotConfiguredError(metric);
@@ -312,9 +308,4 @@ function describe(error: unknown, endpoint: string, calls: number): Error {
   const wrapped = new Error(`judge request to ${endpoint} failed after ${calls} call(s): ${reason}`, { cause: error });
   wrapped.name = 'JudgeRequestError';
   return wrapped;
-}
-
-/** A judge from the environment (see `judgeConfigFromEnv`). */
-export function createJudge(config: JudgeConfig, options: JudgeOptions = {}): Judge {
-  return new Judge(config, options);
 }

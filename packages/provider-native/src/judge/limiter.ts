@@ -3,6 +3,7 @@
  * per rolling minute. One limiter per endpoint, shared by every metric and judge instance in the process.
  */
 import pLimit, { type LimitFunction } from 'p-limit';
+import { sleep } from './retry.js';
 
 export interface LimiterOptions {
   concurrency: number;
@@ -14,8 +15,6 @@ export interface LimiterOptions {
 
 const WINDOW_MS = 60_000;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 export class RequestLimiter {
   private readonly limit: LimitFunction;
   /** Requests started in the last minute: start time and tokens charged. */
@@ -24,11 +23,6 @@ export class RequestLimiter {
 
   constructor(readonly options: LimiterOptions) {
     this.limit = pLimit(options.concurrency);
-  }
-
-  /** Requests in flight now. */
-  get active(): number {
-    return this.limit.activeCount;
   }
 
   /**

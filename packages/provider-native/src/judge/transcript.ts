@@ -4,14 +4,15 @@
  * When the budget is exceeded the first user message and the most recent entries are kept, and a visible note says
  * what was left out.
  */
-import type { LLMCall, Message, Session, ToolCall } from '@mce/core';
+import type { AgentCall, LLMCall, Message, Session, ToolCall } from '@mce/core';
+import { agentIndex, byStartTime } from '../metrics/deterministic/session-index.js';
 import { tokenizer } from './tokenizer.js';
 
 export interface TranscriptScope {
   llmCalls: readonly LLMCall[];
   toolCalls: readonly ToolCall[];
-  /** Agent call id → agent name: a reply is labelled with the agent whose LLM call produced it. */
-  agentNames?: ReadonlyMap<string, string>;
+  /** Agent call id → agent call: a reply is labelled with the name of the agent whose LLM call produced it. */
+  agentById?: ReadonlyMap<string, Pick<AgentCall, 'agentName'>>;
 }
 
 export interface Transcript {
@@ -57,10 +58,13 @@ function renderMessage(m: Message, agent?: string): string {
   return parts.join('\n');
 }
 
+/** A failed tool call's outcome as the judge sees it: `error: <type>: <message>`. */
+export function toolErrorText(error: NonNullable<ToolCall['error']>): string {
+  return `error: ${[error.type, error.message].filter(Boolean).join(': ')}`;
+}
+
 function renderToolCall(call: ToolCall): string {
-  const outcome = call.error
-    ? `error: ${[call.error.type, call.error.message].filter(Boolean).join(': ')}`
-    : show(call.result ?? call.output);
+  const outcome = call.error ? toolErrorText(call.error) : show(call.result ?? call.output);
   return `[tool call ${call.toolName}${call.toolCallId ? ` #${call.toolCallId}` : ''}] ${show(call.arguments ?? call.input)}\n[tool result ${call.toolName}] ${outcome}`;
 }
 
@@ -85,10 +89,9 @@ function entriesOf(scope: TranscriptScope): Entry[] {
       if (text) entries.push({ at, order: order++, text });
     }
   };
-  const calls = [...scope.llmCalls].sort((a, b) => a.startTime - b.startTime);
-  for (const call of calls) {
+  for (const call of byStartTime(scope.llmCalls)) {
     emit(call.inputMessages, call.startTime);
-    emit(call.outputMessages, call.endTime, call.agentCallId ? scope.agentNames?.get(call.agentCallId) : undefined);
+    emit(call.outputMessages, call.endTime, call.agentCallId ? scope.agentById?.get(call.agentCallId)?.agentName : undefined);
   }
   for (const tool of scope.toolCalls) {
     // A tool whose result already appears as a tool message is not shown twice.
@@ -170,14 +173,10 @@ export function scopeUnder(session: Session, rootId: string): TranscriptScope {
   return {
     llmCalls: session.llmCalls.filter((c) => under(c.parentId, c.agentCallId)),
     toolCalls: session.toolCalls.filter((c) => under(c.parentId, c.agentCallId)),
-    agentNames: agentNamesOf(session),
+    agentById: agentIndex(session).agentById,
   };
 }
 
 export function sessionScope(session: Session): TranscriptScope {
-  return { llmCalls: session.llmCalls, toolCalls: session.toolCalls, agentNames: agentNamesOf(session) };
-}
-
-function agentNamesOf(session: Session): Map<string, string> {
-  return new Map(session.agentCalls.map((a) => [a.id, a.agentName]));
+  return { llmCalls: session.llmCalls, toolCalls: session.toolCalls, agentById: agentIndex(session).agentById };
 }

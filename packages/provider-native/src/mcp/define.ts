@@ -13,10 +13,10 @@ import type {
 } from '@mce/core';
 import { skip } from '@mce/core';
 import type { Judge } from '../judge/judge.js';
-import { Judge as JudgeClass } from '../judge/judge.js';
 import { sumEvaluationUsage } from '../judge/usage-meter.js';
+import { NATIVE_MODULE, NATIVE_PROVIDER } from '../metrics/deterministic/define.js';
 import { defaultJudge } from '../metrics/llm/default-judge.js';
-import { LLM_PROVIDER, judgedMetadata, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
+import { judgedMetadata, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
 import { EVAL_MODE_ENV, persistedEvalMode, resolveEvalMode, type EvalMode, type ResolvedEvalMode } from './eval-mode.js';
 import { parseMcpOptions, type McpMetricOptions } from './options.js';
 import { MCP_PROMPT_VERSION } from './rubrics.js';
@@ -24,13 +24,13 @@ import { r3, McpJudging } from './sub-scores.js';
 import { systemOneModelFor } from './system-one/resolve-model.js';
 import type { SystemOneModel } from './system-one/types.js';
 
-export const MCP_PROVIDER = LLM_PROVIDER;
-export const MCP_MODULE = '@mce/provider-native';
-
 export interface McpMetricDeps {
   /** The judge (default: the process's default judge from the environment). */
   judge?: JudgeSource;
-  /** Resolves `system_one_model` (default: `local` or `endpoint:<model>` on the judge's endpoint). */
+  /**
+   * Resolves `system_one_model`, once per id for the metric (default: `local` or `endpoint:<model>` on the judge's
+   * endpoint); `judge` is the metric's base judge.
+   */
   systemOne?: (id: string, judge: () => Judge) => SystemOneModel;
   /** Where MCE_EVAL_MODE is read (default: process.env). */
   env?: Readonly<Record<string, string | undefined>>;
@@ -76,19 +76,19 @@ function judgeGetter(source: JudgeSource | undefined): () => Judge {
 
 export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetricDeps = {}): McpMetric {
   const baseJudge = judgeGetter(deps.judge);
-  const byModel = new Map<string, Judge>();
-  /** The judge for the `model` option: the base judge, or one on the same endpoint with another model. */
-  const judgeFor = (model?: string): Judge => {
-    const base = baseJudge();
-    if (!model || model === base.model) return base;
-    let j = byModel.get(model);
-    if (!j || j.config.baseURL !== base.config.baseURL) {
-      j = new JudgeClass({ ...base.config, model });
-      byModel.set(model, j);
-    }
-    return j;
-  };
+  /** The judge for the `model` option: the base judge, or its derived judge for that model (same options). */
+  const judgeFor = (model?: string): Judge => (model ? baseJudge().withModel(model) : baseJudge());
   const resolveSystemOne = deps.systemOne ?? systemOneModelFor;
+  // One System One model per id for the metric's lifetime (an endpoint model keeps its judge and client).
+  const systemOnes = new Map<string, SystemOneModel>();
+  const systemOneFor = (id: string): SystemOneModel => {
+    let model = systemOnes.get(id);
+    if (!model) {
+      model = resolveSystemOne(id, baseJudge);
+      systemOnes.set(id, model);
+    }
+    return model;
+  };
   const metadata = judgedMetadata(definition);
   const levels = new Set(definition.levels);
 
@@ -115,13 +115,12 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
   };
 
   function judgingFor(options: McpMetricOptions, signal?: AbortSignal): McpJudging {
-    const judge = () => judgeFor(options.model);
-    return new McpJudging(definition.name, options, judge, () => resolveSystemOne(options.systemOneModel, judge), signal);
+    return new McpJudging(definition.name, options, () => judgeFor(options.model), () => systemOneFor(options.systemOneModel), signal);
   }
 
   return Object.freeze({
     metadata,
-    portable: Object.freeze({ module: MCP_MODULE, exportName: definition.name }),
+    portable: Object.freeze({ module: NATIVE_MODULE, exportName: definition.name }),
     settings,
 
     cacheKey(element: Element, ctx: MetricContext): string | undefined {
@@ -139,7 +138,7 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       if (!judgeModel) return undefined;
       const inputs = sha256(stableJson({ target: target.target, level: ctx.level }));
       const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode }));
-      return `${MCP_PROVIDER}|${definition.name}|v${MCP_PROMPT_VERSION}|${s.evalMode.mode}|${judgeModel}|${s.options.systemOneModel}|opts:${opts.slice(0, 16)}|in:${inputs}`;
+      return `${NATIVE_PROVIDER}|${definition.name}|v${MCP_PROMPT_VERSION}|${s.evalMode.mode}|${judgeModel}|${s.options.systemOneModel}|opts:${opts.slice(0, 16)}|in:${inputs}`;
     },
 
     async compute(element: Element, ctx: MetricContext): Promise<MetricOutcome> {

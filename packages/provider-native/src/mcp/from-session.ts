@@ -3,6 +3,7 @@
  * offer, and how the conversation splits into turns.
  */
 import type { AgentCall, LLMCall, MCPServer, Session, ToolCall } from '@mce/core';
+import { byStartTime } from '../metrics/deterministic/session-index.js';
 import type { MCPCallRecord, MCPConversation, MCPInteraction } from './interaction.js';
 import { valueText } from './interaction.js';
 
@@ -56,14 +57,10 @@ export function mcpCallRecord(call: ToolCall): MCPCallRecord {
   };
 }
 
-function byStart<T extends { startTime: number }>(items: readonly T[]): T[] {
-  return [...items].sort((a, b) => a.startTime - b.startTime);
-}
-
 /** The MCP calls of one agent: those whose nearest enclosing agent call is it. */
 export function agentInteraction(session: Session, agent: AgentCall): MCPInteraction {
   const servers = mcpServersFor(session, agent);
-  const calls = byStart(session.toolCalls.filter((c) => c.agentCallId === agent.id && isMcpCall(c, servers)));
+  const calls = byStartTime(session.toolCalls.filter((c) => c.agentCallId === agent.id && isMcpCall(c, servers)));
   return {
     request: agent.userInput ?? valueText(agent.input),
     output: agent.finalResponse ?? valueText(agent.output),
@@ -120,8 +117,8 @@ export function sessionConversation(session: Session): MCPConversation {
 
 function splitConversation(session: Session): MCPConversation {
   const servers = mcpServersFor(session);
-  const toolCalls = byStart(session.toolCalls.filter((c) => isMcpCall(c, servers)));
-  const llmCalls = byStart(session.llmCalls);
+  const toolCalls = byStartTime(session.toolCalls.filter((c) => isMcpCall(c, servers)));
+  const llmCalls = byStartTime(session.llmCalls);
   const windows = turnWindowsFromLlmCalls(llmCalls);
   if (windows.length > 0) {
     const turns = windows.map((w, k) => {
@@ -134,7 +131,7 @@ function splitConversation(session: Session): MCPConversation {
     });
     return { servers, turns };
   }
-  const masTurns = byStart(session.masCalls.filter((m) => m.userInput !== undefined));
+  const masTurns = byStartTime(session.masCalls.filter((m) => m.userInput !== undefined));
   if (masTurns.length > 0) {
     return {
       servers,

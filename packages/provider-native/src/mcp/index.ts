@@ -4,7 +4,7 @@ export * from './eval-mode.js';
 export * from './options.js';
 export * from './render.js';
 export * from './rubrics.js';
-export { type McpMetric, type McpMetricDeps, MCP_PROVIDER } from './define.js';
+export { type McpMetric, type McpMetricDeps } from './define.js';
 export * from './metrics.js';
 export { type SubScore, type SubScoreName, extractedText } from './sub-scores.js';
 export * from './system-one/types.js';

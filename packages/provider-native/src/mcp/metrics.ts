@@ -4,6 +4,8 @@
  */
 import { MCP_SPECS, type AgentCall, type Element, type MetricContext, type Session } from '@mce/core';
 import { MissingJudgeInputError } from '../judge/errors.js';
+import { mean } from '../metrics/deterministic/call-duration-aggregates.js';
+import { coreSpec } from '../metrics/llm/define.js';
 import { mcpMetric, type McpEvaluation, type McpMetric, type McpMetricDeps, type McpTarget } from './define.js';
 import type { EvalMode } from './eval-mode.js';
 import { agentInteraction, sessionConversation } from './from-session.js';
@@ -13,13 +15,11 @@ import { SYSTEM_ONE_QUESTIONS, type SystemOneAnswer, type SystemOneQuestion } fr
 
 /** Levels and required inputs as the core spec catalog announces them (one source of truth). */
 function spec(name: string) {
-  const found = MCP_SPECS.find((s) => s.name === name);
-  if (!found) throw new Error(`no core spec for ${name}`);
-  return { levels: found.levels, requirements: found.requirements };
+  const { levels, requirements } = coreSpec(MCP_SPECS, name);
+  return { levels, requirements };
 }
 
 const USE_SUBSCORES = ['primitiveUsage', 'argumentCorrectness'] as const;
-const mean = (xs: readonly number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 function noServer(what: string): { skipped: string } {
   return { skipped: `no MCP server is available to ${what}: there is no MCP use to judge` };

@@ -4,6 +4,7 @@
  * MODEL_PRICES_REFRESH=false turns it off; MODEL_PRICES_URL points at another copy. Lookups never wait for it:
  * a sync lookup only starts it, and an async caller waits at most MODEL_PRICES_TIMEOUT_SECONDS (`fresh()`).
  */
+import { envFlag, envNumber, envText, type Env } from '../judge/config.js';
 import { pricesFromLiteLLM } from './model-price.js';
 import type { PriceTable } from './price-table.js';
 
@@ -27,21 +28,16 @@ export interface PriceRefreshOptions {
   fetch?: typeof fetch;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
+/** A duration variable in seconds, as milliseconds; a value that is not a positive number throws naming it. */
 function seconds(env: Env, name: string, fallback: number): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback * 1000;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name}=${raw}: expected a positive number of seconds`);
-  return value * 1000;
+  return (envNumber(env, name, { min: 0.001 }) ?? fallback) * 1000;
 }
 
+/** Invalid values throw naming the variable (MODEL_PRICES_REFRESH=maybe is an error, not "on"). */
 export function priceRefreshOptionsFromEnv(env: Env = process.env): PriceRefreshOptions {
-  const flag = env.MODEL_PRICES_REFRESH?.trim().toLowerCase();
   return {
-    enabled: !(flag && ['false', '0', 'no', 'off'].includes(flag)),
-    url: env.MODEL_PRICES_URL?.trim() || LITELLM_PRICES_URL,
+    enabled: envFlag(env, 'MODEL_PRICES_REFRESH') ?? true,
+    url: envText(env, 'MODEL_PRICES_URL') ?? LITELLM_PRICES_URL,
     ttlMs: seconds(env, 'MODEL_PRICES_TTL_SECONDS', 86_400),
     timeoutMs: seconds(env, 'MODEL_PRICES_TIMEOUT_SECONDS', 5),
     retryAfterFailureMs: HOUR_MS,

@@ -45,6 +45,18 @@ describe('fast cycle detection agrees with the definition', () => {
     expect(countCycles([...run, ...run])).toBe(countCyclesNaive([...run, ...run]));
   });
 
+  it('counts a square-free run repeated twice as exactly one block', () => {
+    // Ternary Thue–Morse (the number of 1s between consecutive 0s of the Thue–Morse word) has no square; a first
+    // step seen nowhere else means no block shorter than the run can repeat from the start.
+    const isThueMorseZero = (i: number) => i.toString(2).split('1').length % 2 === 1; // an even count of 1 bits
+    const zeros = Array.from({ length: 2000 }, (_, i) => i).filter(isThueMorseZero);
+    const run = ['start', ...zeros.slice(1, 500).map((z, k) => `step${z - zeros[k]! - 1}`)];
+    expect(new Set(run.slice(1)).size).toBe(3);
+    expect(countCyclesNaive(run)).toBe(0);
+    expect(countCyclesNaive([...run, ...run])).toBe(1);
+    expect(countCyclesFast([...run, ...run])).toBe(1);
+  });
+
   it('stays fast on 40,000 steps (the definition is quadratic there)', () => {
     let x = 12345;
     const seq = Array.from({ length: 40_000 }, () => {

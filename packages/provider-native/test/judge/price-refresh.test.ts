@@ -132,6 +132,11 @@ describe('run-time price refresh', () => {
     expect(priceRefreshOptionsFromEnv({})).toMatchObject({ enabled: true, url: LITELLM_PRICES_URL, ttlMs: 86_400_000, timeoutMs: 5000 });
     expect(priceRefreshOptionsFromEnv({ MODEL_PRICES_TTL_SECONDS: '60', MODEL_PRICES_URL: 'http://x' })).toMatchObject({ ttlMs: 60_000, url: 'http://x' });
     expect(() => priceRefreshOptionsFromEnv({ MODEL_PRICES_TTL_SECONDS: 'soon' })).toThrow(/MODEL_PRICES_TTL_SECONDS=soon/);
+    expect(() => priceRefreshOptionsFromEnv({ MODEL_PRICES_TIMEOUT_SECONDS: '0' })).toThrow(/MODEL_PRICES_TIMEOUT_SECONDS=0/);
+    // A flag reads like the judge's: an unknown value is an error naming the variable, not "on".
+    expect(() => priceRefreshOptionsFromEnv({ MODEL_PRICES_REFRESH: 'maybe' })).toThrow('MODEL_PRICES_REFRESH=maybe: expected true or false');
+    expect(priceRefreshOptionsFromEnv({ MODEL_PRICES_REFRESH: ' OFF ' }).enabled).toBe(false);
+    expect(priceRefreshOptionsFromEnv({ MODEL_PRICES_REFRESH: 'yes' }).enabled).toBe(true);
   });
 
   it('prices a judgement with the refreshed table', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTranscript, scopeUnder, sessionScope } from '@mce/provider-native';
+import { buildTranscript, conversationOf, scopeOf, scopeUnder, sessionScope } from '@mce/provider-native';
 import { bookingSession, FINAL_RESPONSE, USER_INPUT } from './support/conversation.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -79,5 +79,17 @@ describe('the transcript the judge sees', () => {
     const t = buildTranscript(sessionScope(session), 2000);
     expect(t.text).toMatch(/\[…truncated: \d+ more tokens\]/);
     expect(t.truncated).toBe(false);
+  });
+
+  it('builds one scope and one transcript per scope root: the tool calls of an agent share the agent\'s', () => {
+    const session = bookingSession();
+    session.toolCalls.push({ ...session.toolCalls[0]!, id: 'tool-2' });
+    const [a, b] = session.toolCalls.map((element) => ({ level: 'ToolCall' as const, element, session }));
+    const agent = { level: 'AgentCall' as const, element: session.agentCalls[0]!, session };
+    expect(scopeOf(a!)).toBe(scopeOf(b!));
+    expect(scopeOf(a!)).toBe(scopeOf(agent));
+    expect(conversationOf(a!, 10_000)).toBe(conversationOf(b!, 10_000));
+    expect(conversationOf(a!, 10_000).text).toBe(buildTranscript(scopeUnder(session, 'agent-1'), 10_000).text);
+    expect(conversationOf(a!, 500)).not.toBe(conversationOf(a!, 10_000));
   });
 });

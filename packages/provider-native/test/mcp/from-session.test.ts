@@ -60,4 +60,10 @@ describe('MCP calls', () => {
     expect(i.calls.map((c) => c.name)).toEqual(['get_forecast']);
     expect(i.request).toBe(TURN1);
   });
+  it('of an agent are in start-time order, a call without a valid start time last', () => {
+    const s = weatherSession();
+    const at = (city: string, startTime: number): ToolCall => ({ ...s.toolCalls[0]!, id: city, arguments: { city }, startTime });
+    const i = agentInteraction({ ...s, toolCalls: [at('late', 30), at('unknown', NaN), at('early', 10)] }, s.agentCalls[0]!);
+    expect(i.calls.map((c) => (c.arguments as { city: string }).city)).toEqual(['early', 'late', 'unknown']);
+  });
 });

@@ -246,6 +246,7 @@ describe('parameters', () => {
     expect(server.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-4o-mini', 'gpt-4o-mini']);
     expect(out.details).toMatchObject({ judgeModel: 'gpt-4o-mini' });
     expect(out.evaluation!.model).toBe('gpt-4o-mini');
+    expect(out.evaluation!.costUsd).toBe(0.002); // the passed judge's pricing (0.001 a call) is kept for the model
   });
 
   it('invalid options fail the computation naming the option', async () => {

@@ -1,8 +1,9 @@
 /** The MCP metrics in `hybrid` and `system_one` modes, the System One fallbacks, the endpoint model and mode sources. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isSkip, type MetricValue } from '@mce/core';
 import {
   Judge,
+  LEVEL_VALUES,
   LocalSystemOne,
   answerFrom,
   createMCPTaskCompletion,
@@ -10,6 +11,7 @@ import {
   createMultiTurnMCPUse,
   resetLogprobSupport,
   setPersistedEvalMode,
+  turnInteraction,
   wholeInteraction,
   sessionConversation,
   SYSTEM_ONE_QUESTIONS,
@@ -137,6 +139,19 @@ describe('hybrid mode', () => {
     const out = await run(createMultiTurnMCPUse(base(local)), { eval_mode: 'hybrid' });
     const turns = out.details!.turns as Array<{ primitiveUsage: { value: number }; argumentCorrectness: { value: number } }>;
     expect(turns).toHaveLength(2);
+    // What the model itself answers on each turn, given the same extraction; hybrid takes the chosen level.
+    const conversation = sessionConversation(weatherSession());
+    const expected = await Promise.all(
+      conversation.turns.map(async (_, k) => {
+        const { answers } = await new LocalSystemOne().answer({
+          interaction: turnInteraction(conversation, k),
+          questions: ['primitives', 'arguments'],
+          extracted: 'asked: forecast for Lisbon, 3 days\ndone: get_forecast ok\nneeded: get_forecast',
+        });
+        return { primitiveUsage: LEVEL_VALUES[answers[0]!.level], argumentCorrectness: LEVEL_VALUES[answers[1]!.level] };
+      }),
+    );
+    expect(turns.map((t) => ({ primitiveUsage: t.primitiveUsage.value, argumentCorrectness: t.argumentCorrectness.value }))).toEqual(expected);
     const p = (turns[0]!.primitiveUsage.value + turns[1]!.primitiveUsage.value) / 2;
     const a = (turns[0]!.argumentCorrectness.value + turns[1]!.argumentCorrectness.value) / 2;
     expect(out.value).toBe(Math.min(p, a));
@@ -250,9 +265,28 @@ describe('the endpoint System One model', () => {
     expect(out.value).toBeCloseTo(2.5 / 3, 10);
     expect(out.details!.confidence).toBeCloseTo(0.6, 10);
     expect(out.evaluation).toMatchObject({ model: 'tiny-classifier', promptTokens: 150, completionTokens: 3, totalTokens: 153 });
-    // An unknown model is priced like gpt-4o (2.5 / 10 USD per million tokens): 150·2.5e-6 + 3·1e-5
-    expect(out.evaluation!.costUsd).toBeCloseTo(0.000405, 12);
+    // Priced by the passed judge's own pricing (a flat 0.001 USD per priced usage), not the default price table
+    expect(out.evaluation!.costUsd).toBe(0.001);
     expect(out.details!.systemOneModel).toBe('endpoint:tiny-classifier');
+  });
+
+  it('asks through one judge per endpoint model, derived from the metric judge, across asks and computations', async () => {
+    server.setScript(() => ({ text: 'C', omitLogprobs: true }));
+    const judges = new Set<Judge>();
+    const complete = Judge.prototype.complete;
+    const spy = vi.spyOn(Judge.prototype, 'complete').mockImplementation(function (this: Judge, request) {
+      judges.add(this);
+      return complete.call(this, request);
+    });
+    try {
+      const metric = createMultiTurnMCPUse({ judge, env: {}, persistedEvalMode: () => undefined });
+      const options = { eval_mode: 'system_one', system_one_model: 'endpoint:reused' };
+      await run(metric, options); // one ask per turn
+      await run(metric, options);
+    } finally {
+      spy.mockRestore();
+    }
+    expect([...judges]).toEqual([judge.withModel('reused')]);
   });
 
   it('without log-probabilities the letter is taken as certain', async () => {

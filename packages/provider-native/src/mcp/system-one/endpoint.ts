@@ -41,7 +41,7 @@ export function letterProbabilities(
 export class EndpointSystemOne implements SystemOneModel {
   readonly id: string;
 
-  /** `judge` is a judge client for the endpoint, already set to `model` (see `forModel`). */
+  /** `judge` is a judge client for the endpoint, already set to `model` (see `systemOneModelFor`). */
   constructor(
     readonly model: string,
     private readonly judge: () => Judge,

@@ -214,12 +214,19 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const sat = (s: number) => s / (s + 1.5);
   // The request's intent words: what is left once the words the arguments carry (paths, names, ids) are removed,
   // so a primitive is not "better" just because its description shares an argument's words.
-  const argumentWords = new Set<string>();
-  for (const call of calls) {
+  const callArgs = calls.map((call) => parseArgs(call.arguments));
+  const callValues = callArgs.map((args) => {
     const vals: Array<string | number> = [];
-    scalars(parseArgs(call.arguments), vals);
-    for (const v of vals) if (typeof v === 'string') for (const t of tokens(v)) argumentWords.add(t);
-  }
+    scalars(args, vals);
+    return vals;
+  });
+  const argumentWords = new Set<string>();
+  for (const vals of callValues) for (const v of vals) if (typeof v === 'string') for (const t of tokens(v)) argumentWords.add(t);
+  // A failed call is recovered when a call of the same name succeeds after it.
+  const lastSuccessOf = new Map<string, number>();
+  calls.forEach((call, i) => {
+    if (call.error === undefined) lastSuccessOf.set(call.name, i);
+  });
   // Follow-up turns ("and the limit for hotels?") take their topic from the earlier conversation.
   const contextScores = interaction.priorContext
     ? index.score(tokens(`${requestText}\n${interaction.priorContext}`))
@@ -247,14 +254,13 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   for (let i = 0; i < n; i++) {
     const call = calls[i]!;
     const idx = findPrimitive(call, prims);
-    const args = parseArgs(call.arguments);
+    const args = callArgs[i];
     const key = `${call.kind}:${call.name}:${call.uri ?? ''}:${valueText(args)}`;
     if (seen.has(key)) duplicates++;
     // A retry of a call that failed is not a repeat: only successful calls make the same call needless.
     if (call.error === undefined) seen.add(key);
 
-    const vals: Array<string | number> = [];
-    scalars(args, vals);
+    const vals = callValues[i]!;
     let callUngrounded = 0;
     for (const v of vals) if (!grounded(v, contextLower, contextTokens)) callUngrounded++;
     if (callUngrounded > 0) callsWithUngrounded++;
@@ -288,8 +294,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     if (call.error !== undefined) {
       errors++;
       if (ARGUMENT_BLAME.test(errorText(call))) argBlame++;
-      const later = calls.slice(i + 1).some((c) => c.name === call.name && c.error === undefined);
-      if (!later) unrecovered++;
+      if ((lastSuccessOf.get(call.name) ?? -1) < i) unrecovered++;
     } else {
       const res = valueText(call.result);
       if (res) {

@@ -90,11 +90,6 @@ export class Bm25Index {
   }
 }
 
-/** BM25 scores of each document for the query (one-off; see Bm25Index to score many queries). */
-export function bm25(query: readonly string[], documents: readonly (readonly string[])[]): number[] {
-  return [...new Bm25Index(documents).score(query)];
-}
-
 /** Share of `part`'s tokens that occur in `whole` (0 when `part` has none). */
 export function coverage(part: readonly string[], whole: ReadonlySet<string>): number {
   if (part.length === 0) return 0;

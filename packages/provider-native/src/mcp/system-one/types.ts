@@ -16,7 +16,6 @@ export const QUESTION_TEXT: Record<SystemOneQuestion, string> = {
   task: "Did the MCP calls and the reply serve the user's request?",
 };
 
-export const LEVEL_COUNT = 4;
 export type Level = 0 | 1 | 2 | 3;
 export const LEVEL_VALUES = [0, 1 / 3, 2 / 3, 1] as const;
 

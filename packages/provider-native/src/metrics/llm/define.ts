@@ -3,12 +3,27 @@
  * samples) per computation, and a record/replay key over everything that determines the result.
  */
 import { createHash } from 'node:crypto';
-import { skip, type Element, type Metric, type MetricContext, type MetricMetadata, type MetricOutcome, type OntologyLevel } from '@mce/core';
+import {
+  skip,
+  type Element,
+  type Metric,
+  type MetricContext,
+  type MetricMetadata,
+  type MetricOutcome,
+  type MetricSpec,
+  type OntologyLevel,
+} from '@mce/core';
 import type { Judge } from '../../judge/judge.js';
 import { judgeTemperature } from '../../judge/config.js';
+import { NATIVE_MODULE, NATIVE_PROVIDER } from '../deterministic/define.js';
 import type { JudgedElement } from './inputs.js';
 
-export const LLM_PROVIDER = 'mce';
+/** A metric's entry in a core spec catalog (`LLM_JUDGED_SPECS`, `MCP_SPECS`): the one source of its metadata. */
+export function coreSpec(specs: readonly MetricSpec[], name: string): MetricSpec {
+  const found = specs.find((s) => s.name === name);
+  if (!found) throw new Error(`no core spec for ${name}`);
+  return found;
+}
 
 /** Metadata shared by every LLM-judged metric of the native provider (scores in [0, 1], no dependencies). */
 export function judgedMetadata(definition: {
@@ -19,7 +34,7 @@ export function judgedMetadata(definition: {
 }): MetricMetadata {
   return Object.freeze({
     name: definition.name,
-    provider: LLM_PROVIDER,
+    provider: NATIVE_PROVIDER,
     levels: definition.levels,
     nature: 'llm-judged',
     unit: 'dimensionless',
@@ -29,7 +44,6 @@ export function judgedMetadata(definition: {
     dependsOn: [],
   });
 }
-export const LLM_MODULE = '@mce/provider-native';
 
 export interface JudgedMetricDefinition {
   name: string;
@@ -108,7 +122,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
 
   return Object.freeze({
     metadata,
-    portable: Object.freeze({ module: LLM_MODULE, exportName: definition.name }),
+    portable: Object.freeze({ module: NATIVE_MODULE, exportName: definition.name }),
     rubric: definition.rubric,
     promptVersion: definition.promptVersion,
     promptFor,
@@ -125,7 +139,7 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
       }
       const inputs = sha256(stableJson({ rubric: definition.rubric, prompt, level: ctx.level }));
       const options = optionsHash(j, ctx.options);
-      return `${LLM_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
+      return `${NATIVE_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
     },
 
     async compute(element: Element, ctx: MetricContext): Promise<MetricOutcome> {

@@ -2,9 +2,9 @@
  * The LLM-judged native metrics: each a written 1–5 rubric and the prompt showing the judge the element's inputs.
  * Bump `promptVersion` when a rubric or a prompt changes (the record/replay cache keys on it).
  */
-import type { AgentCall, LLMCall, ToolCall } from '@mce/core';
+import { LLM_JUDGED_SPECS, type AgentCall, type LLMCall, type ToolCall } from '@mce/core';
 import { show } from '../../judge/transcript.js';
-import type { JudgedMetricDefinition } from './define.js';
+import { coreSpec, type JudgedMetricDefinition } from './define.js';
 import {
   type JudgedElement,
   conversationOf,
@@ -17,7 +17,11 @@ import {
   userInputOf,
 } from './inputs.js';
 
-const SESSION_AGENT = ['Session', 'AgentCall'] as const;
+/** Name, levels, description and required inputs as the core spec catalog announces them (one source of truth). */
+function announced(name: string): Pick<JudgedMetricDefinition, 'name' | 'levels' | 'description' | 'requirements'> {
+  const { levels, description, requirements } = coreSpec(LLM_JUDGED_SPECS, name);
+  return { name, levels, description, requirements };
+}
 
 function rubric(goal: string, levels: [string, string, string, string, string]): string {
   return [`Criterion: ${goal}`, '', 'Rubric:', ...levels.map((text, i) => `${5 - i}: ${text}`)].join('\n');
@@ -64,10 +68,7 @@ function workflowPrompt(metric: string, target: JudgedElement, budget: number): 
 }
 
 export const ANSWER_RELEVANCY: JudgedMetricDefinition = {
-  name: 'AnswerRelevancy',
-  levels: ['Session', 'AgentCall', 'LLMCall'],
-  description: 'How relevant the response is to the user input.',
-  requirements: ['userInput', 'finalResponse'],
+  ...announced('AnswerRelevancy'),
   promptVersion: 1,
   rubric: rubric('Is the response relevant to the user input: does it address what was asked, without drifting?', [
     'Fully relevant: directly addresses every part of the request, nothing off-topic.',
@@ -86,10 +87,7 @@ export const ANSWER_RELEVANCY: JudgedMetricDefinition = {
 };
 
 export const GROUNDEDNESS: JudgedMetricDefinition = {
-  name: 'Groundedness',
-  levels: SESSION_AGENT,
-  description: 'How far the claims of the response are supported by what tools and context returned in the session.',
-  requirements: ['finalResponse', 'toolCalls.result', 'llmCalls.inputMessages'],
+  ...announced('Groundedness'),
   promptVersion: 1,
   rubric: rubric(
     'Are the claims of the response supported by the context, tool results and messages shown (not by outside knowledge)?',
@@ -105,10 +103,7 @@ export const GROUNDEDNESS: JudgedMetricDefinition = {
 };
 
 export const INTENT_RECOGNITION_ACCURACY: JudgedMetricDefinition = {
-  name: 'IntentRecognitionAccuracy',
-  levels: ['Session'],
-  description: 'How accurately the system recognised what the user wanted.',
-  requirements: ['userInput', 'llmCalls.outputMessages'],
+  ...announced('IntentRecognitionAccuracy'),
   promptVersion: 1,
   rubric: rubric('Did the system correctly recognise the user\'s intent, as shown by what it did and answered?', [
     'The intent was understood exactly, including implicit constraints.',
@@ -124,10 +119,7 @@ export const INTENT_RECOGNITION_ACCURACY: JudgedMetricDefinition = {
 };
 
 export const TASK_COMPLETION: JudgedMetricDefinition = {
-  name: 'TaskCompletion',
-  levels: ['Session', 'AgentCall', 'TaskCall'],
-  description: 'How completely the task asked for was carried out.',
-  requirements: ['userInput', 'finalResponse', 'toolCalls'],
+  ...announced('TaskCompletion'),
   promptVersion: 1,
   rubric: rubric('Was the task asked for carried out to completion, judging by the actions taken and the result?', [
     'Fully completed: every requested outcome was achieved and confirmed.',
@@ -140,10 +132,7 @@ export const TASK_COMPLETION: JudgedMetricDefinition = {
 };
 
 export const TOOL_UTILIZATION_ACCURACY: JudgedMetricDefinition = {
-  name: 'ToolUtilizationAccuracy',
-  levels: ['ToolCall'],
-  description: 'Whether the tool call was the right call for the agent\'s need, with the right arguments, and whether its output was used.',
-  requirements: ['toolCalls.toolName', 'toolCalls.arguments', 'toolCalls.result', 'toolCalls.definition'],
+  ...announced('ToolUtilizationAccuracy'),
   promptVersion: 1,
   rubric: rubric(
     'Was this tool call the right one for what the agent needed at that point, with correct arguments, and was its output used?',
@@ -180,16 +169,12 @@ export const TOOL_UTILIZATION_ACCURACY: JudgedMetricDefinition = {
 
 function conversational(
   name: string,
-  description: string,
   goal: string,
   levels: [string, string, string, string, string],
   build: (metric: string, t: JudgedElement, budget: number) => string = conversationPrompt,
 ): JudgedMetricDefinition {
   return {
-    name,
-    levels: SESSION_AGENT,
-    description,
-    requirements: ['userInput', 'finalResponse', 'llmCalls.inputMessages', 'llmCalls.outputMessages'],
+    ...announced(name),
     promptVersion: 1,
     rubric: rubric(goal, levels),
     prompt: (t, budget) => build(name, t, budget),
@@ -198,7 +183,6 @@ function conversational(
 
 export const GOAL_SUCCESS_RATE = conversational(
   'GoalSuccessRate',
-  'Whether the user goals of the conversation were reached.',
   'Were the goals the user expressed over the conversation reached by the end?',
   [
     'Every goal the user expressed was reached.',
@@ -210,10 +194,7 @@ export const GOAL_SUCCESS_RATE = conversational(
 );
 
 export const RESPONSE_COMPLETENESS: JudgedMetricDefinition = {
-  name: 'ResponseCompleteness',
-  levels: SESSION_AGENT,
-  description: 'Whether the response addresses every part of the request.',
-  requirements: ['userInput', 'finalResponse'],
+  ...announced('ResponseCompleteness'),
   promptVersion: 1,
   rubric: rubric('Does the response address every part of the request with the information needed?', [
     'Complete: every part of the request is answered with enough detail.',
@@ -227,7 +208,6 @@ export const RESPONSE_COMPLETENESS: JudgedMetricDefinition = {
 
 export const CONSISTENCY = conversational(
   'Consistency',
-  'Whether the responses stay consistent with each other and with facts given.',
   'Are the assistant\'s statements consistent with one another and with the facts given in the conversation and tool results?',
   [
     'Fully consistent: no contradiction anywhere.',
@@ -240,7 +220,6 @@ export const CONSISTENCY = conversational(
 
 export const CONTEXT_PRESERVATION = conversational(
   'ContextPreservation',
-  'Whether context from earlier turns is carried forward correctly.',
   'Is the context established earlier (topic, constraints, decisions, references) carried forward correctly in later turns?',
   [
     'All earlier context is carried forward and used correctly.',
@@ -253,7 +232,6 @@ export const CONTEXT_PRESERVATION = conversational(
 
 export const INFORMATION_RETENTION = conversational(
   'InformationRetention',
-  'Whether information the user gave is remembered and reused.',
   'Is information the user provided (names, numbers, preferences, facts) remembered and reused instead of asked again or forgotten?',
   [
     'Everything the user provided is remembered and reused where relevant.',
@@ -266,7 +244,6 @@ export const INFORMATION_RETENTION = conversational(
 
 export const WORKFLOW_COHESION_INDEX = conversational(
   'WorkflowCohesionIndex',
-  'How coherently the agents and tools of the workflow work together toward the goal.',
   'Do the agents and tools work together coherently toward the goal: sensible hand-offs, each step building on the previous one, no aimless loops?',
   [
     'Highly cohesive: every step and hand-off builds purposefully on the previous one.',
@@ -280,7 +257,6 @@ export const WORKFLOW_COHESION_INDEX = conversational(
 
 export const COMPONENT_CONFLICT_RATE = conversational(
   'ComponentConflictRate',
-  'How free the components are of conflicting or contradictory actions (1 = no conflict).',
   'Are the agents, tools and LLM calls free of conflicts: contradictory actions, undoing each other\'s work, competing for the same step?',
   [
     'No conflict between components at all.',

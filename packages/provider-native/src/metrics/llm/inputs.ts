@@ -4,7 +4,17 @@
  */
 import type { AgentCall, Element, LLMCall, Message, OntologyLevel, Session, ToolCall } from '@mce/core';
 import { MissingJudgeInputError } from '../../judge/errors.js';
-import { buildTranscript, scopeUnder, sessionScope, show, type Transcript, type TranscriptScope } from '../../judge/transcript.js';
+import {
+  buildTranscript,
+  scopeUnder,
+  sessionScope,
+  show,
+  toolErrorText,
+  type Transcript,
+  type TranscriptScope,
+} from '../../judge/transcript.js';
+import { byStartTime } from '../deterministic/session-index.js';
+import { perSession } from '../deterministic/session-cache.js';
 
 export interface JudgedElement {
   level: OntologyLevel;
@@ -19,33 +29,40 @@ export function describeElement({ level, element }: JudgedElement): string {
   return `${level} ${element.id}`;
 }
 
-/** The LLM and tool calls the element covers. */
+const llmCallScopes = new WeakMap<LLMCall, TranscriptScope>();
+
+/**
+ * The LLM and tool calls the element covers, one object per scope root (the session, an element below it, an LLM
+ * call): the metrics judging an element, and every tool call of one agent, share it and its transcripts.
+ */
 export function scopeOf({ level, element, session }: JudgedElement): TranscriptScope {
-  if (level === 'Session') return sessionScope(session);
-  if (level === 'LLMCall') return { llmCalls: [element as LLMCall], toolCalls: [] };
-  if (level === 'ToolCall') {
-    const tool = element as ToolCall;
-    return tool.agentCallId ? scopeUnder(session, tool.agentCallId) : sessionScope(session);
+  if (level === 'LLMCall') {
+    const call = element as LLMCall;
+    let scope = llmCallScopes.get(call);
+    if (!scope) llmCallScopes.set(call, (scope = { llmCalls: [call], toolCalls: [] }));
+    return scope;
   }
-  return scopeUnder(session, element.id);
+  // A tool call is judged in its agent's conversation, or the session's when it has no agent.
+  const rootId = level === 'Session' ? undefined : level === 'ToolCall' ? (element as ToolCall).agentCallId || undefined : element.id;
+  return rootId !== undefined
+    ? perSession(session, `judgeScopeUnder:${rootId}`, (s) => scopeUnder(s, rootId))
+    : perSession(session, 'judgeScopeSession', sessionScope);
 }
 
-const transcripts = new WeakMap<object, Map<string, Transcript>>();
+const transcripts = new WeakMap<TranscriptScope, Map<number, Transcript>>();
 
-/** The element's conversation within `budget` tokens (memoised per element: several metrics judge the same one). */
+/** The element's conversation within `budget` tokens (memoised per scope: several elements and metrics share one). */
 export function conversationOf(target: JudgedElement, budget: number): Transcript {
-  const key = `${target.level}:${budget}`;
-  let byKey = transcripts.get(target.element);
-  if (!byKey) transcripts.set(target.element, (byKey = new Map()));
-  let transcript = byKey.get(key);
-  if (!transcript) byKey.set(key, (transcript = buildTranscript(scopeOf(target), budget)));
+  const scope = scopeOf(target);
+  let byBudget = transcripts.get(scope);
+  if (!byBudget) transcripts.set(scope, (byBudget = new Map()));
+  let transcript = byBudget.get(budget);
+  if (!transcript) byBudget.set(budget, (transcript = buildTranscript(scope, budget)));
   return transcript;
 }
 
 function messagesInOrder(scope: TranscriptScope): Message[] {
-  return [...scope.llmCalls]
-    .sort((a, b) => a.startTime - b.startTime)
-    .flatMap((c) => [...c.inputMessages, ...c.outputMessages]);
+  return byStartTime(scope.llmCalls).flatMap((c) => [...c.inputMessages, ...c.outputMessages]);
 }
 
 const nonEmpty = (text: string | undefined): string | undefined => (text && text.trim() ? text.trim() : undefined);
@@ -100,7 +117,7 @@ export function requireConversation(target: JudgedElement, metric: string, budge
 
 /** The tool's output (its result, or its error), failing when the trace recorded none. */
 export function toolOutputOf(tool: ToolCall, metric: string, target: JudgedElement): string {
-  if (tool.error) return `error: ${[tool.error.type, tool.error.message].filter(Boolean).join(': ')}`;
+  if (tool.error) return toolErrorText(tool.error);
   const output = tool.result ?? tool.output;
   if (output === undefined || output === null) {
     throw new MissingJudgeInputError(`${metric}: ${describeElement(target)} has no output (result or error) to judge`);
