@@ -1,6 +1,7 @@
 /** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
 import { Hono, type Context } from 'hono';
-import { SessionFileSchema, SessionNotFoundError, MetricSelectionError, describeIssues, type Session } from '@mce/core';
+import { SessionNotFoundError, MetricSelectionError } from '@mce/core';
+import { parseSessionDocument } from '../ingest/formats/session-json.js';
 import type { MCEClient } from '../mce-client.js';
 import { toEpochMs } from '../store/rows.js';
 import { OPENAPI } from './openapi.js';
@@ -64,11 +65,9 @@ export function createApiApp(client: MCEClient): Hono {
     const body = await c.req.json().catch(() => {
       throw new BadRequest('request body is not JSON');
     });
-    const parsed = SessionFileSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new BadRequest(`not an mce session document: ${describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-    }
-    const sessions: Session[] = 'sessions' in parsed.data ? parsed.data.sessions : [parsed.data];
+    const doc = parseSessionDocument(body);
+    if ('issues' in doc) throw new BadRequest(`not an mce session document: ${doc.issues.join('; ')}`);
+    const sessions = doc.sessions;
     await client.store.writeSessions(sessions);
     return c.json({ sessionIds: sessions.map((s) => s.id) }, 201);
   });

@@ -7,7 +7,7 @@
  */
 import type { LLMCall, Message } from '@mce/core';
 
-export function isControlMessage(m: Message): boolean {
+function isControlMessage(m: Message): boolean {
   if (m.toolCalls && m.toolCalls.length) return true;
   const text = m.content.trim();
   if (text === '') return true;
@@ -22,22 +22,45 @@ export function isControlMessage(m: Message): boolean {
   return false;
 }
 
-export function firstUserInput(llmCalls: readonly LLMCall[]): string | undefined {
-  const ordered = [...llmCalls].sort((a, b) => a.startTime - b.startTime);
-  for (const c of ordered) {
+/** `calls` in start order (a stable sort by start): the first call with a non-empty user message decides. */
+export function firstUserInput(calls: readonly LLMCall[]): string | undefined {
+  for (const c of calls) {
     const m = c.inputMessages.find((x) => x.role === 'user' && x.content.trim() !== '');
     if (m) return m.content;
   }
   return undefined;
 }
 
-export function finalAssistantResponse(llmCalls: readonly LLMCall[]): string | undefined {
-  const ordered = [...llmCalls].sort((a, b) => b.endTime - a.endTime || b.startTime - a.startTime);
-  for (const c of ordered) {
-    for (let i = c.outputMessages.length - 1; i >= 0; i--) {
-      const m = c.outputMessages[i]!;
-      if (m.role === 'assistant' && !isControlMessage(m)) return m.content;
-    }
+/** Order of the final-response search: latest end first, then latest start (> 0: `a` comes after `b`). */
+const latestEndFirst = (a: LLMCall, b: LLMCall) => b.endTime - a.endTime || b.startTime - a.startTime;
+
+/** The last assistant message of a call meant for the user, or undefined. */
+function lastReply(c: LLMCall): string | undefined {
+  for (let i = c.outputMessages.length - 1; i >= 0; i--) {
+    const m = c.outputMessages[i]!;
+    if (m.role === 'assistant' && !isControlMessage(m)) return m.content;
   }
   return undefined;
+}
+
+/**
+ * `calls` in start order: the reply of the first call that has one in latestEndFirst order (ties: list order, as a
+ * stable sort gives), found in one pass instead of sorting. The pass runs backwards: in start order the latest
+ * ending call is usually met first, and calls that cannot come before it are skipped without reading their messages.
+ */
+export function finalAssistantResponse(calls: readonly LLMCall[]): string | undefined {
+  let best: LLMCall | undefined;
+  let reply: string | undefined;
+  for (let i = calls.length - 1; i >= 0; i--) {
+    const c = calls[i]!;
+    // Skip only calls that come strictly after the best: a tie (or a NaN comparison, which sort treats as one) goes to
+    // the call earlier in the list, met later here.
+    if (best && latestEndFirst(c, best) > 0) continue;
+    const r = lastReply(c);
+    if (r !== undefined) {
+      best = c;
+      reply = r;
+    }
+  }
+  return reply;
 }

@@ -6,22 +6,29 @@ import { createReadStream } from 'node:fs';
 
 export async function* readLines(path: string, chunkBytes = 1 << 20): AsyncGenerator<string> {
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: chunkBytes });
-  let rest = '';
+  // The pieces of a line that spans chunks, joined once at its end: appending to one string and searching it for
+  // `\n` after every chunk would copy the whole partial line again each time (quadratic in a long line).
+  let pieces: string[] = [];
+  const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
   try {
     for await (const chunk of input as AsyncIterable<string>) {
-      let text = rest === '' ? chunk : rest + chunk;
       let start = 0;
-      let nl = text.indexOf('\n', start);
+      let nl = chunk.indexOf('\n');
       while (nl !== -1) {
-        const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-        yield text.slice(start, end);
+        const tail = chunk.slice(start, nl);
+        if (pieces.length) {
+          pieces.push(tail);
+          yield withoutCr(pieces.join(''));
+          pieces = [];
+        } else {
+          yield withoutCr(tail);
+        }
         start = nl + 1;
-        nl = text.indexOf('\n', start);
+        nl = chunk.indexOf('\n', start);
       }
-      rest = start === 0 ? text : text.slice(start);
-      text = '';
+      if (start < chunk.length) pieces.push(start === 0 ? chunk : chunk.slice(start));
     }
-    if (rest !== '') yield rest.endsWith('\r') ? rest.slice(0, -1) : rest;
+    if (pieces.length) yield withoutCr(pieces.join(''));
   } finally {
     input.destroy();
   }

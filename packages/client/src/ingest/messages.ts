@@ -23,8 +23,7 @@ export function parseJsonMaybe(v: unknown): unknown {
 }
 
 /** Python-repr dicts (`{'a': 1, 'b': None}`) as some home-grown spans write them → JS value, or undefined. */
-export function parsePythonDict(v: unknown): unknown {
-  if (typeof v !== 'string') return undefined;
+function parsePythonDict(v: string): unknown {
   const json = v.replace(/'/g, '"').replace(/\bNone\b/g, 'null').replace(/\bTrue\b/g, 'true').replace(/\bFalse\b/g, 'false');
   try {
     return JSON.parse(json);
@@ -33,8 +32,25 @@ export function parsePythonDict(v: unknown): unknown {
   }
 }
 
+/** A string holding JSON, else a Python repr dict → its value; the string itself when neither parses; others as is. */
+export function parseJsonOrPython(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const json = parseJsonMaybe(v);
+  return json !== v ? json : (parsePythonDict(v) ?? v);
+}
+
+/**
+ * Text of a text part (`type` absent, `text`, `input_text` or `output_text`), undefined for other parts. OpenAI,
+ * Anthropic, Vercel and MCP parts hold it in `text`, GenAI parts in `content`: the first of the two that is a string.
+ */
+function textOfPart(p: Obj): string | undefined {
+  const type = p.type;
+  if (type !== undefined && type !== 'text' && type !== 'input_text' && type !== 'output_text') return undefined;
+  return typeof p.text === 'string' ? p.text : typeof p.content === 'string' ? p.content : undefined;
+}
+
 /** Text of a content value: strings (a JSON-encoded string literal is decoded), part lists, objects as JSON. */
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') {
     const s = content.trim();
@@ -52,13 +68,7 @@ export function contentText(content: unknown): string {
     return content
       .map((p) => {
         if (typeof p === 'string') return p;
-        if (!isObj(p)) return '';
-        const type = p.type;
-        if (type === undefined || type === 'text' || type === 'input_text' || type === 'output_text') {
-          const t = p.text ?? p.content;
-          return typeof t === 'string' ? t : '';
-        }
-        return '';
+        return isObj(p) ? (textOfPart(p) ?? '') : '';
       })
       .filter((t) => t !== '')
       .join('\n');
@@ -109,9 +119,9 @@ export function normaliseMessage(raw: unknown, defaultRole = 'user'): Message | 
         toolCallId ??= p.id ?? p.toolCallId ?? p.call_id;
         const r = p.response ?? p.result ?? p.output;
         texts.push(typeof r === 'string' ? r : contentText(r));
-      } else if (type === undefined || type === 'text' || type === 'input_text' || type === 'output_text') {
-        const t = p.content ?? p.text;
-        if (typeof t === 'string') texts.push(t);
+      } else {
+        const t = textOfPart(p);
+        if (t !== undefined) texts.push(t);
       }
     }
     msg.content = texts.join('\n');
@@ -232,7 +242,7 @@ export function indexedMessages(
 }
 
 /** One tool definition in OpenAI (`{type:'function', function:{…}}`), flat (`{name, parameters}`) or MCP form. */
-export function normaliseToolDefinition(raw: unknown): ToolDefinition | undefined {
+function normaliseToolDefinition(raw: unknown): ToolDefinition | undefined {
   const v = parseJsonMaybe(raw);
   if (!isObj(v)) return undefined;
   const fn = isObj(v.function) ? v.function : v;

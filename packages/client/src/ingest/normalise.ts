@@ -124,6 +124,69 @@ function maxOf<T>(list: readonly T[], f: (x: T) => number): number {
   return m;
 }
 
+const byStart = (a: { startTime: number }, b: { startTime: number }) => a.startTime - b.startTime;
+
+function groupBy<K, T>(list: readonly T[], key: (x: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const x of list) {
+    const g = groups.get(key(x));
+    if (g) g.push(x);
+    else groups.set(key(x), [x]);
+  }
+  return groups;
+}
+
+/** A tool call (with an id) that an LLM call's output asked for. */
+interface ToolRequest {
+  start: number;
+  id: string;
+}
+
+/**
+ * Per tool name, the requests of these LLM calls in start order; requests of calls that started together keep list
+ * order (the calls' start order, then message order). Calls without a start time can never be "earlier".
+ */
+function toolRequests(calls: readonly LLMCall[]): Map<string, ToolRequest[]> {
+  const byName = new Map<string, ToolRequest[]>();
+  for (const c of calls) {
+    if (Number.isNaN(c.startTime)) continue;
+    for (const m of c.outputMessages) {
+      for (const tc of m.toolCalls ?? []) {
+        if (!tc.id) continue;
+        const request = { start: c.startTime, id: tc.id };
+        const l = byName.get(tc.name);
+        if (l) l.push(request);
+        else byName.set(tc.name, [request]);
+      }
+    }
+  }
+  for (const l of byName.values()) l.sort((a, b) => a.start - b.start);
+  return byName;
+}
+
+/**
+ * The first unused request met walking the calls that started at or before `t` from the latest back; requests of
+ * calls that started together are taken in list order (as a stable latest-first sort of the calls gives them).
+ */
+function latestUnused(requests: readonly ToolRequest[], t: number, used: ReadonlySet<string>): ToolRequest | undefined {
+  // Binary search: `end` becomes the index of the first request that started after t.
+  let lo = 0;
+  let end = requests.length;
+  while (lo < end) {
+    const mid = (lo + end) >>> 1;
+    if (requests[mid]!.start <= t) lo = mid + 1;
+    else end = mid;
+  }
+  while (end > 0) {
+    const start = requests[end - 1]!.start;
+    let begin = end - 1;
+    while (begin > 0 && requests[begin - 1]!.start === start) begin--;
+    for (let i = begin; i < end; i++) if (!used.has(requests[i]!.id)) return requests[i];
+    end = begin;
+  }
+  return undefined;
+}
+
 /** Assign only defined values, so exported sessions never carry `key: undefined`. */
 function set<T extends object>(o: T, key: string, v: unknown): void {
   if (v !== undefined) (o as Record<string, unknown>)[key] = v;
@@ -450,6 +513,9 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           const result = pick('toolResult') ?? field(s, 'output');
           set(t, 'arguments', args === undefined ? undefined : parseJsonMaybe(args));
           set(t, 'result', result === undefined ? undefined : parseJsonMaybe(result));
+          // The tool's own description: its definition when no model was offered one (step 6).
+          const description = pick('toolDescription');
+          if (typeof description === 'string') t.definition = { name: t.toolName, description };
           if (cls.mcpMethod) {
             const mcpInfo: MCPCallInfo = {
               kind: cls.mcpMethod === 'resources/read' ? 'resource' : cls.mcpMethod === 'prompts/get' ? 'prompt' : 'tool',
@@ -468,13 +534,14 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     }
   }
 
-  // 6. Tool definitions offered to the model → each ToolCall's definition; MCP calls → the server inventory.
+  // 6. Tool definitions offered to the model (else listed by its MCP server, else the tool span's own description) →
+  // each ToolCall's definition; MCP calls → the server inventory.
   const defs = new Map<string, ToolDefinition>();
   for (const c of llmCalls) for (const d of c.toolDefinitions) if (!defs.has(d.name)) defs.set(d.name, d);
   const listed = new Map<string, ToolDefinition>();
   for (const srv of inventory.list()) for (const t of srv.tools) if (!listed.has(t.name)) listed.set(t.name, t);
   for (const t of toolCalls) {
-    const d = defs.get(t.toolName) ?? (t.mcp ? listed.get(t.toolName) : undefined);
+    const d = defs.get(t.toolName) ?? (t.mcp ? listed.get(t.toolName) : undefined) ?? t.definition;
     if (d) t.definition = d;
     if (t.mcp?.server) {
       const srv = inventory.server(t.mcp.server);
@@ -484,37 +551,37 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     }
   }
 
+  // LLM calls in start order (built in span order already: the stable sort only makes explicit the order the steps
+  // below rely on), grouped once per agent call and per MAS call.
+  llmCalls.sort(byStart);
+  const llmByAgent = groupBy(llmCalls, (c) => c.agentCallId);
+  const llmByMas = groupBy(llmCalls, (c) => c.masCallId);
+
   // A tool span without a call id takes it from the model's request that asked for it: the latest earlier LLM call
   // of the same agent whose output calls a tool of that name (each id used once).
   const usedIds = new Set(toolCalls.map((t) => t.toolCallId).filter((x): x is string => !!x));
+  const requests = new Map<string | undefined, Map<string, ToolRequest[]>>();
   for (const t of toolCalls) {
     if (t.toolCallId) continue;
-    const asked = llmCalls
-      .filter((c) => c.agentCallId === t.agentCallId && c.startTime <= t.startTime)
-      .sort((a, b) => b.startTime - a.startTime);
-    outer: for (const c of asked) {
-      for (const m of c.outputMessages) {
-        for (const tc of m.toolCalls ?? []) {
-          if (tc.name === t.toolName && tc.id && !usedIds.has(tc.id)) {
-            t.toolCallId = tc.id;
-            usedIds.add(tc.id);
-            break outer;
-          }
-        }
-      }
+    let byName = requests.get(t.agentCallId);
+    if (!byName) requests.set(t.agentCallId, (byName = toolRequests(llmByAgent.get(t.agentCallId) ?? [])));
+    const r = latestUnused(byName.get(t.toolName) ?? [], t.startTime, usedIds);
+    if (r) {
+      t.toolCallId = r.id;
+      usedIds.add(r.id);
     }
   }
 
   // 7. Conversation ends: session, MAS calls, agent calls.
   for (const a of agentCalls) {
-    const own = llmCalls.filter((c) => c.agentCallId === a.id);
+    const own = llmByAgent.get(a.id) ?? [];
     const ui = firstUserInput(own);
     const fr = finalAssistantResponse(own);
     if (ui !== undefined) a.userInput = ui;
     if (fr !== undefined) a.finalResponse = fr;
   }
   for (const m of masCalls) {
-    const own = llmCalls.filter((c) => c.masCallId === m.id);
+    const own = llmByMas.get(m.id) ?? [];
     const ui = firstUserInput(own);
     const fr = finalAssistantResponse(own);
     if (ui !== undefined) m.userInput = ui;
@@ -529,7 +596,6 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const serviceName = first?.resource['service.name'];
   const userInput = firstUserInput(llmCalls);
   const finalResponse = finalAssistantResponse(llmCalls);
-  const byStart = <T extends { startTime: number }>(l: T[]) => l.sort((a, b) => a.startTime - b.startTime);
   return {
     kind: 'Session',
     id: sessionId,
@@ -539,11 +605,11 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     traceIds,
     ...ifDefined('userInput', userInput),
     ...ifDefined('finalResponse', finalResponse),
-    masCalls: byStart(masCalls),
-    agentCalls: byStart(agentCalls),
-    taskCalls: byStart(taskCalls),
-    llmCalls: byStart(llmCalls),
-    toolCalls: byStart(toolCalls),
+    masCalls: masCalls.sort(byStart),
+    agentCalls: agentCalls.sort(byStart),
+    taskCalls: taskCalls.sort(byStart),
+    llmCalls,
+    toolCalls: toolCalls.sort(byStart),
     mcpServers: inventory.list(),
     ...ifDefined('attributes', first && Object.keys(first.resource).length ? first.resource : undefined),
   };

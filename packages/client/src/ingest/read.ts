@@ -9,7 +9,7 @@ import type { Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
-import { isSessionDocument, sessionFromRecord, sessionsFromDocument } from './formats/session-json.js';
+import { isSessionDocument, sessionsFromDocument } from './formats/session-json.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, groupBySession } from './session-id.js';
@@ -60,30 +60,33 @@ async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknow
   const head = await readHead(path, 1 << 16);
   const text = head.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new IngestError('file is empty', path);
-  if (text.trimStart().startsWith('{') && (await looksLikeJsonLines(path))) return { format: 'otlp-jsonl' };
-  const doc = await parseWholeFile(path);
+  const first = text.trimStart().startsWith('{') ? await firstJsonLine(path) : undefined;
+  if (first?.more) return { format: 'otlp-jsonl' };
+  // A document written on one line was parsed just now: that line is the whole document.
+  const doc = first ? first.value : await parseWholeFile(path);
   return { format: documentFormat(doc, path), doc };
 }
 
 /**
- * JSON Lines: the first non-blank line is a complete JSON object and another non-blank line follows. Read as a
- * stream, so a long first line (a big export batch) is no problem and the file is never read whole here.
+ * The first non-blank line when it is a complete JSON object, and whether another non-blank line follows (then the
+ * file is JSON Lines); undefined for anything else (a pretty-printed document). Read as a stream, so a long first
+ * line (a big export batch) is no problem, and a document written on one line needs no second read.
  */
-async function looksLikeJsonLines(path: string): Promise<boolean> {
-  let first: string | undefined;
+async function firstJsonLine(path: string): Promise<{ value: unknown; more: boolean } | undefined> {
+  let first: { value: unknown } | undefined;
   for await (const raw of readLines(path)) {
     const line = raw.trim();
     if (line === '') continue;
-    if (first !== undefined) return true;
-    first = line.replace(/^\uFEFF/, '');
-    if (!first.startsWith('{')) return false;
+    if (first) return { value: first.value, more: true };
+    const text = line.replace(/^\uFEFF/, '');
+    if (!text.startsWith('{')) return undefined;
     try {
-      JSON.parse(first);
+      first = { value: JSON.parse(text) };
     } catch {
-      return false; // a pretty-printed document
+      return undefined;
     }
   }
-  return false;
+  return first && { value: first.value, more: false };
 }
 
 function documentFormat(doc: unknown, path: string): TraceFormat {
@@ -277,8 +280,7 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
       } else if (isSessionDocument(record)) {
         recognised++;
         try {
-          const sessions = Array.isArray((record as { sessions?: unknown }).sessions) ? sessionsFromDocument(record) : [sessionFromRecord(record)];
-          for (const s of sessions) yield s;
+          for (const s of sessionsFromDocument(record)) yield s;
         } catch (err) {
           warnings.add({ code: 'malformed-line', message: `skipped line: ${errorMessage(err)}`, file: path, line: lineNo });
         }

@@ -144,6 +144,73 @@ describe('dialect details', () => {
   });
 });
 
+describe('packed values, tool definitions and message parts', () => {
+  const llm = (attrs: Record<string, unknown>) => normalise([span('1', { name: 'call_model', model: 'm', ...attrs })]).llmCalls;
+
+  it('a packed usage attribute is read as JSON or as a Python repr; anything else gives no tokens', () => {
+    const usage = (u: string) => llm({ usage: u })[0]?.usage;
+    const expected = { inputTokens: 4, outputTokens: 2, cacheReadTokens: 1, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 6 };
+    expect(usage('{"prompt_tokens": 4, "completion_tokens": 2, "total_tokens": 6, "prompt_tokens_details": {"cached_tokens": 1}}')).toEqual(expected);
+    expect(usage("{'prompt_tokens': 4, 'completion_tokens': 2, 'total_tokens': 6, 'prompt_tokens_details': {'cached_tokens': 1}, 'x': None}")).toEqual(expected);
+    // Not a model call at all: neither bare token names nor a readable packed usage.
+    expect(llm({ usage: 'prompt_tokens=4' })).toEqual([]);
+  });
+
+  it('Traceloop input_str arguments are read as JSON, else as a Python repr, else kept as text', () => {
+    const args = (inputStr: string) =>
+      normalise([span('1', { name: 'search.tool', 'traceloop.span.kind': 'tool', 'traceloop.entity.input': JSON.stringify({ input_str: inputStr }) })]).toolCalls[0]!.arguments;
+    expect(args('{"query": "x"}')).toEqual({ query: 'x' });
+    expect(args("{'query': 'x', 'exact': True}")).toEqual({ query: 'x', exact: true });
+    expect(args('plain words')).toBe('plain words');
+  });
+
+  it('Vercel ai.prompt.tools: a list of JSON strings, or one JSON string of the list', () => {
+    const tool = { type: 'function', name: 'search', description: 'Search the web', parameters: { type: 'object' } };
+    const defs = (tools: unknown) =>
+      normalise([span('1', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.model.id': 'm', 'ai.prompt.tools': tools })]).llmCalls[0]!.toolDefinitions;
+    const expected = [{ name: 'search', description: 'Search the web', inputSchema: { type: 'object' } }];
+    expect(defs([JSON.stringify(tool)])).toEqual(expected);
+    expect(defs(JSON.stringify([JSON.stringify(tool)]))).toEqual(expected);
+    expect(defs(JSON.stringify([tool]))).toEqual(expected);
+  });
+
+  it("a tool span's own description is its definition when the model was offered none; an offered one wins", () => {
+    const s = normalise([
+      span('1', { name: 'chat', 'gen_ai.operation.name': 'chat', 'gen_ai.tool.definitions': JSON.stringify([{ name: 'offered', description: 'From the request' }]) }),
+      span('2', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'offered', 'gen_ai.tool.description': 'From the span' }),
+      span('3', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'weather', 'gen_ai.tool.description': 'Current weather' }),
+      span('4', { 'openinference.span.kind': 'TOOL', 'tool.name': 'lookup', 'tool.description': 'Look an order up' }),
+      span('5', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'bare' }),
+    ]);
+    expect(s.toolCalls.map((t) => [t.toolName, t.definition])).toEqual([
+      ['offered', { name: 'offered', description: 'From the request' }],
+      ['weather', { name: 'weather', description: 'Current weather' }],
+      ['lookup', { name: 'lookup', description: 'Look an order up' }],
+      ['bare', undefined],
+    ]);
+  });
+
+  it("a legacy message event with an empty role attribute takes the event's role", () => {
+    const s = normalise([
+      span('1', { 'llm.request.type': 'chat' }, { events: [{ name: 'gen_ai.user.message', time: 1, attributes: { role: '', content: 'Hi?' } }] }),
+    ]);
+    expect(s.llmCalls[0]!.inputMessages).toEqual([{ role: 'user', content: 'Hi?' }]);
+  });
+
+  it('text parts: the text is whichever of `text` / `content` is a string, in message parts and in content lists', () => {
+    const messages = [
+      { role: 'user', content: [{ type: 'text', text: 'OpenAI part' }, { type: 'text', content: { not: 'text' }, text: 'text beside an object' }] },
+      { role: 'user', parts: [{ type: 'text', content: 'GenAI part' }, { type: 'text', text: { value: 'x' }, content: 'content beside an object' }] },
+      { role: 'tool', tool_call_id: 'c1', text: [{ type: 'text', text: { value: 'x' }, content: 'from a content list' }] },
+    ];
+    expect(normalise([span('1', { 'gen_ai.operation.name': 'chat', 'gen_ai.input.messages': JSON.stringify(messages) })]).llmCalls[0]!.inputMessages).toEqual([
+      { role: 'user', content: 'OpenAI part\ntext beside an object' },
+      { role: 'user', content: 'GenAI part\ncontent beside an object' },
+      { role: 'tool', content: 'from a content list', toolCallId: 'c1' },
+    ]);
+  });
+});
+
 describe('attribution by gen_ai.agent.name', () => {
   it('an LLM span outside the agent span but naming it is attributed to it', () => {
     const s = normalise([
@@ -175,5 +242,48 @@ describe('big sessions', () => {
     expect(s.toolCalls).toHaveLength(200_000);
     expect([s.startTime, s.endTime]).toEqual([0, 200_000]);
     expect(s.masCalls).toHaveLength(1);
+  });
+
+  it('a LangGraph-shaped session of 40,000 spans whose tool spans lack call ids normalises in linear time', () => {
+    // Per turn: an agent, its LLM call asking for `search`, the `search` tool span (no call id), its answering LLM call.
+    // Matching each tool span and each agent against every LLM call took over ten seconds at this size.
+    const turns = 10_000;
+    const spans: SpanRecord[] = [];
+    const add = (i: number, name: string, start: number, attributes: Record<string, unknown>, parent?: number) =>
+      spans.push({
+        traceId: T,
+        spanId: i.toString(16).padStart(16, '0'),
+        ...(parent !== undefined ? { parentSpanId: parent.toString(16).padStart(16, '0') } : {}),
+        name,
+        kind: 'internal',
+        startTime: start,
+        endTime: start + (name.endsWith('.agent') ? 9 : 1),
+        status: { code: 'unset' },
+        attributes,
+        resource: {},
+        events: [],
+      });
+    for (let t = 0; t < turns; t++) {
+      const agent = 4 * t + 1;
+      add(agent, 'researcher.agent', 10 * t, { 'traceloop.span.kind': 'agent', 'traceloop.entity.name': 'researcher' });
+      add(agent + 1, 'ChatOpenAI.chat', 10 * t + 1, {
+        'llm.request.type': 'chat',
+        'gen_ai.prompt.0.role': 'user',
+        'gen_ai.prompt.0.content': `question ${t}`,
+        'gen_ai.completion.0.role': 'assistant',
+        'gen_ai.completion.0.tool_calls.0.name': 'search',
+        'gen_ai.completion.0.tool_calls.0.id': `call_${t}`,
+      }, agent);
+      add(agent + 2, 'search.tool', 10 * t + 3, { 'traceloop.span.kind': 'tool', 'traceloop.entity.name': 'search' }, agent);
+      add(agent + 3, 'ChatOpenAI.chat', 10 * t + 5, { 'llm.request.type': 'chat', 'gen_ai.completion.0.role': 'assistant', 'gen_ai.completion.0.content': `answer ${t}` }, agent);
+    }
+    const started = performance.now();
+    const s = normaliseSession('langgraph', spans, { warnings: new WarningSink() });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect([s.agentCalls.length, s.llmCalls.length, s.toolCalls.length, s.masCalls.length]).toEqual([turns, 2 * turns, turns, 1]);
+    expect(s.toolCalls.every((c, t) => c.toolCallId === `call_${t}` && c.agentCallId === s.agentCalls[t]!.id)).toBe(true);
+    expect(s.agentCalls.every((a, t) => a.userInput === `question ${t}` && a.finalResponse === `answer ${t}`)).toBe(true);
+    expect([s.userInput, s.finalResponse]).toEqual(['question 0', `answer ${turns - 1}`]);
+    expect([s.masCalls[0]!.userInput, s.masCalls[0]!.finalResponse]).toEqual(['question 0', `answer ${turns - 1}`]);
   });
 });

@@ -75,6 +75,22 @@ describe('format detection', () => {
     expect((await catchError(readSessions(p, { format: 'clickhouse' }))).message).toMatch(/content is not clickhouse/);
     expect((await catchError(readSessions(p, { format: 'session-json' }))).message).toMatch(/not a valid session file/);
   });
+
+  it('an invalid session file names the file and the offending fields, for one session and for a sessions list', async () => {
+    const one = write(JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' }));
+    const e1 = await catchError(readSessions(one));
+    expect(e1.file).toBe(one);
+    expect(e1.message).toBe(`${one}: not a valid session file (traceIds: Invalid input: expected array, received string)`);
+    const list = write(JSON.stringify({ sessions: [{ id: 's1', startTime: 0, endTime: 1 }, { id: 's2', startTime: 'late', endTime: 1 }] }));
+    const e2 = await catchError(readSessions(list));
+    expect(e2.file).toBe(list);
+    expect(e2.message).toBe(`${list}: not a valid session file (sessions.1.startTime: Invalid input: expected number, received string)`);
+    // The same for a JSON Lines record (a skipped line).
+    const lines = write(`${JSON.stringify({ id: 's1', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' })}\n`, 'jsonl');
+    const r = await readSessions(lines);
+    expect(r.sessions.map((s) => s.id)).toEqual(['s1']);
+    expect(r.warnings).toEqual([{ code: 'malformed-line', message: 'skipped line: not a valid session file (traceIds: Invalid input: expected array, received string)', file: lines, line: 2 }]);
+  });
 });
 
 describe('tolerance and warnings', () => {

@@ -4,12 +4,20 @@
  * model and reports tokens.
  */
 import type { SpanRecord } from '../span.js';
-import { isObj, parseJsonMaybe, parsePythonDict } from '../messages.js';
+import { isObj, parseJsonOrPython } from '../messages.js';
 import type { Dialect } from './types.js';
 
-const packed = (...path: string[]) => (span: SpanRecord) => {
+/** The packed `usage` attribute (JSON or a Python repr), parsed once per span: classification and four fields read it. */
+const parsedUsage = new WeakMap<SpanRecord, unknown>();
+function usageOf(span: SpanRecord): unknown {
   const raw = span.attributes.usage;
-  let v: unknown = typeof raw === 'string' ? (parseJsonMaybe(raw) !== raw ? parseJsonMaybe(raw) : parsePythonDict(raw)) : raw;
+  if (typeof raw !== 'string') return raw;
+  if (!parsedUsage.has(span)) parsedUsage.set(span, parseJsonOrPython(raw));
+  return parsedUsage.get(span);
+}
+
+const packed = (...path: string[]) => (span: SpanRecord) => {
+  let v = usageOf(span);
   for (const p of path) v = isObj(v) ? v[p] : undefined;
   return v;
 };

@@ -28,8 +28,9 @@ function eventMessages(span: SpanRecord, output: boolean): Message[] | undefined
   for (const e of span.events) {
     const a = e.attributes;
     if (!output && EVENT_ROLES[e.name]) {
-      const m = normaliseMessage({ role: EVENT_ROLES[e.name], ...a, content: a.content ?? a['gen_ai.event.content'] }, EVENT_ROLES[e.name]);
-      if (m) out.push({ ...m, role: typeof a.role === 'string' ? a.role : EVENT_ROLES[e.name]! });
+      // The event's own `role` attribute when it names one, else the role of the event name.
+      const m = normaliseMessage({ ...a, content: a.content ?? a['gen_ai.event.content'] }, EVENT_ROLES[e.name]);
+      if (m) out.push(m);
     } else if (output && e.name === 'gen_ai.choice') {
       const msg = parseJsonMaybe(a.message);
       const m = normaliseMessage(isObj(msg) ? msg : { role: 'assistant', content: a.content, tool_calls: parseJsonMaybe(a.tool_calls) }, 'assistant');

@@ -20,8 +20,8 @@ import { vercel } from './vercel.js';
 export type { Classification, Dialect, ElementKind, Field } from './types.js';
 export { stripKindSuffix } from './traceloop.js';
 
-export const CLASSIFY_ORDER: readonly Dialect[] = [mcp, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
-export const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, braintrust, folk];
+const CLASSIFY_ORDER: readonly Dialect[] = [mcp, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
+const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, braintrust, folk];
 
 export function classify(span: SpanRecord): Classification {
   for (const d of CLASSIFY_ORDER) {

@@ -3,7 +3,7 @@
  * suffixes `.workflow` / `.graph` / `.agent` / `.task` / `.tool` / `.chat` / `.completion` / `.embeddings`.
  */
 import type { SpanRecord } from '../span.js';
-import { isObj, parseJsonMaybe, parsePythonDict } from '../messages.js';
+import { isObj, parseJsonMaybe, parseJsonOrPython } from '../messages.js';
 import type { Classification, Dialect } from './types.js';
 
 const KINDS: Record<string, Classification> = {
@@ -19,7 +19,7 @@ const KINDS: Record<string, Classification> = {
 };
 
 /** The suffix after the last dot of a span name, when it is one of the known kinds. */
-export function nameSuffixKind(name: string): Classification | undefined {
+function nameSuffixKind(name: string): Classification | undefined {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? KINDS[name.slice(dot + 1)] : undefined;
 }
@@ -36,7 +36,7 @@ export function stripKindSuffix(name: string): string {
 export function unwrapEntityInput(value: unknown): unknown {
   const v = parseJsonMaybe(value);
   if (!isObj(v)) return v;
-  if (typeof v.input_str === 'string') return parseJsonMaybe(v.input_str) !== v.input_str ? parseJsonMaybe(v.input_str) : (parsePythonDict(v.input_str) ?? v.input_str);
+  if (typeof v.input_str === 'string') return parseJsonOrPython(v.input_str);
   if (v.inputs !== undefined) return v.inputs;
   if ('kwargs' in v && Array.isArray(v.args)) return v.args.length === 0 ? v.kwargs : { args: v.args, kwargs: v.kwargs };
   return v;

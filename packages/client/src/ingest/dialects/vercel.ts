@@ -76,8 +76,6 @@ export const vercel: Dialect = {
   },
   inputMessages,
   outputMessages,
-  toolDefinitions: (span) => {
-    const tools = span.attributes['ai.prompt.tools'];
-    return Array.isArray(tools) ? normaliseToolDefinitions(tools.map((t) => parseJsonMaybe(t))) : normaliseToolDefinitions(tools);
-  },
+  // A list of JSON strings (one per tool) or one JSON string of the list: each item is parsed by the normaliser.
+  toolDefinitions: (span) => normaliseToolDefinitions(span.attributes['ai.prompt.tools']),
 };

@@ -6,17 +6,17 @@
 import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeId, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+import { isObj } from '../messages.js';
 import type { Where } from './otlp.js';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function isClickHouseRow(v: unknown): boolean {
   return isObj(v) && ('SpanId' in v || 'spanId' in v) && ('TraceId' in v || 'traceId' in v) && ('SpanAttributes' in v || 'Timestamp' in v);
 }
 
 /** `2025-06-20 21:37:08.604225` (UTC), ISO strings, epoch s/ms/µs/ns numbers → fractional epoch ms. */
-export function parseClickHouseTime(value: unknown): number | undefined {
+function parseClickHouseTime(value: unknown): number | undefined {
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))) {
     const n = Number(value);
     if (!Number.isFinite(n)) return undefined;
@@ -77,7 +77,7 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
   }));
 }
 
-export function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
+function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
   if (!isObj(row)) throw new TypeError('row is not an object');
   const traceId = decodeId(column(row, ['TraceId', 'traceId']));
   const spanId = decodeId(column(row, ['SpanId', 'spanId']));

@@ -1,11 +1,9 @@
 /** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
 import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
+import { isObj } from '../messages.js';
 import { decodeId, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** True when the value looks like an OTLP request (the shape check of format detection). */
@@ -19,7 +17,7 @@ export interface Where {
 }
 
 /** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start time). */
-export function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
+function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
   const traceId = decodeId(raw.traceId ?? raw.trace_id);
   const spanId = decodeId(raw.spanId ?? raw.span_id);
@@ -68,7 +66,7 @@ const STATUS: Record<SpanStatusCode, SpanRecord['status']> = {
 };
 
 /** Span status; the common message-less ones are shared objects. */
-export function spanStatus(code: unknown, message: unknown): SpanRecord['status'] {
+function spanStatus(code: unknown, message: unknown): SpanRecord['status'] {
   const c = decodeStatusCode(code);
   return typeof message === 'string' && message !== '' ? { code: c, message } : STATUS[c];
 }

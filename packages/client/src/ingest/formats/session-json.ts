@@ -1,31 +1,30 @@
 /** The project's own session JSON (one session or `{ "sessions": [...] }`), validated with core's SessionFileSchema. */
 import { describeIssues, SessionFileSchema, SessionSchema, type Session } from '@mce/core';
+import { isObj } from '../messages.js';
 
 export function isSessionDocument(v: unknown): boolean {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
-  const o = v as Record<string, unknown>;
-  if (Array.isArray(o.sessions)) return true;
-  if (o.kind === 'Session') return true;
-  return typeof o.id === 'string' && typeof o.startTime === 'number' && typeof o.endTime === 'number' && !('resourceSpans' in o) && !('SpanId' in o);
+  if (!isObj(v)) return false;
+  if (Array.isArray(v.sessions)) return true;
+  if (v.kind === 'Session') return true;
+  return typeof v.id === 'string' && typeof v.startTime === 'number' && typeof v.endTime === 'number' && !('resourceSpans' in v) && !('SpanId' in v);
+}
+
+/** The `{ "sessions": [...] }` member of core's SessionFileSchema. */
+const [SessionListSchema] = SessionFileSchema.options;
+
+/**
+ * Sessions of a parsed session document, or its offending fields (`path: message`, at most five). The schema is
+ * picked by shape (a `sessions` list, else one session) rather than tried as a union, whose failure names only the root.
+ */
+export function parseSessionDocument(v: unknown): { sessions: Session[] } | { issues: string[] } {
+  const parsed = isObj(v) && Array.isArray(v.sessions) ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
+  if (!parsed.success) return { issues: describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`) };
+  return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[] };
 }
 
 /** Sessions of a parsed session document; throws an Error whose message lists the offending fields. */
 export function sessionsFromDocument(v: unknown): Session[] {
-  const parsed = SessionFileSchema.safeParse(v);
-  if (!parsed.success) {
-    const issues = describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`);
-    throw new Error(`not a valid session file (${issues.join('; ')})`);
-  }
-  const data = parsed.data;
-  return ('sessions' in data ? data.sessions : [data]) as Session[];
-}
-
-/** One session object (a JSON Lines record). */
-export function sessionFromRecord(v: unknown): Session {
-  const parsed = SessionSchema.safeParse(v);
-  if (!parsed.success) {
-    const issues = describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`);
-    throw new Error(`not a valid session (${issues.join('; ')})`);
-  }
-  return parsed.data as Session;
+  const doc = parseSessionDocument(v);
+  if ('issues' in doc) throw new Error(`not a valid session file (${doc.issues.join('; ')})`);
+  return doc.sessions;
 }
