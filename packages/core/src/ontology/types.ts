@@ -140,7 +140,7 @@ export interface ToolCall extends CallBase {
   toolCallId?: string;
   arguments?: unknown;
   result?: unknown;
-  /** The definition offered to the model, when one matched by name. */
+  /** The definition offered to the model under this name (or the MCP-listed one); else the name and description the tool span itself carries. */
   definition?: ToolDefinition;
   mcp?: MCPCallInfo;
 }
