@@ -42,7 +42,14 @@ describe.skipIf(!available)('worker: the broker drops every connection in mid-ru
     const processed = async () => (await worker.metrics.messagesProcessed.get()).values[0]?.value ?? 0;
 
     await waitFor(async () => (await fixture.counts()).sessions >= 40, 30_000, 'some sessions stored');
+    // Drop the connection under a batch that is certainly in flight (on a loaded machine the queue could otherwise
+    // drain before rabbitmqctl acts): that batch is stored after the drop, its acks are lost, and it comes back.
+    let release = (): void => undefined;
+    processor.gate = new Promise<void>((resolve) => (release = resolve));
+    await waitFor(async () => processor.held > 0, 30_000, 'a batch held in flight');
     expect(await closeConnections(connectionName)).toBe(1);
+    processor.gate = undefined;
+    release();
     await waitFor(async () => (await connections()) === 2 && (await fixture.counts()).sessions >= 150, 30_000, 'consuming again after the first drop');
     // The retry and dead-letter queues are declared again on every connection: delete one, drop, check it is back.
     await broker.connection.queueDelete({ queue: `${queue}.dlq` });

@@ -59,6 +59,9 @@ export class FlakyProcessor implements BatchProcessor {
   failuresLeft = 0;
   delayMs = 0;
   calls = 0;
+  /** While set, batches wait on it before being processed (`held` counts them): a test can act under a batch in flight. */
+  gate: Promise<void> | undefined;
+  held = 0;
   constructor(public inner: BatchProcessor) {}
 
   async processBatch(items: BatchItem[]): Promise<BatchOutcome> {
@@ -66,6 +69,10 @@ export class FlakyProcessor implements BatchProcessor {
     if (this.failuresLeft > 0) {
       this.failuresLeft--;
       throw new Error('store unreachable (simulated)');
+    }
+    if (this.gate) {
+      this.held++;
+      await this.gate;
     }
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     return this.inner.processBatch(items);
