@@ -4,6 +4,9 @@
 //                             [--semi-space 64]   (V8 young generation size of the phase processes; 0 = V8's default)
 //                             [--chunk 100]       (sessions per computeLoadedSessions call in the batch phase)
 //                             [--rounds 7]        (rounds of the interleaved ratio measurement)
+// Single sessions are measured twice: with the records held until the session is done (what computeLoadedSession
+// returns) and streamed (ComputeOptions.onResults: each task's records handed to a consumer, here a counter, as soon
+// as the task is done — how a writer would use it).
 // Each phase runs in its own child process so that its peak RSS is its own. The synthetic sessions are written once
 // to JSON Lines files under bench/.out and each phase reads its input from there, as mce reads a file. Times are wall-clock; CPU time (user +
 // system, all threads of the process, GC included) is printed next to them because a shared machine's load skews the
@@ -35,6 +38,7 @@ const { values: args } = parseArgs({
     small: { type: 'string' },
     large: { type: 'string' },
     rounds: { type: 'string', default: '7' },
+    stream: { type: 'boolean', default: false },
   },
 });
 
@@ -90,9 +94,17 @@ async function batchPhase() {
  * One session (of the file), computed several times after a warm-up. The best wall time flatters small sessions (a
  * run with no GC at all); the mean CPU time spreads the GC over the runs and is what the size ratio is taken from.
  */
+/** Compute options of the single-session phases; streamed records are counted into `counts`. */
+function singleOptions(counts) {
+  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  if (!args.stream) return options;
+  return { ...options, onResults: (part) => tally([part], counts) };
+}
+
 async function singlePhase() {
   const engine = newEngine();
-  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  const streamed = { results: 0, failed: 0, skipped: 0 };
+  const options = singleOptions(streamed);
   const warmUp = await readSessionsFile(args.warmup);
   for (const session of warmUp.sessions) await engine.computeLoadedSession(session, options);
   const baselineRss = process.memoryUsage().rss;
@@ -110,6 +122,7 @@ async function singlePhase() {
   let firstRunPeakRss = 0;
   for (let r = 0; r < runs; r++) {
     if (r > 0) session = (await load()).session;
+    Object.assign(streamed, { results: 0, failed: 0, skipped: 0 }); // the warm-up and earlier runs streamed too
     const start = performance.now();
     const cpuStart = process.cpuUsage();
     const computation = await engine.computeLoadedSession(session, options);
@@ -117,6 +130,7 @@ async function singlePhase() {
     cpuTimes.push(cpuMs(cpuStart));
     if (r === 0) {
       tally([computation], counts);
+      if (args.stream) Object.assign(counts, streamed);
       firstRunPeakRss = peakRssBytes(); // later runs add the previous runs' uncollected garbage
     }
   }
@@ -151,7 +165,7 @@ async function singlePhase() {
  */
 async function ratioPhase() {
   const engine = newEngine();
-  const options = { metrics: defaultMetricSelection(), runId: 'bench' };
+  const options = singleOptions({ results: 0, failed: 0, skipped: 0 });
   const [small] = (await readSessionsFile(args.small)).sessions;
   for (const session of (await readSessionsFile(args.warmup)).sessions) await engine.computeLoadedSession(session, options);
   const SMALL_RUNS = 30;
@@ -244,16 +258,23 @@ async function main() {
     `                  before loading ${fmt(b.baselineRss / MB)} MB (Node + modules), peak after loading the sessions ${fmt(b.loadedPeakRss / MB)} MB`,
   );
 
-  console.log('\nsingle session:');
+  const warmupFile = await syntheticSessionsFile(3, 1000, 1000);
+  const files = [];
+  for (const size of args.sizes.split(',').map(Number)) files.push(await syntheticSessionsFile(1, size, 7));
+  for (const stream of [false, true]) singleSessions(files, warmupFile, stream);
+}
+
+function singleSessions(files, warmupFile, stream) {
+  const mode = stream ? ['--stream'] : [];
+  console.log(
+    stream
+      ? '\nsingle session, records streamed (onResults: each task\'s records handed over when the task is done):'
+      : '\nsingle session, records held (returned when the session is done):',
+  );
   console.log(
     '  spans    best ms  median ms    mean ms  mean CPU ms  median CPU ms  spans/CPU-s    results  input MB  peak RSS MB  RSS/input  (RSS−baseline)/input',
   );
-  const warmupFile = await syntheticSessionsFile(3, 1000, 1000);
-  const singles = [];
-  for (const size of args.sizes.split(',').map(Number)) {
-    const file = await syntheticSessionsFile(1, size, 7);
-    singles.push({ ...runPhase(['--phase', 'single', '--file', file, '--warmup', warmupFile]), file });
-  }
+  const singles = files.map((file) => ({ ...runPhase(['--phase', 'single', '--file', file, '--warmup', warmupFile, ...mode]), file }));
   for (const s of singles) {
     console.log(
       [
@@ -276,28 +297,29 @@ async function main() {
     console.log(`\nslowest tasks alone on the ${fmt(s.size)}-span session (dependencies included):`);
     for (const row of s.breakdown) console.log(`  ${row.task.padEnd(36)} ${fmt(row.ms, 1).padStart(10)} ms`);
   }
+  if (singles.length < 2) return;
   const small = singles[0];
   const large = singles.at(-1);
-  if (singles.length > 1) {
-    const ratio = large.meanCpuMs / small.meanCpuMs;
-    console.log(
-      `\ntime ratio ${fmt(large.size)} / ${fmt(small.size)} spans: ${fmt(large.meanMs / small.meanMs, 1)} by mean wall time, ${fmt(large.medianMs / small.medianMs, 1)} by median wall time, ${fmt(large.bestMs / small.bestMs, 1)} by best wall time, ${fmt(ratio, 1)} by mean CPU time, ${fmt(large.medianCpuMs / small.medianCpuMs, 1)} by median CPU time   (linear ≈ ${fmt(large.size / small.size)}, target ≤ 130 for 100k/1k)`,
-    );
-    console.log(`  CPU ms of each ${fmt(large.size)}-span run, in order: ${large.cpuRunsMs.map((ms) => fmt(ms)).join(', ')}`);
-    // The figure held against the target: both sizes in one process, interleaved (see ratioPhase).
-    const files = singles.map((s) => s.file);
-    // A fixed young generation (min = max): a full GC would otherwise shrink it, and each size would pay for growing
-    // it back — the small one relatively more. A long-running mce process sits at the maximum anyway.
-    const fixedYoung = semiSpace > 0 ? [`--min-semi-space-size=${semiSpace}`] : [];
-    const r = runPhase(['--phase', 'ratio', '--small', files[0], '--large', files.at(-1), '--warmup', warmupFile, '--rounds', args.rounds], ['--expose-gc', ...fixedYoung]);
-    const ratios = r.rounds.map((x) => x.ratio).sort((a, b) => a - b);
-    const median = ratios[ratios.length >> 1];
-    console.log(
-      `\ninterleaved in one process, ${r.rounds.length} rounds (one ${fmt(r.largeSize)}-span session, then 30 × ${fmt(r.smallSize)} spans, each after a full GC):`,
-    );
-    for (const x of r.rounds) console.log(`  ${fmt(x.largeMs, 1).padStart(8)} ms / ${fmt(x.smallMs, 2).padStart(6)} ms = ${fmt(x.ratio, 1)}`);
-    console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}: median ${fmt(median, 1)} (range ${fmt(ratios[0], 1)}–${fmt(ratios.at(-1), 1)})   (linear ≈ ${fmt(r.largeSize / r.smallSize)}, target ≤ 130)`);
-  }
+  console.log(
+    `  time ratio ${fmt(large.size)} / ${fmt(small.size)} spans: ${fmt(large.meanMs / small.meanMs, 1)} by mean wall time, ${fmt(large.medianMs / small.medianMs, 1)} by median wall time, ${fmt(large.bestMs / small.bestMs, 1)} by best wall time, ${fmt(large.meanCpuMs / small.meanCpuMs, 1)} by mean CPU time, ${fmt(large.medianCpuMs / small.medianCpuMs, 1)} by median CPU time   (linear ≈ ${fmt(large.size / small.size)}, target ≤ 130 for 100k/1k)`,
+  );
+  console.log(`  CPU ms of each ${fmt(large.size)}-span run, in order: ${large.cpuRunsMs.map((ms) => fmt(ms)).join(', ')}`);
+  // Both sizes in one process, interleaved (see ratioPhase). A fixed young generation (min = max): a full GC would
+  // otherwise shrink it, and each size would pay for growing it back — the small one relatively more. A long-running
+  // mce process sits at the maximum anyway.
+  const semiSpace = Number(args['semi-space']);
+  const fixedYoung = semiSpace > 0 ? [`--min-semi-space-size=${semiSpace}`] : [];
+  const r = runPhase(
+    ['--phase', 'ratio', '--small', small.file, '--large', large.file, '--warmup', warmupFile, '--rounds', args.rounds, ...mode],
+    ['--expose-gc', ...fixedYoung],
+  );
+  const ratios = r.rounds.map((x) => x.ratio).sort((a, b) => a - b);
+  const median = ratios[ratios.length >> 1];
+  console.log(
+    `  interleaved in one process, ${r.rounds.length} rounds (one ${fmt(r.largeSize)}-span session, then 30 × ${fmt(r.smallSize)} spans, each after a full GC):`,
+  );
+  for (const x of r.rounds) console.log(`  ${fmt(x.largeMs, 1).padStart(8)} ms / ${fmt(x.smallMs, 2).padStart(6)} ms = ${fmt(x.ratio, 1)}`);
+  console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}: median ${fmt(median, 1)} (range ${fmt(ratios[0], 1)}–${fmt(ratios.at(-1), 1)})   (linear ≈ ${fmt(r.largeSize / r.smallSize)}, target ≤ 130)`);
 }
 
 await main();

@@ -307,7 +307,7 @@ describe('MetricEngine', () => {
     expect(seen).toEqual(['[5]', '[5]', '[2]', '[]', '[]']);
   });
 
-  it('exposes every result of the earlier stages, none of the current one', async () => {
+  it('exposes the results of the declared dependencies only, never those of the current stage', async () => {
     const a = metric('A', ['Session'], constant(1));
     const b = metric('B', ['Session'], constant(2));
     const seen: Record<string, number> = {};
@@ -317,8 +317,49 @@ describe('MetricEngine', () => {
         return { value: 0 };
       }, { dependsOn: deps });
     await engineWith(a, b, peek('SameStage', []), peek('AfterA', ['A'])).computeLoadedSession(sampleSession());
-    // SameStage runs with A and B (sees neither); AfterA runs after them (sees A, and B although undeclared).
-    expect(seen).toEqual({ SameStage: 0, AfterA: 11 });
+    // SameStage runs with A and B (sees neither); AfterA runs after them and sees A, not the undeclared B: the rule of
+    // the worker-thread strategies, which receive only the declared results.
+    expect(seen).toEqual({ SameStage: 0, AfterA: 10 });
+  });
+
+  it('streams each task\'s records to onResults as the task finishes and returns empty lists', async () => {
+    const failing = metric('Fails', ['ToolCall'], (e) => (e.id === 's1-t1' ? { value: Number.NaN } : { value: 1 }));
+    const skipping = metric('Skips', ['Session'], () => skip('nothing to measure'));
+    const engine = engineWith(duration, meanLLM, failing, skipping);
+    const held = await engine.computeLoadedSession(sampleSession(), { runId: 'r' });
+    const parts: { tasks: Set<string>; results: string[]; failed: string[]; skipped: string[] }[] = [];
+    const streamed = await engine.computeLoadedSession(sampleSession(), {
+      runId: 'r',
+      onResults: (part) => {
+        expect(part.sessionId).toBe('s1');
+        parts.push({
+          tasks: new Set([...part.results, ...part.failed, ...part.skipped].map((r) => `${r.name}@${r.level}`)),
+          results: part.results.map((r) => `${r.id}:${r.name}@${r.level}/${r.measures}=${r.result}`),
+          failed: part.failed.map((f) => `${f.name}/${f.measures}: ${f.error}`),
+          skipped: part.skipped.map((k) => `${k.name}/${k.measures}: ${k.reason}`),
+        });
+      },
+    });
+    expect(streamed).toEqual({ sessionId: 's1', results: [], failed: [], skipped: [] });
+    // One part per task (Dur at six levels, MeanLLMDur, Fails, Skips), each a single metric at a single level.
+    expect(parts).toHaveLength(9);
+    for (const part of parts) expect(part.tasks.size).toBe(1);
+    const all = (key: 'results' | 'failed' | 'skipped') => parts.flatMap((p) => p[key]).sort();
+    expect(all('results')).toEqual(held.results.map((r) => `${r.id}:${r.name}@${r.level}/${r.measures}=${r.result}`).sort());
+    expect(all('failed')).toEqual(['Fails/s1-t1: non-finite value: NaN']);
+    expect(all('skipped')).toEqual(['Skips/s1: nothing to measure']);
+    // The aggregate still saw the streamed Duration results it depends on.
+    expect(all('results').find((r) => r.includes('MeanLLMDur'))).toMatch(/=23\.3333/);
+  });
+
+  it('streams only the selected tasks when reportDependencies is false', async () => {
+    const names: string[] = [];
+    await engineWith(duration, meanLLM).computeLoadedSession(sampleSession(), {
+      metrics: { Session: ['MeanLLMDur'] },
+      reportDependencies: false,
+      onResults: (part) => names.push(...part.results.map((r) => `${r.name}@${r.level}`)),
+    });
+    expect(names).toEqual(['MeanLLMDur@Session']);
   });
 
   it('uses computeBatch when present, and isolates its failures', async () => {
