@@ -3,7 +3,7 @@ import pg from 'pg';
 import { needService, PG_URL } from '../../../../test-support/services.js';
 import { openStore, PostgresStore } from '../../src/store/index.js';
 import { storeConformance } from './support/conformance.js';
-import { bareSession, DEFINITIONS, metricResult } from './support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult, toolCall } from './support/sessions.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 
 const available = await needService('postgres');
@@ -29,6 +29,26 @@ describe.skipIf(!available)('PostgreSQL store', () => {
 
   storeConformance('PostgreSQL', {
     open: (logger) => openStore(PG_URL, { logger, schema: `${PREFIX}_${++n}` }),
+  });
+
+  it('reads calls back in their stored order when the rows are not in that order on disk', async () => {
+    const schema = `${PREFIX}_order`;
+    const store = await openStore(PG_URL, { schema });
+    const calls = [1, 2, 3, 4, 5].map((n) => toolCall('ord', n, n * 10));
+    await store.writeSessions([bareSession('ord', 0, { toolCalls: calls })]);
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    // Reverse the stored order: the rows stay where they are on disk (new versions written in the old order), so a
+    // scan now meets them in descending seq.
+    await client.query(`UPDATE "${schema}".calls SET seq = 4 - seq WHERE session_id = 'ord'`);
+    // With statistics, a one-page table is read by a sequential scan: the rows come in their order on disk.
+    await client.query(`ANALYZE "${schema}".calls`);
+    const scanned = await client.query<{ seq: number }>(`SELECT seq FROM "${schema}".calls WHERE session_id = 'ord' ORDER BY ctid`);
+    await client.end();
+    expect(scanned.rows.map((r) => r.seq)).toEqual([4, 3, 2, 1, 0]);
+    expect((await store.getSession('ord'))?.toolCalls).toStrictEqual([...calls].reverse());
+    expect((await store.getSessions(['ord', 'none'])).get('ord')?.toolCalls).toStrictEqual([...calls].reverse());
+    await store.close();
   });
 
   describe('migrations', () => {

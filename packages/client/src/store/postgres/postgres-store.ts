@@ -175,19 +175,24 @@ export class PostgresStore implements KnowledgeGraphStore {
       const headers = (await client.query<Row>(`${HEADER_SELECT} WHERE id = ANY($1)`, [unique])).rows;
       if (headers.length === 0) return new Map();
       const found = headers.map((h) => h.id as string);
+      // Unordered: PostgreSQL sorting the rows carried every payload through the sort (4–5 ms of a 6 ms query for a
+      // 50-session batch of 2,500 calls, against 1 ms without). Each session's rows are put in seq order here instead
+      // (already in that order as a rule: a session's rows are written together, in seq order).
       const payloads = async (table: string) => {
-        const { rows } = await client.query<string[]>({
-          text: `SELECT session_id, payload::text FROM ${table} WHERE session_id = ANY($1) ORDER BY session_id, seq`,
+        const { rows } = await client.query<[string, number, string]>({
+          text: `SELECT session_id, seq, payload::text FROM ${table} WHERE session_id = ANY($1)`,
           values: [found],
           rowMode: 'array',
         });
-        const bySession = new Map<string, string[]>();
-        for (const [sessionId, payload] of rows) {
-          const list = bySession.get(sessionId as string);
-          if (list) list.push(payload as string);
-          else bySession.set(sessionId as string, [payload as string]);
+        const bySession = new Map<string, { seq: number[]; payloads: string[] }>();
+        for (const [sessionId, seq, payload] of rows) {
+          const list = bySession.get(sessionId);
+          if (list) {
+            list.seq.push(seq);
+            list.payloads.push(payload);
+          } else bySession.set(sessionId, { seq: [seq], payloads: [payload] });
         }
-        return bySession;
+        return new Map([...bySession].map(([id, list]) => [id, inSeqOrder(list.seq, list.payloads)]));
       };
       const calls = await payloads('calls');
       const servers = await payloads('mcp_servers');
@@ -358,4 +363,12 @@ export class PostgresStore implements KnowledgeGraphStore {
       client.release();
     }
   }
+}
+
+/** `payloads` ordered by their `seq` (returned as is when already in order, the usual case). */
+export function inSeqOrder(seq: readonly number[], payloads: string[]): string[] {
+  let ordered = true;
+  for (let i = 1; i < seq.length && ordered; i++) ordered = (seq[i - 1] as number) < (seq[i] as number);
+  if (ordered) return payloads;
+  return payloads.map((payload, i) => ({ payload, seq: seq[i] as number })).sort((a, b) => a.seq - b.seq).map((p) => p.payload);
 }
