@@ -140,6 +140,7 @@ async function runPass(workerCount, sessionIds) {
     const stored = await countResults(args.processor, { pgUrl: PG_URL, schema: SCHEMA });
     return {
       stored,
+      overlap: workerCount === 2 ? overlapShare(stats[0].intervals, stats[1].intervals, start, end) : undefined,
       workers: workerCount,
       processed,
       perWorker: stats.map((s) => s.sessions),
@@ -161,6 +162,32 @@ async function runPass(workerCount, sessionIds) {
     await admin.close();
     await clearResults(args.processor, { pgUrl: PG_URL, schema: SCHEMA });
   }
+}
+
+/** The union of [start, end] intervals, as sorted disjoint intervals (a worker may run two batches at once). */
+function union(intervals) {
+  const out = [];
+  for (const [start, end] of [...intervals].sort((x, y) => x[0] - y[0])) {
+    const last = out.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}
+
+/** Share of [from, to] during which both workers were inside processBatch. */
+function overlapShare(batchesA, batchesB, from, to) {
+  const a = union(batchesA);
+  const b = union(batchesB);
+  let both = 0;
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    const start = Math.max(a[i][0], b[j][0]);
+    const end = Math.min(a[i][1], b[j][1]);
+    if (end > start) both += end - start;
+    if (a[i][1] < b[j][1]) i++;
+    else j++;
+  }
+  return both / (to - from);
 }
 
 const prepared = await prepareSessions(args.processor, { pgUrl: PG_URL, schema: SCHEMA, count: SESSIONS, fresh: args.fresh });
@@ -185,6 +212,10 @@ function report(count, result) {
   );
   if (result.stored) console.log(`             stored ${result.stored.results} results for ${result.stored.sessions} sessions`);
   console.log(`             worker CPU ${fmt(result.cpuPerSession, 2)} ms per session (${fmt(100 * result.cpuShare, 0)}% of one core over the pass, all workers)`);
+  if (result.overlap !== undefined) {
+    // Workers that serialised on each other (a lock, a shared queue consumer) would rarely be in a batch together.
+    console.log(`             both workers inside a batch at once ${fmt(100 * result.overlap, 0)}% of the pass`);
+  }
   if (result.pgCpuPerSession !== undefined) {
     const total = result.cpuPerSession + result.pgCpuPerSession + result.mqCpuPerSession;
     console.log(

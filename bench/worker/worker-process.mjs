@@ -11,6 +11,8 @@ const { processor, close } = await createProcessor(process.env.BENCH_PROCESSOR ?
 });
 
 const durations = [];
+// [start, end] of each processBatch call in epoch ms (comparable across the worker processes).
+const intervals = [];
 let readyCpu;
 let first;
 let last;
@@ -21,6 +23,7 @@ const timed = {
     first ??= Date.now();
     const outcome = await processor.processBatch(items);
     durations.push(performance.now() - started);
+    intervals.push([performance.timeOrigin + started, performance.timeOrigin + performance.now()]);
     last = Date.now();
     sessions += items.length;
     console.log(JSON.stringify({ event: 'batch', sessions: items.length }));
@@ -40,6 +43,6 @@ const result = await runWorker({
 });
 // CPU time of this process from ready to stop (µs): what a session costs the worker, whatever else shares the machine.
 const { user, system } = process.cpuUsage(readyCpu);
-console.log(JSON.stringify({ event: 'stats', first, last, sessions, durations, cpuMicros: user + system }));
+console.log(JSON.stringify({ event: 'stats', first, last, sessions, durations, intervals, cpuMicros: user + system }));
 await close();
 process.exit(result.exitCode);
