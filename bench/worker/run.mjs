@@ -2,7 +2,7 @@
 // the PostgreSQL store by one worker process, then by two; prints sessions/s, the scaling ratio and the p50/p99
 // batch latency. Needs the built packages (npm run build), PostgreSQL and RabbitMQ.
 //
-//   node bench/worker/run.mjs [--sessions 10000] [--batch-size 50] [--workers 1,2] [--processor service|noop]
+//   node bench/worker/run.mjs [--sessions 10000] [--batch-size 50] [--prefetch 100] [--workers 1,2] [--processor service|noop]
 //                             [--fresh]   (rewrite the sessions even when the schema already holds them)
 //                             [--session-only]   (Session-level metrics only: engine.recursive = false)
 //                             [--drop]    (remove the benchmark schema afterwards; kept by default for the next run)
@@ -28,6 +28,7 @@ const { values: args } = parseArgs({
   options: {
     sessions: { type: 'string', default: '10000' },
     'batch-size': { type: 'string', default: '50' },
+    prefetch: { type: 'string' },
     workers: { type: 'string', default: '1,2' },
     processor: { type: 'string', default: 'service' },
     fresh: { type: 'boolean', default: false },
@@ -39,6 +40,8 @@ const { values: args } = parseArgs({
 });
 const SESSIONS = Number(args.sessions);
 const BATCH_SIZE = Number(args['batch-size']);
+// The worker's default: two batches' worth, so the next batch gathers while one computes.
+const PREFETCH = Number(args.prefetch ?? 2 * BATCH_SIZE);
 const WORKER_COUNTS = args.workers.split(',').map(Number);
 const ROUNDS = Number(args.rounds);
 const PG_URL = process.env.MCE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -63,7 +66,7 @@ function startWorker(queue) {
       MCE_AMQP_URL: AMQP_URL,
       MCE_WORKER_QUEUE: queue,
       MCE_WORKER_BATCH_SIZE: String(BATCH_SIZE),
-      MCE_WORKER_PREFETCH: String(2 * BATCH_SIZE),
+      MCE_WORKER_PREFETCH: String(PREFETCH),
       MCE_WORKER_HEALTH_PORT: '0',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -192,7 +195,7 @@ function overlapShare(batchesA, batchesB, from, to) {
 
 const prepared = await prepareSessions(args.processor, { pgUrl: PG_URL, schema: SCHEMA, count: SESSIONS, fresh: args.fresh });
 const spansPerSession = elementCount(syntheticSession(0));
-console.log(`worker benchmark: ${SESSIONS} sessions × ${spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${2 * BATCH_SIZE}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
+console.log(`worker benchmark: ${SESSIONS} sessions × ${spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${PREFETCH}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
 if (prepared.wroteSeconds !== undefined) console.log(`  sessions written to the store in ${fmt(prepared.wroteSeconds)} s`);
 
 const results = [];
