@@ -377,15 +377,24 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
       });
     }
   }
+  // MAS calls by trace: an element's own trace is looked at first, so a session of many traces (one MAS call each)
+  // does not match every element against every MAS call.
+  const masByTrace = new Map<string | undefined, MASCall[]>();
+  for (const c of masCalls) {
+    const list = masByTrace.get(c.traceId);
+    if (list) list.push(c);
+    else masByTrace.set(c.traceId, [c]);
+  }
   const masOf = (n: Node): string | undefined => {
     if (n.cls.kind === 'mas') return undefined;
     const m = nearest(n, (p) => !!p.element && p.cls.kind === 'mas');
     if (m) return m.span.spanId;
     const t = n.span.startTime;
-    const inWindow = masCalls.filter((c) => c.startTime <= t && t <= c.endTime);
-    const sameTrace = inWindow.find((c) => c.traceId === n.span.traceId);
+    const within = (c: MASCall) => c.startTime <= t && t <= c.endTime;
+    const sameTrace = masByTrace.get(n.span.traceId)?.find(within);
     if (sameTrace) return sameTrace.id;
-    if (inWindow.length) return inWindow[inWindow.length - 1]!.id;
+    const inWindow = masCalls.findLast(within);
+    if (inWindow) return inWindow.id;
     return masCalls.find((c) => c.id === n.span.traceId)?.id;
   };
 
@@ -591,8 +600,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const elements = [...masCalls, ...agentCalls, ...taskCalls, ...llmCalls, ...toolCalls];
   const timed: readonly { startTime: number; endTime: number }[] = elements.length ? elements : nodes.map((n) => n.span);
   const first = ordered[0];
-  const traceIds: string[] = [];
-  for (const s of ordered) if (!traceIds.includes(s.traceId)) traceIds.push(s.traceId);
+  const traceIds = [...new Set(ordered.map((s) => s.traceId))]; // first-seen order
   const serviceName = first?.resource['service.name'];
   const userInput = firstUserInput(llmCalls);
   const finalResponse = finalAssistantResponse(llmCalls);
