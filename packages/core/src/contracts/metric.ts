@@ -41,7 +41,7 @@ export function isSkip(outcome: MetricOutcome): outcome is MetricSkip {
   return (outcome as MetricSkip).skipped !== undefined;
 }
 
-/** Read access to results already computed in this run (for aggregate metrics). */
+/** Read access to the results of the metrics this one declares in `dependsOn`, computed earlier in this run. */
 export interface ResultLookup {
   /** The result of metric `name` for the element `elementId`, if computed and successful. */
   get(name: string, elementId: string): MetricResult | undefined;

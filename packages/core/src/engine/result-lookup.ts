@@ -9,7 +9,8 @@ interface Indexed {
 }
 
 /**
- * Results computed so far in one session run (by the earlier stages), by metric name and by `provider:name`. Records
+ * Results of one session run that later tasks depend on (kept by the engine for them), by metric name and by
+ * `provider:name`. Records
  * are kept as the task's arrays and turned into MetricResults only when a metric asks for them.
  */
 export class SessionResultLookup implements ResultLookup {
