@@ -10,8 +10,8 @@ interface Indexed {
 
 /**
  * Results of one session run that later tasks depend on (kept by the engine for them), by metric name and by
- * `provider:name`. Records
- * are kept as the task's arrays and turned into MetricResults only when a metric asks for them.
+ * `provider:name`. Records are kept as the task's arrays and turned into MetricResults only when a metric asks for
+ * them.
  */
 export class SessionResultLookup implements ResultLookup {
   readonly #records = new Map<string, ResultRecord[][]>();
