@@ -352,6 +352,15 @@ describe('MetricEngine', () => {
     expect(all('results').find((r) => r.includes('MeanLLMDur'))).toMatch(/=23\.3333/);
   });
 
+  it('rejects the computation with the error onResults throws', async () => {
+    const computation = engineWith(duration).computeLoadedSession(sampleSession(), {
+      onResults: () => {
+        throw new Error('consumer down');
+      },
+    });
+    await expect(computation).rejects.toThrow('consumer down');
+  });
+
   it('streams only the selected tasks when reportDependencies is false', async () => {
     const names: string[] = [];
     await engineWith(duration, meanLLM).computeLoadedSession(sampleSession(), {

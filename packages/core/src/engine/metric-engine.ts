@@ -46,7 +46,8 @@ export interface ComputeOptions {
    * Streams the records out: called with each task's records (results, failures, skips of one metric at one level)
    * as soon as that task is done, in completion order; the computation then returns empty lists. A session of
    * 100,000 spans makes some 340,000 records: handed over this way they can be written and dropped while the rest
-   * computes, instead of all living (and being moved by the garbage collector) until the session is done.
+   * computes, instead of all living (and being moved by the garbage collector) until the session is done. An error
+   * thrown by `onResults` rejects the computation.
    */
   onResults?: (part: SessionComputation) => void;
 }

@@ -366,7 +366,7 @@ export class PostgresStore implements KnowledgeGraphStore {
 }
 
 /** `payloads` ordered by their `seq` (returned as is when already in order, the usual case). */
-export function inSeqOrder(seq: readonly number[], payloads: string[]): string[] {
+function inSeqOrder(seq: readonly number[], payloads: string[]): string[] {
   let ordered = true;
   for (let i = 1; i < seq.length && ordered; i++) ordered = (seq[i - 1] as number) < (seq[i] as number);
   if (ordered) return payloads;
