@@ -379,12 +379,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   }
   // MAS calls by trace: an element's own trace is looked at first, so a session of many traces (one MAS call each)
   // does not match every element against every MAS call.
-  const masByTrace = new Map<string | undefined, MASCall[]>();
-  for (const c of masCalls) {
-    const list = masByTrace.get(c.traceId);
-    if (list) list.push(c);
-    else masByTrace.set(c.traceId, [c]);
-  }
+  const masByTrace = groupBy(masCalls, (c) => c.traceId);
   const masOf = (n: Node): string | undefined => {
     if (n.cls.kind === 'mas') return undefined;
     const m = nearest(n, (p) => !!p.element && p.cls.kind === 'mas');

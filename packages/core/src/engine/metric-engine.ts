@@ -12,7 +12,7 @@ import { MetricRegistry } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
 import type { ResultRecord, SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
-import { appendRecords, invalidOutcome, toError } from './record-builder.js';
+import { buildRecords, invalidOutcome, toError } from './record-builder.js';
 import { resultIdTails, sessionDigest, taskIdPrefix } from './result-id.js';
 import { SessionResultLookup } from './result-lookup.js';
 import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
@@ -261,7 +261,7 @@ export class MetricEngine {
         const timestamp = new Date().toISOString();
         let tails = idTails.get(p.elements);
         if (!tails && p.elements.length > 1) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
-        appendRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
+        buildRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
         // Kept for look-ups only when a later task declared it needs them.
         if (run.plan.dependencyKeys.has(entry.key)) lookupAdds.push([provider, name, bucket.results]);
         if (report || requested) {

@@ -11,10 +11,10 @@ export type ElementOutcome = MetricOutcome | Error;
 /**
  * Turns one task's outcomes into the records of `out`, the task's own empty bucket: `out.results` becomes the new
  * list. A thrown error, a non-finite value or a malformed outcome becomes a FailedRecord (never a score); `skip()`
- * becomes a SkippedRecord. `idTails`: the elements'
- * `resultIdTails`, if already made (they are the same for every task on these elements).
+ * becomes a SkippedRecord. `idTails`: the elements' `resultIdTails`, if already made (they are the same for every
+ * task on these elements).
  */
-export function appendRecords(
+export function buildRecords(
   metadata: MetricMetadata,
   level: OntologyLevel,
   elements: readonly Element[],
