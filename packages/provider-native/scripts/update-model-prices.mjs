@@ -7,18 +7,18 @@
  *
  * Options: --from FILE|URL (default MODEL_PRICES_URL, else LiteLLM's file on GitHub), --out FILE (default the
  * committed copy), --providers a,b (default: the providers already in the committed copy), --all-providers,
- * --dry-run (print the summary only).
+ * --dry-run (print the summary only). Reads the built package (`npm run build`) for the source's address.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LITELLM_PRICES_URL } from '@mce/provider-native';
 
-const LITELLM_URL = 'https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json';
 const COMMITTED = fileURLToPath(new URL('../data/model_prices.json', import.meta.url));
 const MODES = new Set(['chat', 'responses', 'completion', 'embedding']);
 
 function parseArgs(argv) {
-  const args = { from: process.env.MODEL_PRICES_URL || LITELLM_URL, out: COMMITTED, providers: undefined, all: false, dry: false };
+  const args = { from: process.env.MODEL_PRICES_URL || LITELLM_PRICES_URL, out: COMMITTED, providers: undefined, all: false, dry: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--from') args.from = argv[++i];
