@@ -31,6 +31,10 @@ import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogg
 export interface MCEClientOptions {
   /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */
   config?: MceConfig;
+  /**
+   * Where the configuration, the store selection and the eval-mode file are read from; default: `process.env`. The
+   * judge and the price refresh are per process and read `process.env` (see `setDefaultJudge`).
+   */
   env?: NodeJS.ProcessEnv;
   /** A store to use (left open by `close()`); default: the one `config.store.url` / the environment names. */
   store?: KnowledgeGraphStore;
