@@ -1,6 +1,6 @@
 /**
- * Bulk result upsert for PostgreSQL with COPY (text format: no parameter arrays to escape on our side or to parse on
- * the server's). Fresh results — the usual case: ids derive from the message, so only a redelivered message repeats
+ * Bulk result upsert for PostgreSQL with COPY (binary format, see result-rows.ts: no parameter arrays to build on our
+ * side, no text to scan on the server's). Fresh results — the usual case: ids derive from the message, so only a redelivered message repeats
  * them — are copied straight into `metric_results` under a savepoint. When an id is already stored (unique
  * violation), the savepoint is rolled back and the batch goes the upsert way: COPY into a per-connection temporary
  * staging table (no WAL, emptied at every commit), then one `INSERT … SELECT … ON CONFLICT (session_id, id) DO UPDATE`.
@@ -12,7 +12,7 @@ import { finished, pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { MetricResult } from '@mce/core';
-import { computedAtOf } from '../results.js';
+import { binaryCopyData, COPY_BINARY_HEADER, COPY_BINARY_TRAILER, ResultRowEncoder } from './result-rows.js';
 
 const COLUMNS = `id, name, result, reasoning, evaluation_model, evaluation_prompt_token_count,
   evaluation_completion_token_count, evaluation_total_token_count, evaluation_cost, "timestamp", computed_at,
@@ -25,8 +25,8 @@ const CREATE_STAGE = `CREATE TEMPORARY TABLE IF NOT EXISTS mce_result_stage (
   measures_id text, session_id text, details json
 ) ON COMMIT DELETE ROWS`;
 
-const COPY_DIRECT = `COPY metric_results (${COLUMNS}) FROM STDIN`;
-const COPY_STAGE = `COPY pg_temp.mce_result_stage (${COLUMNS}) FROM STDIN`;
+const COPY_DIRECT = `COPY metric_results (${COLUMNS}) FROM STDIN WITH (FORMAT binary)`;
+const COPY_STAGE = `COPY pg_temp.mce_result_stage (${COLUMNS}) FROM STDIN WITH (FORMAT binary)`;
 
 const UPSERT_FROM_STAGE = `INSERT INTO metric_results (${COLUMNS})
   SELECT ${COLUMNS} FROM pg_temp.mce_result_stage ORDER BY session_id COLLATE "C", id COLLATE "C"
@@ -78,41 +78,7 @@ export async function copyResults(client: pg.PoolClient, results: readonly Metri
 }
 
 function copy(client: pg.PoolClient, statement: string, results: readonly MetricResult[]): Promise<void> {
-  return pipeline(Readable.from(copyChunks(results), { objectMode: false }), client.query(copyFrom(statement)));
-}
-
-/** Rows in COPY text format, in chunks of about 256 kB. */
-function* copyChunks(results: readonly MetricResult[]): Generator<string> {
-  let chunk = '';
-  for (const r of results) {
-    chunk += copyLine(r);
-    if (chunk.length > 262_144) {
-      yield chunk;
-      chunk = '';
-    }
-  }
-  if (chunk) yield chunk;
-}
-
-/** One row: tab-separated fields, `\N` for NULL, a newline at the end. */
-export function copyLine(r: MetricResult): string {
-  return (
-    `${text(r.id)}\t${text(r.name)}\t${r.result}\t${text(r.reasoning)}\t` +
-    `${r.evaluationModel === null ? '\\N' : text(r.evaluationModel)}\t${r.evaluationPromptTokenCount}\t` +
-    `${r.evaluationCompletionTokenCount}\t${r.evaluationTotalTokenCount}\t${r.evaluationCost}\t${text(r.timestamp)}\t` +
-    `${computedAtOf(r.timestamp)}\t` +
-    `${text(r.ofMetricType)}\t${r.measures.level}\t${text(r.measures.id)}\t${text(r.sessionId)}\t` +
-    `${r.details === undefined ? '\\N' : text(JSON.stringify(r.details))}\n`
-  );
-}
-
-const SPECIAL = /[\\\t\n\r]/;
-const SPECIALS = /[\\\t\n\r]/g;
-const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/** A text field of COPY's text format: backslash, tab, newline and carriage return escaped. */
-export function text(value: string): string {
-  return SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c] as string) : value;
+  return pipeline(Readable.from(binaryCopyData(results), { objectMode: false }), client.query(copyFrom(statement)));
 }
 
 const RETRY_STAGED = new Set(['23505' /* unique violation */, '40P01' /* deadlock: unordered streaming copy */]);
@@ -126,31 +92,33 @@ const RETRY_STAGED = new Set(['23505' /* unique violation */, '40P01' /* deadloc
 export class ResultCopyStream {
   readonly #stream: ReturnType<typeof copyFrom>;
   readonly #done: Promise<void>;
+  readonly #rows = new ResultRowEncoder();
   #failed: unknown;
-  #chunk = '';
 
   constructor(client: pg.PoolClient) {
     this.#stream = client.query(copyFrom(COPY_DIRECT));
     this.#done = finished(this.#stream).catch((error: unknown) => {
       this.#failed = error;
     });
+    this.#stream.write(COPY_BINARY_HEADER);
   }
 
+  /** Encodes one row; throws, writing nothing, for a value the table cannot hold. */
   write(result: MetricResult): void {
-    this.#chunk += copyLine(result);
-    if (this.#chunk.length > 262_144) this.flush();
+    this.#rows.write(result);
   }
 
-  /** Hands the buffered rows to the socket (the stream buffers them in memory; a batch is a few MB at most). */
+  /** Hands the encoded rows to the socket (the stream buffers them in memory; a batch is a few MB at most). */
   flush(): void {
-    if (this.#chunk && this.#failed === undefined && !this.#stream.destroyed) this.#stream.write(this.#chunk);
-    this.#chunk = '';
+    const chunks = this.#rows.take();
+    if (this.#failed !== undefined || this.#stream.destroyed) return;
+    for (const chunk of chunks) this.#stream.write(chunk);
   }
 
   /** Ends the COPY: 'copied', 'retry-staged' (the rows must go the upsert way), or throws another failure. */
   async finish(): Promise<'copied' | 'retry-staged'> {
     this.flush();
-    if (!this.#stream.destroyed) this.#stream.end();
+    if (!this.#stream.destroyed) this.#stream.end(COPY_BINARY_TRAILER);
     await this.#done;
     if (this.#failed === undefined) return 'copied';
     if (RETRY_STAGED.has((this.#failed as { code?: string }).code ?? '')) return 'retry-staged';
