@@ -2,7 +2,9 @@
  * MCEWorkerService (SPEC §6): the declarative-config worker behind `mce compute <session_id>` and the standalone
  * `mce-worker`. `processBatch` computes every session of a batch and writes all their results in ONE bulk store
  * flush; it throws only when the store (or something the whole batch needs) fails — a transient failure the caller
- * retries. A failing metric is a failed result, not a failed batch.
+ * retries. A failing metric is a failed result, not a failed batch; but a metric that failed because a service it
+ * needs could not be reached (the judge, after its own retries) marks its session `transient-failure`, so that the
+ * caller retries that message later instead of settling for the missing results.
  */
 import type { SessionComputation } from '@mce/core';
 import { metricResultsOf, type MCEClient } from './mce-client.js';
@@ -15,7 +17,13 @@ export interface BatchItem {
 
 export interface BatchItemOutcome {
   sessionId: string;
-  status: 'ok' | 'unknown-session';
+  /**
+   * `ok`: computed and stored. `unknown-session`: the store has no such session. `transient-failure`: computed and
+   * stored, but some metric failed because a service it needs was unreachable (`error` says which); computing the
+   * session again later (with the same run id: its results are overwritten) may complete it.
+   */
+  status: 'ok' | 'unknown-session' | 'transient-failure';
+  error?: string;
   results: number;
   failedMetrics: number;
   skippedMetrics: number;
@@ -81,9 +89,12 @@ export class MCEWorkerService {
           evaluationTokens += r.evaluationTotalTokenCount;
           evaluationCost += r.evaluationCost;
         }
+        const transient = c.failed.find((f) => f.transient);
         items.push({
           sessionId: item.sessionId,
-          status: 'ok',
+          ...(transient
+            ? { status: 'transient-failure', error: `${transient.name} (${transient.level} ${transient.measures}): ${transient.error}` }
+            : { status: 'ok' }),
           results: c.results.length,
           failedMetrics: c.failed.length,
           skippedMetrics: c.skipped.length,

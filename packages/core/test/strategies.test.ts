@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { EngineOptionError, MetricEngine, engineOptionsFromEnv } from '@mce/core';
-import { crash, duration, fixtureProvider, slow, where } from './fixtures/engine-metrics.mjs';
+import { crash, duration, fixtureProvider, slow, unreachable, where } from './fixtures/engine-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
 
@@ -120,6 +120,19 @@ describe('execution strategies', () => {
         'ToolOk@s1-t1=1',
         'Duration@s1-t1=5',
         'Duration@s1-t2=15',
+      ]);
+    }
+  });
+
+  it('marks the failures of an unreachable service transient, in every strategy (the flag crosses the wire)', async () => {
+    for (const strategy of STRATEGIES) {
+      const e = engine(strategy);
+      e.registerMetric(unreachable, ref('unreachable'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Unreachable'] } });
+      expect(run.failed, strategy).toEqual([
+        { name: 'Unreachable', level: 'LLMCall', measures: 's1-l1', error: 'bad input' },
+        { name: 'Unreachable', level: 'LLMCall', measures: 's1-l2', error: 'service down', transient: true },
+        { name: 'Unreachable', level: 'LLMCall', measures: 's1-l3', error: 'service down', transient: true },
       ]);
     }
   });

@@ -214,6 +214,13 @@ export class MceWorker {
       batch.map(async (entry) => {
         const outcomes = outcome.items.slice(offset, (offset += entry.sessionIds.length));
         const unknown = outcomes.filter((item) => item.status === 'unknown-session').map((item) => item.sessionId);
+        const transient = outcomes.find((item) => item.status === 'transient-failure');
+        if (unknown.length === 0 && transient) {
+          // Stored, but incomplete (a judge was unreachable): computed again after the retry delay, overwriting.
+          this.log.warn({ messageKey: entry.key, sessionId: transient.sessionId, error: transient.error }, 'transient metric failure: retried');
+          await this.retry(entry, transient.error ?? `session ${transient.sessionId}: transient metric failure`);
+          return;
+        }
         if (unknown.length === 0) {
           this.metrics.messagesProcessed.inc();
           entry.settle(ConsumerStatus.ACK);

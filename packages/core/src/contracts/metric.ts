@@ -37,6 +37,16 @@ export type MetricOutcome = MetricValue | MetricSkip;
 export function skip(reason: string): MetricSkip {
   return { skipped: reason };
 }
+/**
+ * True for an error that says a service the metric depends on failed (a judge that could not be reached after its
+ * retries), not the data: a later attempt may succeed. Any error carrying `transient: true` counts, so providers need
+ * no shared class. The engine marks the FailedRecord (`transient: true`); the worker retries such a message instead of
+ * acking it.
+ */
+export function isTransientError(error: unknown): boolean {
+  return error instanceof Error && (error as { transient?: unknown }).transient === true;
+}
+
 export function isSkip(outcome: MetricOutcome): outcome is MetricSkip {
   return (outcome as MetricSkip).skipped !== undefined;
 }

@@ -27,6 +27,8 @@ export interface FailedRecord {
   level: OntologyLevel;
   measures: string;
   error: string;
+  /** Present when a service the metric needed failed (see `isTransientError`): a later attempt may succeed. */
+  transient?: true;
 }
 
 export interface SkippedRecord {

@@ -1,5 +1,5 @@
 import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/metric.js';
-import { isSkip } from '../contracts/metric.js';
+import { isSkip, isTransientError } from '../contracts/metric.js';
 import type { EvaluationUsage } from '../ontology/metric-result.js';
 import type { Element, OntologyLevel } from '../ontology/types.js';
 import type { SessionComputation, ResultRecord } from './output.js';
@@ -52,7 +52,7 @@ export function buildRecords(
     if (!plain) {
       const problem = invalidOutcome(outcome);
       if (problem !== undefined) {
-        out.failed.push({ name, level, measures, error: problem });
+        out.failed.push(isTransientError(outcome) ? { name, level, measures, error: problem, transient: true } : { name, level, measures, error: problem });
         continue;
       }
       // Valid (checked just above), so a defined `skipped` is a string reason.

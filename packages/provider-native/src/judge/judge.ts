@@ -219,7 +219,7 @@ export class Judge {
           continue;
         }
         if (!isRetryable(error) || retries >= this.config.maxRetries || request.signal?.aborted) {
-          throw describe(error, this.endpoint, calls);
+          throw describe(error, this.endpoint, calls, isRetryable(error) && !request.signal?.aborted);
         }
         const random = this.options.random;
         await sleep(backoffMs(retries, error, { ...this.config, ...(random ? { random } : {}) }), request.signal);
@@ -303,9 +303,14 @@ function callUsageOf(reply: ChatCompletion): CallUsage {
   };
 }
 
-function describe(error: unknown, endpoint: string, calls: number): Error {
+/**
+ * The error a judge call ends with. `transient`: the endpoint was unreachable, overloaded or failing (connection
+ * error, timeout, 408/409/429/5xx) through every retry — a later attempt may succeed (see core's isTransientError);
+ * a refused request (400, 401, 404, …) is not.
+ */
+function describe(error: unknown, endpoint: string, calls: number, transient: boolean): Error {
   const reason = error instanceof Error ? error.message : String(error);
   const wrapped = new Error(`judge request to ${endpoint} failed after ${calls} call(s): ${reason}`, { cause: error });
   wrapped.name = 'JudgeRequestError';
-  return wrapped;
+  return transient ? Object.assign(wrapped, { transient: true }) : wrapped;
 }

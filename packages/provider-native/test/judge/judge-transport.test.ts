@@ -9,6 +9,7 @@ import {
   PriceTable,
   loadCommittedPrices,
 } from '@mce/provider-native';
+import { isTransientError } from '@mce/core';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
 
 // Each test its own server: the concurrency limiter is process-wide per endpoint.
@@ -54,9 +55,25 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('says an endpoint that stayed unavailable or unreachable is transient (a later attempt may succeed)', async () => {
+    server.setScript([], { status: 503, error: { message: 'overloaded' } });
+    const overloaded = await ask(judge({ MCE_JUDGE_MAX_RETRIES: '1' })).catch((e: unknown) => e);
+    expect(isTransientError(overloaded)).toBe(true);
+    const closed = await startScriptedLLMServer();
+    const url = closed.url;
+    await closed.close(); // nothing listens on that port now: connection refused
+    const refused = await new Judge(judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: url, MCE_JUDGE_MAX_RETRIES: '0' }))
+      .score({ rubric: 'r', prompt: 'p' })
+      .catch((e: unknown) => e);
+    expect(String(refused)).toMatch(/JudgeRequestError: judge request to .* failed after 1 call\(s\): Connection error/);
+    expect(isTransientError(refused)).toBe(true);
+  });
+
   it('does not retry a 400 that is not about log-probabilities', async () => {
     server.setScript([{ status: 400, error: { message: 'bad model' } }, { text: 'Score: 4' }]);
-    await expect(ask(judge())).rejects.toThrow(/bad model/);
+    const refused = await ask(judge()).catch((e: unknown) => e);
+    expect(String(refused)).toMatch(/bad model/);
+    expect(isTransientError(refused)).toBe(false); // a refused request is not an outage
     expect(server.requests).toHaveLength(1);
   });
 

@@ -89,5 +89,7 @@ function toWire(job: TaskJob): WireTask {
 }
 
 function fromWire(outcome: WireOutcome): ElementOutcome {
-  return outcome !== null && typeof outcome === 'object' && '$failed' in outcome ? new Error(outcome.$failed) : outcome;
+  if (outcome === null || typeof outcome !== 'object' || !('$failed' in outcome)) return outcome;
+  const error = new Error(outcome.$failed);
+  return outcome.$transient ? Object.assign(error, { transient: true }) : error;
 }

@@ -23,9 +23,10 @@ export interface WorkerRequest {
   tasks: WireTask[];
 }
 
-/** A thrown error travels as its text. */
+/** A thrown error travels as its text, and whether it was transient (`isTransientError`). */
 export interface WireFailure {
   $failed: string;
+  $transient?: true;
 }
 export type WireOutcome = MetricOutcome | WireFailure;
 

@@ -64,6 +64,8 @@ const failure = (error) => ({
         ? `${error.name}: ${error.message}`
         : error.message || error.name
       : String(error),
+  // isTransientError's rule, restated: this file runs in workers without the package's modules.
+  ...(error instanceof Error && error.transient === true ? { $transient: true } : {}),
 });
 
 async function runTask(session, dependencyResults, task) {
