@@ -34,7 +34,7 @@ export async function enqueueSessions(
   }
   const connection = new Connection({ url: amqpUrl, connectionName: 'mce-enqueue', retryLow: 200, retryHigh: 2000 });
   try {
-    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue, 0).main] });
+    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue).main] });
     const window = Math.max(1, options.window ?? 500);
     for (let i = 0; i < bodies.length; i += window) {
       await Promise.all(

@@ -1,7 +1,9 @@
 /**
  * The queues the worker uses. The main queue is a plain durable queue (no arguments, so it matches a queue the
- * pipeline declared itself); failed messages wait in `<queue>.retry`, whose per-queue TTL dead-letters them back to
- * the main queue through the default exchange; messages that cannot be processed end in `<queue>.dlq`.
+ * pipeline declared itself); failed messages wait in `<queue>.retry` until their per-message expiration (the retry
+ * delay) dead-letters them back to the main queue through the default exchange; messages that cannot be processed
+ * end in `<queue>.dlq`. The delay travels with each message, not in the queue's arguments, so changing it does not
+ * make the declaration of an existing retry queue fail.
  */
 export interface QueueNames {
   main: string;
@@ -19,7 +21,7 @@ export interface QueueDeclaration {
   arguments?: Record<string, unknown>;
 }
 
-export function topology(queue: string, retryDelayMs: number): { main: QueueDeclaration; retry: QueueDeclaration; dlq: QueueDeclaration } {
+export function topology(queue: string): { main: QueueDeclaration; retry: QueueDeclaration; dlq: QueueDeclaration } {
   const names = queueNames(queue);
   return {
     main: { queue: names.main, durable: true },
@@ -27,7 +29,6 @@ export function topology(queue: string, retryDelayMs: number): { main: QueueDecl
       queue: names.retry,
       durable: true,
       arguments: {
-        'x-message-ttl': retryDelayMs,
         'x-dead-letter-exchange': '',
         'x-dead-letter-routing-key': names.main,
       },

@@ -36,7 +36,8 @@ interface PendingMessage {
   settle: (status: ConsumerStatus) => void;
 }
 
-const MAX_ERROR_HEADER = 1000;
+/** Longest text put in a header of ours: a message's headers must fit in one AMQP frame. */
+const MAX_HEADER_TEXT = 1000;
 
 export class MceWorker {
   readonly metrics: WorkerMetrics;
@@ -54,6 +55,11 @@ export class MceWorker {
   private draining = false;
   private closing: Promise<void> | undefined;
   private readonly firstReady: Promise<void>;
+  /** Set while the queues could not be declared, or the last move to the retry / dead-letter queue failed. */
+  private topologyFailing = false;
+  private moveFailing = false;
+  /** Ends the pauses of messages waiting to be requeued (on close). */
+  private readonly pauses = new Set<() => void>();
 
   constructor(options: WorkerOptions) {
     this.config = options.config;
@@ -61,7 +67,7 @@ export class MceWorker {
     this.log = options.logger ?? createLogger();
     this.metrics = options.metrics ?? new WorkerMetrics();
     this.queues = queueNames(this.config.queue);
-    const declarations = topology(this.config.queue, this.config.retryDelayMs);
+    const declarations = topology(this.config.queue);
 
     this.connection = new Connection({
       url: this.config.amqpUrl,
@@ -102,9 +108,9 @@ export class MceWorker {
     return this.firstReady;
   }
 
-  /** Connected and consuming (what /readyz reports). */
+  /** Connected, consuming, and able to move messages to the retry and dead-letter queues (what /readyz reports). */
   isReady(): boolean {
-    return !this.closing && this.connection.ready && this.consumer.consumerTag !== '';
+    return !this.closing && this.connection.ready && this.consumer.consumerTag !== '' && !this.topologyFailing && !this.moveFailing;
   }
 
   /**
@@ -115,6 +121,7 @@ export class MceWorker {
     this.closing ??= (async () => {
       this.log.info({ pendingMessages: this.pending.length, inFlightBatches: this.inFlight.size }, 'stopping: finishing in-flight batches');
       this.draining = true;
+      for (const end of this.pauses) end();
       this.dispatch();
       if (this.connection.ready) {
         await this.consumer.close();
@@ -141,12 +148,18 @@ export class MceWorker {
   }
 
   private async declareTopology(declarations: ReturnType<typeof topology>): Promise<void> {
+    if (this.closing) return;
     try {
       for (const declaration of [declarations.main, declarations.retry, declarations.dlq]) {
         await this.connection.queueDeclare(declaration);
       }
+      if (this.topologyFailing) this.log.info('queues declared: ready');
+      this.topologyFailing = false;
     } catch (error) {
-      this.log.error({ err: error }, 'could not declare the queues');
+      this.topologyFailing = true;
+      this.log.error({ err: error }, `could not declare the queues: not ready; trying again in ${this.config.retryDelayMs} ms`);
+      // Until someone fixes the conflicting queue: readiness then comes back without a reconnect.
+      if (!this.closing) setTimeout(() => void this.declareTopology(declarations), this.config.retryDelayMs).unref();
     }
   }
 
@@ -229,7 +242,7 @@ export class MceWorker {
         this.log.error({ messageKey: entry.key, unknownSessions: unknown }, 'unknown session: dead-lettered');
         entry.settle(
           await this.deadLetter(entry.message, entry.key, 'unknown-session', `unknown session: ${unknown.join(', ')}`, entry.attempt, {
-            [HEADER.unknownSessions]: unknown.join(','),
+            [HEADER.unknownSessions]: listWithin(unknown, MAX_HEADER_TEXT),
           }),
         );
       }),
@@ -246,16 +259,15 @@ export class MceWorker {
     const headers = {
       ...ownHeaders(entry.message),
       [HEADER.attempts]: entry.attempt + 1,
-      [HEADER.lastError]: lastError.slice(0, MAX_ERROR_HEADER),
+      [HEADER.lastError]: lastError.slice(0, MAX_HEADER_TEXT),
     };
     try {
-      await this.republish(this.queues.retry, entry.message, entry.key, headers);
+      await this.republish(this.queues.retry, entry.message, entry.key, headers, String(this.config.retryDelayMs));
+      this.moved();
       this.metrics.messagesRetried.inc();
       entry.settle(ConsumerStatus.ACK);
     } catch (error) {
-      // Not moved: leave it to the broker (requeue) rather than lose it.
-      this.log.error({ err: error, messageKey: entry.key }, 'could not publish to the retry queue: requeued');
-      entry.settle(ConsumerStatus.REQUEUE);
+      entry.settle(await this.notMoved(error, entry.key, 'retry'));
     }
   }
 
@@ -271,27 +283,60 @@ export class MceWorker {
       ...ownHeaders(message),
       [HEADER.reason]: reason,
       [HEADER.attempts]: attempts,
-      [HEADER.lastError]: detail.slice(0, MAX_ERROR_HEADER),
+      [HEADER.lastError]: detail.slice(0, MAX_HEADER_TEXT),
       ...extraHeaders,
     };
     try {
       await this.republish(this.queues.dlq, message, key, headers);
+      this.moved();
       this.metrics.deadLettered(reason);
       return ConsumerStatus.ACK;
     } catch (error) {
-      this.log.error({ err: error, messageKey: key }, 'could not publish to the dead-letter queue: requeued');
-      return ConsumerStatus.REQUEUE;
+      return this.notMoved(error, key, 'dead-letter');
     }
   }
 
+  private moved(): void {
+    if (!this.moveFailing) return;
+    this.moveFailing = false;
+    this.log.info('messages move to the retry and dead-letter queues again: ready');
+  }
+
+  /**
+   * A message that could not be moved is left to the broker (requeued) rather than lost, but only after the retry
+   * delay: requeued at once, it would come straight back and loop as fast as the broker can deliver it.
+   */
+  private async notMoved(error: unknown, key: string, queue: 'retry' | 'dead-letter'): Promise<ConsumerStatus> {
+    this.moveFailing = true;
+    this.metrics.movesFailed.inc();
+    this.log.error({ err: error, messageKey: key }, `could not publish to the ${queue} queue: requeued after ${this.config.retryDelayMs} ms; not ready`);
+    await this.pause(this.config.retryDelayMs);
+    return ConsumerStatus.REQUEUE;
+  }
+
+  /** Waits `ms`, or less if the worker starts closing. */
+  private pause(ms: number): Promise<void> {
+    if (this.draining) return Promise.resolve();
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.pauses.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.pauses.add(end);
+    });
+  }
+
   /** Sends a copy of the message (same body, same key as message id) and waits for the broker's confirm. */
-  private republish(queue: string, message: AsyncMessage, key: string, headers: Record<string, unknown>): Promise<void> {
+  private republish(queue: string, message: AsyncMessage, key: string, headers: Record<string, unknown>, expiration?: string): Promise<void> {
     return this.publisher.send(
       {
         routingKey: queue,
         durable: true,
         messageId: key,
         headers,
+        ...(expiration ? { expiration } : {}),
         ...(message.contentType ? { contentType: message.contentType } : {}),
         ...(message.contentEncoding ? { contentEncoding: message.contentEncoding } : {}),
         ...(message.correlationId ? { correlationId: message.correlationId } : {}),
@@ -301,15 +346,41 @@ export class MceWorker {
   }
 }
 
-/** The message's headers without the ones the broker maintains when it dead-letters (it adds them again). */
+/**
+ * A message moved back from the dead-letter queue by an operator: it carries the reason this worker gave when it
+ * dead-lettered it (the worker itself never sends such a message to the main queue). It starts afresh.
+ */
+function replayed(message: AsyncMessage): boolean {
+  return message.headers?.[HEADER.reason] !== undefined;
+}
+
+/**
+ * The message's headers without the ones the broker maintains when it dead-letters (it adds them again), and, for a
+ * replayed message, without the ones of its earlier life (attempts, reason, last error, unknown sessions).
+ */
 function ownHeaders(message: AsyncMessage): Record<string, unknown> {
+  const fresh = replayed(message);
   return Object.fromEntries(
-    Object.entries(message.headers ?? {}).filter(([name]) => !/^x-(death|first-death-|last-death-)/.test(name)),
+    Object.entries(message.headers ?? {}).filter(
+      ([name]) => !/^x-(death|first-death-|last-death-)/.test(name) && !(fresh && name.startsWith('x-mce-')),
+    ),
   );
 }
 
-/** The attempt this delivery is: the retry header, else 1. */
+/** `items` joined with commas, cut to about `max` characters with the number left out named. */
+function listWithin(items: readonly string[], max: number): string {
+  let text = '';
+  for (let i = 0; i < items.length; i++) {
+    const next = i === 0 ? items[i] : `${text},${items[i]}`;
+    if ((next as string).length > max) return `${text ? `${text},` : ''}… (+${items.length - i} more)`;
+    text = next as string;
+  }
+  return text;
+}
+
+/** The attempt this delivery is: the retry header, else 1 (also for a message replayed from the DLQ). */
 function attemptOf(message: AsyncMessage): number {
+  if (replayed(message)) return 1;
   const raw: unknown = message.headers?.[HEADER.attempts];
   const value = typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' ? Number(raw) : raw;
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
