@@ -3,13 +3,16 @@
  * `validateMetricResult`) before any write, and the flat row form the SQL adapters use.
  */
 import { describeIssues, MetricDefinitionSchema, validateMetricResult } from '@mce/core';
-import type { MetricDefinition, MetricResult, OntologyLevel } from '@mce/core';
+import type { MetricDefinition, MetricResult, OntologyLevel, ValidationIssue } from '@mce/core';
 import type { RejectedResult, StoredMetricResult, StoreLogger } from './types.js';
 
 export interface ValidatedBatch {
   valid: MetricResult[];
   rejected: RejectedResult[];
 }
+
+/** What a store cannot hold of a result that fits the ontology (a column's range, …); empty when it can. */
+export type StoreLimits = (result: MetricResult) => ValidationIssue[];
 
 /**
  * Split a batch into the results that fit the ontology and point at a known Metric, and the rejected ones (each
@@ -19,11 +22,12 @@ export function validateResults(
   results: readonly MetricResult[],
   knownMetricIds: ReadonlySet<string>,
   logger: StoreLogger,
+  limits?: StoreLimits,
 ): ValidatedBatch {
   const valid = new Map<string, MetricResult>();
   const rejected: RejectedResult[] = [];
   results.forEach((result, index) => {
-    const refusal = rejectionOf(result, index, knownMetricIds, logger);
+    const refusal = rejectionOf(result, index, knownMetricIds, logger, limits);
     if (refusal) rejected.push(refusal);
     else valid.set(result.id, result);
   });
@@ -36,6 +40,7 @@ export function rejectionOf(
   index: number,
   knownMetricIds: ReadonlySet<string>,
   logger: StoreLogger,
+  limits?: StoreLimits,
 ): RejectedResult | undefined {
   const reasons = validateMetricResult(result);
   if (reasons.length === 0 && !knownMetricIds.has(result.ofMetricType)) {
@@ -44,6 +49,7 @@ export function rejectionOf(
   if (reasons.length === 0 && result.measures.level === 'Session' && result.measures.id !== result.sessionId) {
     reasons.push({ path: 'measures.id', message: `a Session result measures its own session "${result.sessionId}"` });
   }
+  if (reasons.length === 0 && limits) reasons.push(...limits(result));
   if (reasons.length === 0) return undefined;
   const id = typeof result?.id === 'string' && result.id !== '' ? result.id : `#${index}`;
   logger.warn({ metricResultId: id, reasons }, 'metric result rejected: it does not fit the ontology');

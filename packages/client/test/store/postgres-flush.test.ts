@@ -18,10 +18,22 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
   let warnings: unknown[];
   const [DURATION, , RELEVANCY] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
 
+  let schema: string;
+  const admin = async (sql: string) => {
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+
   beforeEach(async () => {
     warnings = [];
     const logger: StoreLogger = { warn: (details) => void warnings.push(details) };
-    store = new PostgresStore(PG_URL, { schema: `${PREFIX}_${++n}`, logger, maxConnections: 2 });
+    schema = `${PREFIX}_${++n}`;
+    store = new PostgresStore(PG_URL, { schema, logger, maxConnections: 2 });
     await store.init();
   });
   afterEach(async () => {
@@ -97,11 +109,31 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
   });
 
   it('results of a failed commit are rolled back', async () => {
+    // A constraint of the database's own that one row breaks: the COPY fails when the flush ends it.
+    await admin(`ALTER TABLE ${schema}.metric_results ADD CONSTRAINT no_boom CHECK (reasoning <> 'boom')`);
     const flush = await store.openResultFlush(DEFINITIONS);
-    const bad: MetricResult = { ...metricResult('nul', 'sess', { at: 1 }), reasoning: 'a\u0000b' }; // PostgreSQL text has no NUL
-    flush.add([metricResult('ok', 'sess', { at: 2 }), bad]);
-    await expect(flush.commit()).rejects.toThrow();
+    flush.add([metricResult('ok', 'sess', { at: 2 }), { ...metricResult('bad', 'sess', { at: 1 }), reasoning: 'boom' }]);
+    await expect(flush.commit()).rejects.toThrow(/no_boom/);
     expect(await ids()).toEqual([]);
     expect(await store.writeMetricResults(DEFINITIONS, [metricResult('after', 'sess')])).toEqual({ written: 1, rejected: [] });
+  });
+
+  it('stores a NUL character as U+FFFD and rejects a token count beyond its integer column, instead of failing the batch', async () => {
+    const nul: MetricResult = { ...metricResult('nul', 'sess', { at: 1 }), reasoning: 'a\u0000b', details: { note: 'c\u0000d' } };
+    const huge: MetricResult = { ...metricResult('huge', 'sess', { metric: RELEVANCY, at: 2 }), evaluationTotalTokenCount: 2 ** 31 };
+    const expected = [['huge', ['2147483648 exceeds the PostgreSQL integer column (at most 2147483647)']]];
+    const flush = await store.openResultFlush(DEFINITIONS);
+    flush.add([metricResult('ok', 'sess', { at: 3 }), nul, huge]);
+    const streamed = await flush.commit();
+    expect(streamed.written).toBe(2);
+    expect(streamed.rejected.map((r) => [r.id, r.reasons.map((x) => x.message)])).toEqual(expected);
+    expect(streamed.rejected[0]?.reasons[0]?.path).toBe('evaluationTotalTokenCount');
+    const written = await store.writeMetricResults(DEFINITIONS, [{ ...nul, id: 'nul-2' }, { ...huge, id: 'huge' }]);
+    expect(written.written).toBe(1);
+    expect(written.rejected.map((r) => [r.id, r.reasons.map((x) => x.message)])).toEqual(expected);
+    const stored = new Map((await store.getMetricResults('sess', { recursive: true })).map((s) => [s.result.id, s.result]));
+    expect([...stored.keys()].sort()).toEqual(['nul', 'nul-2', 'ok']);
+    expect(stored.get('nul')?.reasoning).toBe('a\uFFFDb');
+    expect(stored.get('nul')?.details).toEqual({ note: 'c\u0000d' }); // JSON escapes it: kept as it was
   });
 });

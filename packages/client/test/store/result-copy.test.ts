@@ -69,6 +69,13 @@ describe('PostgreSQL COPY rows', () => {
     expect(str(plain?.[3])).toBe(''); // an empty reasoning is an empty string, not NULL
   });
 
+  it('writes a NUL character, which PostgreSQL text cannot hold, as U+FFFD (JSON details escape it themselves)', () => {
+    const r = { ...metricResult('r1', 's1'), reasoning: 'a\u0000b\u0000', details: { x: 'c\u0000' } };
+    const [row] = decode(Buffer.concat([...binaryCopyData([r])]));
+    expect(str(row?.[3])).toBe('a\uFFFDb\uFFFD');
+    expect(str(row?.[15])).toBe('{"x":"c\\u0000"}');
+  });
+
   it('refuses, before writing anything, a count the integer column cannot hold and a timestamp that is no date', () => {
     const rows = new ResultRowEncoder();
     const tooMany = { ...metricResult('r1', 's1'), evaluationTotalTokenCount: 2 ** 31 };

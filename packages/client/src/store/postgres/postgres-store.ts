@@ -32,6 +32,7 @@ import type {
 import { defaultLogger } from '../logger.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { copyResults, ensureResultStage } from './result-copy.js';
+import { postgresLimits } from './result-rows.js';
 import { PostgresResultFlush } from './result-flush.js';
 
 export interface PostgresStoreOptions {
@@ -257,7 +258,7 @@ export class PostgresStore implements KnowledgeGraphStore {
           const found = await client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [missing]);
           for (const { id } of found.rows) known.add(id);
         }
-        const { valid, rejected } = validateResults(results, known, this.logger);
+        const { valid, rejected } = validateResults(results, known, this.logger, postgresLimits);
         if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
         await copyResults(client, valid);
         return { written: valid.length, rejected };

@@ -9,6 +9,7 @@ import type { MetricResult } from '@mce/core';
 import { rejectionOf } from '../results.js';
 import type { RejectedResult, ResultFlush, StoreLogger, WriteResultsOutcome } from '../types.js';
 import { byKey, copyResults, ResultCopyStream, resultKey, upsertResults } from './result-copy.js';
+import { postgresLimits } from './result-rows.js';
 
 export class PostgresResultFlush implements ResultFlush {
   readonly #client: pg.PoolClient;
@@ -39,7 +40,7 @@ export class PostgresResultFlush implements ResultFlush {
         this.#deferred.push({ index, result });
         continue;
       }
-      const rejection = rejectionOf(result, index, this.#known, this.#logger);
+      const rejection = rejectionOf(result, index, this.#known, this.#logger, postgresLimits);
       if (rejection) {
         this.#rejected.push({ index, rejection });
         continue;
@@ -92,7 +93,7 @@ export class PostgresResultFlush implements ResultFlush {
     for (const { id } of found.rows) this.#known.add(id);
     const valid = new Map<string, MetricResult>();
     for (const { index, result } of this.#deferred) {
-      const rejection = rejectionOf(result, index, this.#known, this.#logger);
+      const rejection = rejectionOf(result, index, this.#known, this.#logger, postgresLimits);
       if (rejection) this.#rejected.push({ index, rejection });
       else valid.set(resultKey(result), result);
     }

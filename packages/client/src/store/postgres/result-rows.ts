@@ -9,8 +9,12 @@
  * are their UTF-8 text; double precision is IEEE 754; bigint is 8 bytes. Written here rather than with
  * pg-copy-streams-binary, whose writer is an object-mode stream taking a typed value object per field: the table's
  * 16 columns are fixed, and they go straight into a shared buffer.
+ *
+ * PostgreSQL's text cannot hold a NUL character: one in a text field is stored as U+FFFD (the replacement character,
+ * as for a lone surrogate), instead of failing the whole batch's COPY. JSON details escape it (`\u0000`), which the
+ * `json` column keeps.
  */
-import type { MetricResult } from '@mce/core';
+import type { MetricResult, ValidationIssue } from '@mce/core';
 import { computedAtOf } from '../results.js';
 
 /** The 11-byte signature, then 32-bit flags and header-extension length, both 0. */
@@ -25,6 +29,16 @@ const FIXED_BYTES = 2 + FIELD_COUNT * 4 + 3 * 4 + 3 * 8;
 const CHUNK_BYTES = 256 * 1024;
 const INT4_MAX = 2 ** 31 - 1;
 const TWO_32 = 2 ** 32;
+const COUNT_FIELDS = ['evaluationPromptTokenCount', 'evaluationCompletionTokenCount', 'evaluationTotalTokenCount'] as const;
+
+/** What `metric_results` cannot hold of a valid result: token counts beyond its `integer` columns. */
+export function postgresLimits(r: MetricResult): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const field of COUNT_FIELDS) {
+    if (r[field] > INT4_MAX) issues.push({ path: field, message: `${r[field]} exceeds the PostgreSQL integer column (at most ${INT4_MAX})` });
+  }
+  return issues;
+}
 
 /**
  * Encodes rows into buffers of about 256 kB. The rows written since the last `take` come out as slices of those
@@ -110,7 +124,7 @@ export function* binaryCopyData(results: readonly MetricResult[]): Generator<Buf
 }
 
 function text(b: Buffer, o: number, value: string): number {
-  const bytes = b.write(value, o + 4);
+  const bytes = b.write(value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value, o + 4);
   b.writeInt32BE(bytes, o);
   return o + 4 + bytes;
 }
@@ -119,9 +133,9 @@ function float8(b: Buffer, o: number, value: number): number {
   return b.writeDoubleBE(value, b.writeInt32BE(8, o));
 }
 
-type CountField = 'evaluationPromptTokenCount' | 'evaluationCompletionTokenCount' | 'evaluationTotalTokenCount';
+type CountField = (typeof COUNT_FIELDS)[number];
 
-/** A token count for an `integer` column (validation has made it a non-negative safe integer). */
+/** A token count for an `integer` column (validated, and within `postgresLimits`; checked again all the same). */
 function int4(r: MetricResult, field: CountField): number {
   const value = r[field];
   if (value > INT4_MAX) throw new Error(`metric result ${r.id}: ${field} ${value} exceeds the PostgreSQL integer column`);
