@@ -51,6 +51,24 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     await store.close();
   });
 
+  it('stores a NUL character in a text column as U+FFFD (JSON payloads keep it), and refuses one in an id, naming it', async () => {
+    const store = await openStore(PG_URL, { schema: `${PREFIX}_nul` });
+    const tool = toolCall('nul', 1, 10, { name: 'execute_tool a\u0000b', result: 'out\u0000put' });
+    await store.writeSessions([bareSession('nul', 0, { userInput: 'hi\u0000there', toolCalls: [tool] })]);
+    const back = await store.getSession('nul');
+    expect(back?.userInput).toBe('hi\uFFFDthere');
+    // A call comes back from its JSON payload, which escapes the NUL and keeps it (the name column only indexes).
+    expect(back?.toolCalls[0]?.name).toBe('execute_tool a\u0000b');
+    expect(back?.toolCalls[0]?.result).toBe('out\u0000put');
+    const badCall = toolCall('nul-2', 1, 10, { id: 'tool\u00001' });
+    await expect(store.writeSessions([bareSession('nul-2', 0, { toolCalls: [badCall] })])).rejects.toThrow(
+      'session "nul-2": the id of ToolCall "tool\\01" contains a NUL character, which PostgreSQL cannot store',
+    );
+    await expect(store.writeSessions([bareSession('a\u0000b', 0)])).rejects.toThrow('session "a\\0b": its id contains a NUL');
+    expect(await store.getSession('nul-2')).toBeUndefined();
+    await store.close();
+  });
+
   describe('migrations', () => {
     beforeAll(dropSchemas);
 

@@ -54,7 +54,27 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Column arrays for `unnest`: one array per key, in the order of `keys`. */
 function columns<T extends object>(rows: readonly T[], keys: readonly (keyof T)[]): unknown[][] {
-  return keys.map((k) => rows.map((r) => r[k]));
+  return keys.map((k) => rows.map((r) => pgText(r[k])));
+}
+
+/**
+ * PostgreSQL text has no NUL character. One in a text column (a session's input or response, a metric's
+ * description) is stored as U+FFFD, as in result rows; JSON payloads escape it and keep it (calls come back from
+ * theirs). In an id it would silently make another id, so that is refused (`assertNoNulIds`).
+ */
+function pgText(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+}
+
+function assertNoNulIds(session: Session): void {
+  const refuse = (what: string) => {
+    throw new Error(`session "${session.id.replaceAll('\0', '\\0')}": ${what} contains a NUL character, which PostgreSQL cannot store`);
+  };
+  if (session.id.includes('\0')) refuse('its id');
+  for (const list of [session.masCalls, session.agentCalls, session.taskCalls, session.llmCalls, session.toolCalls]) {
+    for (const call of list) if (call.id.includes('\0')) refuse(`the id of ${call.kind} "${call.id.replaceAll('\0', '\\0')}"`);
+  }
+  for (const server of session.mcpServers ?? []) if (server.name.includes('\0')) refuse(`the name of MCP server "${server.name.replaceAll('\0', '\\0')}"`);
 }
 
 const HEADER_SELECT = `SELECT id, start_time AS "startTime", end_time AS "endTime", service_name AS "serviceName",
@@ -102,6 +122,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   async writeSessions(sessions: readonly Session[]): Promise<void> {
     const batch = coalesceSessions(sessions);
     if (batch.length === 0) return;
+    for (const session of batch) assertNoNulIds(session);
     const ids = batch.map((s) => s.id);
     await this.transaction(async (client) => {
       // Per-session locks (in a fixed order) make the read-merge-write of a session safe across processes.
