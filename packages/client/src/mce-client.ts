@@ -7,6 +7,7 @@
  */
 import {
   MetricEngine,
+  MetricSelectionError,
   toMetricResult,
   toResultRecord,
   type CacheManager,
@@ -23,7 +24,7 @@ import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mc
 import { openMetricCache } from './cache/index.js';
 import { loadProviders } from './plugins/load-providers.js';
 import { MCEClientConfig } from './config/client-config.js';
-import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
+import { loadMceConfig, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
 import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogger, type WriteResultsOutcome } from './store/index.js';
@@ -111,7 +112,27 @@ export class MCEClient implements AsyncDisposable {
       if (!options.store) await store.close();
       throw error;
     }
-    return new MCEClient(config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
+    const client = new MCEClient(config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
+    try {
+      client.#checkConfiguredSelection();
+    } catch (error) {
+      await client.close();
+      throw error;
+    }
+    return client;
+  }
+
+  /**
+   * A metric selection read from a file is checked when the client opens, and a bad entry is reported as a problem
+   * of that file at its line (an unknown name, a level the metric does not have), not at the first computation.
+   */
+  #checkConfiguredSelection(): void {
+    if (!this.config.source || !this.config.metrics) return;
+    try {
+      this.engine.plan({ metrics: this.config.metrics, recursive: true });
+    } catch (error) {
+      throw (error instanceof MetricSelectionError && selectionConfigError(this.config, error)) || error;
+    }
   }
 
   get store(): KnowledgeGraphStore {

@@ -260,9 +260,13 @@ describe('MetricEngine', () => {
     let calls = 0;
     const counted = metric('Counted', ['Session'], () => ({ value: ++calls }));
     const engine = engineWith(counted, duration);
-    await expect(engine.computeLoadedSession(sampleSession(), { metrics: { Session: ['Counted'], LLMCall: ['Counted'] } })).rejects.toThrow(
-      new MetricSelectionError(['Metric "test:Counted" does not support level LLMCall (it supports Session)']),
-    );
+    const refused = await engine.computeLoadedSession(sampleSession(), { metrics: { Session: ['Counted'], LLMCall: ['Counted'] } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(MetricSelectionError);
+    expect((refused as MetricSelectionError).message).toBe('Metric "test:Counted" does not support level LLMCall (it supports Session)');
+    // Each problem names the request it is about (a configuration file can then name its line).
+    expect((refused as MetricSelectionError).selections).toEqual([
+      { metric: 'Counted', level: 'LLMCall', problem: 'Metric "test:Counted" does not support level LLMCall (it supports Session)' },
+    ]);
     await expect(engine.computeLoadedSession(sampleSession(), { metrics: ['Counted', 'Unknown'] })).rejects.toThrow(
       'Unknown metric "Unknown" selected at Session',
     );

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { pino, type Logger } from 'pino';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import { MCEClient } from '../mce-client.js';
+import { parseStoreUrl } from '../store/url.js';
+import { toEpochMs } from '../store/rows.js';
 
 export interface CliIO {
   stdout: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
@@ -39,8 +41,24 @@ export function resolveConfig(cmd: Command, io: CliIO, configPath?: string): Mce
   const g = globals(cmd);
   const file = loadMceConfig(configPath ?? g.config, io.env, io.cwd);
   const config = MCEClientConfig.fromEnv(io.env).applyTo(file);
-  if (g.storeUrl) config.store.url = g.storeUrl;
+  if (g.storeUrl) {
+    try {
+      parseStoreUrl(g.storeUrl);
+    } catch (error) {
+      throw new UsageError(`--store-url: ${(error as Error).message}`);
+    }
+    config.store.url = g.storeUrl;
+  }
   return config;
+}
+
+/** A `--from` / `--to` time: ISO 8601 or epoch milliseconds. */
+export function timeOption(value: string, option: string): number {
+  try {
+    return toEpochMs(value);
+  } catch {
+    throw new UsageError(`${option}: not a time: ${value} (ISO 8601, e.g. 2026-11-30T08:00:00Z, or epoch milliseconds)`);
+  }
 }
 
 export async function openClient(cmd: Command, io: CliIO, configPath?: string): Promise<MCEClient> {

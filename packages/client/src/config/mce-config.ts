@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
-import { ONTOLOGY_LEVELS, type OntologyLevel, type StrategyName } from '@mce/core';
+import { ONTOLOGY_LEVELS, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
 export const MCE_CONFIG_SCHEMA = require('../../schema/mce_config.schema.json') as Record<string, unknown>;
@@ -25,6 +25,8 @@ export interface MceConfig {
   providers: string[];
   /** Metrics per scope; undefined = the default metric set. */
   metrics?: MetricSelection;
+  /** Where the file wrote each selected metric: `Level:Name` → line (for errors about the selection). */
+  metricLines?: Record<string, number>;
   /** Options per metric name (from `metric_options` and inline list entries). */
   metricOptions: Record<string, MetricOptions>;
   /** The raw `worker:` section (snake_case), interpreted by the worker package. */
@@ -100,7 +102,33 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
       .filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
     throw new ConfigError(file, problems);
   }
-  return fromRaw(raw, file);
+  const config = fromRaw(raw, file);
+  if (config.metrics) config.metricLines = metricLines(doc, lineCounter, config.metrics);
+  return config;
+}
+
+/** The line of every entry of `metrics:` (a name, or a `- name:` mapping). */
+function metricLines(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, selection: MetricSelection): Record<string, number> {
+  const lines: Record<string, number> = {};
+  for (const [level, names] of Object.entries(selection)) {
+    names.forEach((name, i) => {
+      const node = doc.getIn(['metrics', level, i], true);
+      if (isNode(node) && node.range) lines[`${level}:${name}`] = lineCounter.linePos(node.range[0]).line;
+    });
+  }
+  return lines;
+}
+
+/** A selection problem of the configured metrics as a problem of the file that wrote them, at its line. */
+export function selectionConfigError(config: MceConfig, error: MetricSelectionError): ConfigError | undefined {
+  if (!config.source || !config.metrics) return undefined;
+  return new ConfigError(
+    config.source,
+    error.selections.map((s) => {
+      const line = config.metricLines?.[`${s.level}:${s.metric}`];
+      return { ...(line ? { line } : {}), field: `metrics.${s.level}`, message: s.problem };
+    }),
+  );
 }
 
 function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {

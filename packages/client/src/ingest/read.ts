@@ -132,11 +132,26 @@ async function parseWholeFile(path: string): Promise<unknown> {
   } catch (err) {
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
   }
+  const json = text.replace(/^\uFEFF/, '');
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
+    return JSON.parse(json);
   } catch (err) {
-    throw new IngestError(`invalid JSON: ${errorMessage(err)}`, path, undefined, { cause: err });
+    const at = positionOf(json, err);
+    const message = `invalid JSON: ${errorMessage(err)}${at ? ` (line ${at.line}, column ${at.column})` : ''}`;
+    throw new IngestError(message, path, at?.line, { cause: err });
   }
+}
+
+/** Line and column (1-based) of the character offset a JSON.parse error names ("… at position 617"). */
+function positionOf(text: string, err: unknown): { line: number; column: number } | undefined {
+  const match = /at position (\d+)/.exec(errorMessage(err));
+  if (!match) return undefined;
+  const offset = Math.min(Number(match[1]), text.length);
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  let line = 1;
+  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line++;
+  return { line, column: offset - lineStart + 1 };
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */

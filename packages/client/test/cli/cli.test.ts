@@ -115,19 +115,28 @@ describe('mce compute --input', () => {
     expect(run.stderr).toContain(`${config}:4: metrics.LLMCal: unknown field "LLMCal"`);
   });
 
-  it('rejects a metric at a level it does not support', async () => {
+  it('rejects an unknown metric and a metric at a level it does not support, naming the file and line', async () => {
     const ws = tempWorkspace();
     const config = join(ws.dir, 'mce_config.yaml');
-    writeFileSync(config, 'metrics:\n  ToolCall: [CyclesCount]\n');
+    writeFileSync(config, 'metrics:\n  Session:\n    - Duration\n    - name: NoSuchMetric\n      threshold: 0.5\n  ToolCall: [CyclesCount]\n');
     const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--worker-config', config], ws);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/CyclesCount/);
+    expect(run.stderr).toBe(
+      `mce: ${config}: invalid configuration\n` +
+        `  ${config}:4: metrics.Session: Unknown metric "NoSuchMetric" selected at Session\n` +
+        `  ${config}:6: metrics.ToolCall: Metric "mce:CyclesCount" does not support level ToolCall (it supports Session, AgentCall)\n`,
+    );
   });
 
   it('usage errors exit 2', async () => {
     const run = await runCli(['compute'], tempWorkspace());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('give session ids, --all, or --input');
+    const time = await runCli(['sessions', 'list', '--from', 'yesterday'], tempWorkspace());
+    expect([time.code, time.stderr]).toEqual([2, 'mce: --from: not a time: yesterday (ISO 8601, e.g. 2026-11-30T08:00:00Z, or epoch milliseconds)\n']);
+    const url = await runCli(['--store-url', 'foo://bar', 'sessions', 'list'], tempWorkspace());
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('--store-url: unsupported store URL scheme "foo:"');
   });
 });
 

@@ -61,6 +61,13 @@ describe('format detection', () => {
     expect((await catchError(readSessions(join(dir, 'missing.json')))).message).toMatch(/cannot open/);
   });
 
+  it('invalid JSON in a whole-file document names the line and column of the fault', async () => {
+    const p = write('{\n  "resourceSpans": [],\n  "extra": 1\n  "more": 2\n}\n');
+    const e = await catchError(readSessions(p));
+    expect(e.line).toBe(4);
+    expect(e.message).toMatch(new RegExp(`^${p.replace(/[.]/g, '\\.')}:4: invalid JSON: .* \\(line 4, column 3\\)$`));
+  });
+
   it('an invalid JSON line names the line', async () => {
     const good = JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat' })));
     const p = write(`${good}\n${good}\n{"resourceSpans": [\n`, 'jsonl');

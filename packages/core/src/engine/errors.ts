@@ -1,8 +1,12 @@
 /** A metric selection that cannot run: unknown metric, or a level the metric does not support. */
 export class MetricSelectionError extends Error {
   override readonly name = 'MetricSelectionError';
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  /** Each problem with the (metric, level) request it is about: where a configuration file wrote it can be named. */
+  constructor(readonly selections: readonly { metric: string; level: string; problem: string }[]) {
+    const problems = selections.map((s) => s.problem);
     super(problems.length === 1 ? (problems[0] as string) : `Invalid metric selection:\n- ${problems.join('\n- ')}`);
+    this.problems = problems;
   }
 }
 

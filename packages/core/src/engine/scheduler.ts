@@ -83,24 +83,26 @@ export class TopologicalScheduler {
   }
 
   #resolveRequests(requests: readonly MetricRequest[]): Array<{ entry: RegisteredMetric; level: OntologyLevel }> {
-    const problems: string[] = [];
+    const problems: { metric: string; level: string; problem: string }[] = [];
     const resolved: Array<{ entry: RegisteredMetric; level: OntologyLevel }> = [];
     for (const { metric, level } of requests) {
       let entry: RegisteredMetric | undefined;
       try {
         entry = this.registry.get(metric);
       } catch (error) {
-        problems.push((error as Error).message);
+        problems.push({ metric, level, problem: (error as Error).message });
         continue;
       }
       if (!entry) {
-        problems.push(`Unknown metric "${metric}" selected at ${level}`);
+        problems.push({ metric, level, problem: `Unknown metric "${metric}" selected at ${level}` });
       } else if (!(ONTOLOGY_LEVELS as readonly string[]).includes(level)) {
-        problems.push(`Unknown ontology level "${level}" for metric "${metric}" (levels: ${ONTOLOGY_LEVELS.join(', ')})`);
+        problems.push({ metric, level, problem: `Unknown ontology level "${level}" for metric "${metric}" (levels: ${ONTOLOGY_LEVELS.join(', ')})` });
       } else if (!entry.metric.metadata.levels.includes(level)) {
-        problems.push(
-          `Metric "${entry.key}" does not support level ${level} (it supports ${entry.metric.metadata.levels.join(', ')})`,
-        );
+        problems.push({
+          metric,
+          level,
+          problem: `Metric "${entry.key}" does not support level ${level} (it supports ${entry.metric.metadata.levels.join(', ')})`,
+        });
       } else {
         resolved.push({ entry, level });
       }

@@ -4,7 +4,7 @@ import { TRACE_FORMATS, writeSessionsFile, type IngestWarning } from '../../inge
 import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
 import { formatValue, table } from '../format.js';
 import { createProgress } from '../progress.js';
-import { UsageError, logger, openClient, writeJson, type CliIO } from '../context.js';
+import { UsageError, logger, openClient, timeOption, writeJson, type CliIO } from '../context.js';
 
 function positiveInt(value: string, name: string): number {
   const n = Number(value);
@@ -56,15 +56,16 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .option('--offset <n>', 'page offset', '0')
     .option('--json', 'JSON output')
     .action(async (opts: { from?: string; to?: string; service?: string; app?: string; limit: string; offset: string; json?: boolean }, cmd: Command) => {
-      await using client = await openClient(cmd, io);
-      const list = await client.store.listSessions({
-        ...(opts.from ? { from: opts.from } : {}),
-        ...(opts.to ? { to: opts.to } : {}),
+      const filter = {
+        ...(opts.from ? { from: timeOption(opts.from, '--from') } : {}),
+        ...(opts.to ? { to: timeOption(opts.to, '--to') } : {}),
         ...(opts.service ? { serviceName: opts.service } : {}),
         ...(opts.app ? { appName: opts.app } : {}),
         limit: positiveInt(opts.limit, '--limit'),
         offset: positiveInt(opts.offset, '--offset'),
-      });
+      };
+      await using client = await openClient(cmd, io);
+      const list = await client.store.listSessions(filter);
       if (opts.json) return writeJson(io, list);
       const rows = list.map((s) => [
         s.id,
