@@ -24,6 +24,11 @@ export interface WorkerConfig {
   healthPort: number;
   /** Ceiling of the exponential reconnect backoff. */
   reconnectMaxDelayMs: number;
+  /**
+   * Arguments of the main queue, declared with them (RabbitMQ refuses a declaration whose arguments differ from the
+   * queue's): for a queue the pipeline declares as a quorum queue, `{ 'x-queue-type': 'quorum', … }`. None by default.
+   */
+  queueArguments: Record<string, string | number | boolean>;
 }
 
 export const DEFAULT_AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
@@ -38,7 +43,7 @@ export class WorkerConfigError extends Error {
   }
 }
 
-type IntegerField = Exclude<keyof WorkerConfig, 'amqpUrl' | 'queue'>;
+type IntegerField = Exclude<keyof WorkerConfig, 'amqpUrl' | 'queue' | 'queueArguments'>;
 
 /** snake_case name in YAML → field, smallest allowed value. */
 const INTEGER_FIELDS: Record<IntegerField, { yaml: string; min: number }> = {
@@ -91,6 +96,11 @@ export function workerConfigFrom(
     integers[field] = value;
   }
   if (integers.healthPort !== undefined && integers.healthPort > 65535) problems.push('health_port must be ≤ 65535');
+  const queueArguments = section.queue_arguments ?? section.queueArguments ?? {};
+  const argumentValue = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  if (typeof queueArguments !== 'object' || queueArguments === null || Array.isArray(queueArguments) || !Object.values(queueArguments).every(argumentValue)) {
+    problems.push('queue_arguments must map argument names to strings, numbers or booleans');
+  }
 
   const batchSize = integers.batchSize ?? DEFAULT_BATCH_SIZE;
   const prefetch = integers.prefetch ?? 2 * batchSize;
@@ -108,6 +118,7 @@ export function workerConfigFrom(
     shutdownDeadlineMs: integers.shutdownDeadlineMs ?? 30000,
     healthPort: integers.healthPort ?? 9464,
     reconnectMaxDelayMs: integers.reconnectMaxDelayMs ?? 30000,
+    queueArguments: { ...(queueArguments as Record<string, string | number | boolean>) },
   };
 }
 

@@ -8,6 +8,8 @@ export interface EnqueueOptions {
   perMessage?: number;
   /** Messages awaiting their confirm at once. Default 500. */
   window?: number;
+  /** The main queue's arguments (the worker's `queue_arguments`), declared with it. */
+  queueArguments?: Readonly<Record<string, string | number | boolean>>;
 }
 
 export interface EnqueueResult {
@@ -34,7 +36,7 @@ export async function enqueueSessions(
   }
   const connection = new Connection({ url: amqpUrl, connectionName: 'mce-enqueue', retryLow: 200, retryHigh: 2000 });
   try {
-    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue).main] });
+    const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue, options.queueArguments).main] });
     const window = Math.max(1, options.window ?? 500);
     for (let i = 0; i < bodies.length; i += window) {
       await Promise.all(

@@ -1,6 +1,6 @@
 /**
- * The queues the worker uses. The main queue is a plain durable queue (no arguments, so it matches a queue the
- * pipeline declared itself); failed messages wait in `<queue>.retry` until their per-message expiration (the retry
+ * The queues the worker uses. The main queue is a durable queue with the configured arguments (none by default), so
+ * that it matches the queue the pipeline declared itself; failed messages wait in `<queue>.retry` until their per-message expiration (the retry
  * delay) dead-letters them back to the main queue through the default exchange; messages that cannot be processed
  * end in `<queue>.dlq`. The delay travels with each message, not in the queue's arguments, so changing it does not
  * make the declaration of an existing retry queue fail.
@@ -21,10 +21,13 @@ export interface QueueDeclaration {
   arguments?: Record<string, unknown>;
 }
 
-export function topology(queue: string): { main: QueueDeclaration; retry: QueueDeclaration; dlq: QueueDeclaration } {
+export function topology(
+  queue: string,
+  mainArguments: Readonly<Record<string, unknown>> = {},
+): { main: QueueDeclaration; retry: QueueDeclaration; dlq: QueueDeclaration } {
   const names = queueNames(queue);
   return {
-    main: { queue: names.main, durable: true },
+    main: { queue: names.main, durable: true, ...(Object.keys(mainArguments).length > 0 ? { arguments: { ...mainArguments } } : {}) },
     retry: {
       queue: names.retry,
       durable: true,

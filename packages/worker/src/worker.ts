@@ -67,7 +67,7 @@ export class MceWorker {
     this.log = options.logger ?? createLogger();
     this.metrics = options.metrics ?? new WorkerMetrics();
     this.queues = queueNames(this.config.queue);
-    const declarations = topology(this.config.queue);
+    const declarations = topology(this.config.queue, this.config.queueArguments);
 
     this.connection = new Connection({
       url: this.config.amqpUrl,
@@ -91,7 +91,7 @@ export class MceWorker {
     this.consumer = this.connection.createConsumer(
       {
         queue: declarations.main.queue,
-        queueOptions: { durable: true },
+        queueOptions: { durable: true, ...(declarations.main.arguments ? { arguments: declarations.main.arguments } : {}) },
         qos: { prefetchCount: this.config.prefetch },
         concurrency: this.config.prefetch,
         requeue: true,

@@ -14,7 +14,16 @@ describe('workerConfigFrom', () => {
       shutdownDeadlineMs: 30000,
       healthPort: 9464,
       reconnectMaxDelayMs: 30000,
+      queueArguments: {},
     });
+  });
+
+  it('takes the main queue arguments from the file, and refuses values RabbitMQ arguments cannot be', () => {
+    const section = { queue_arguments: { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } };
+    expect(workerConfigFrom(section, {}).queueArguments).toEqual({ 'x-queue-type': 'quorum', 'x-delivery-limit': 5 });
+    expect(() => workerConfigFrom({ queue_arguments: { 'x-thing': [1] } }, {})).toThrow(
+      'queue_arguments must map argument names to strings, numbers or booleans',
+    );
   });
 
   it('reads the snake_case section; prefetch defaults to twice the batch size', () => {

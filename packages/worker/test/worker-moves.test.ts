@@ -103,6 +103,17 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect(processor.calls).toBe(2);
   });
 
+  it('consumes a quorum queue the pipeline declared with a delivery limit, given the same queue arguments', async () => {
+    const queue = uniqueQueue('moves_quorum');
+    const queueArguments = { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } as const;
+    await broker.connection.queueDeclare({ queue, durable: true, arguments: queueArguments });
+    const worker = start(queue, new FlakyProcessor(fixture.service), { queueArguments });
+    await worker.ready();
+    await enqueueSessions(AMQP_URL, queue, ['known-1'], { queueArguments });
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 1, 10_000, 'the message acked');
+    expect(worker.isReady()).toBe(true);
+  });
+
   it('takes a new retry delay without any trouble with the retry queue it declared before', async () => {
     const queue = uniqueQueue('moves_delay');
     const before = start(queue, new FlakyProcessor(fixture.service), { retryDelayMs: 5000 });

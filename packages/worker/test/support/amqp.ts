@@ -23,6 +23,7 @@ export function testConfig(queue: string, overrides: Partial<WorkerConfig> = {})
     shutdownDeadlineMs: 10_000,
     healthPort: 0,
     reconnectMaxDelayMs: 1000,
+    queueArguments: {},
     ...overrides,
   };
 }

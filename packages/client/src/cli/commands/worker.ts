@@ -7,9 +7,17 @@ import { MCEWorkerService } from '../../worker-service.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 
 interface WorkerModule {
-  workerConfigFrom(section: Record<string, unknown>, env: NodeJS.ProcessEnv): { amqpUrl: string; queue: string };
+  workerConfigFrom(
+    section: Record<string, unknown>,
+    env: NodeJS.ProcessEnv,
+  ): { amqpUrl: string; queue: string; queueArguments: Record<string, string | number | boolean> };
   runWorker(options: { processor: MCEWorkerService; config: unknown; logger?: unknown }): Promise<{ exitCode: number; reason: string }>;
-  enqueueSessions(amqpUrl: string, queue: string, ids: readonly string[], options?: { perMessage?: number }): Promise<{ messages: number; sessions: number }>;
+  enqueueSessions(
+    amqpUrl: string,
+    queue: string,
+    ids: readonly string[],
+    options?: { perMessage?: number; queueArguments?: Record<string, string | number | boolean> },
+  ): Promise<{ messages: number; sessions: number }>;
 }
 
 async function loadWorker(): Promise<WorkerModule> {
@@ -46,13 +54,13 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
       if (!Number.isInteger(perMessage) || perMessage < 1) throw new UsageError(`--per-message must be an integer ≥ 1 (got "${opts.perMessage}")`);
       const mod = await loadWorker();
       const config = resolveConfig(cmd, io, opts.workerConfig);
-      const { amqpUrl, queue } = mod.workerConfigFrom(config.worker, io.env);
+      const { amqpUrl, queue, queueArguments } = mod.workerConfigFrom(config.worker, io.env);
       let sessionIds = ids;
       if (opts.all) {
         await using client = await openClient(cmd, io, opts.workerConfig);
         sessionIds = (await client.store.listSessions()).map((s) => s.id);
       }
-      const sent = await mod.enqueueSessions(amqpUrl, queue, sessionIds, { perMessage });
+      const sent = await mod.enqueueSessions(amqpUrl, queue, sessionIds, { perMessage, queueArguments });
       logger(cmd, io).info(sent, 'enqueued');
       io.stdout.write(`enqueued ${sent.sessions} session(s) in ${sent.messages} message(s) on ${queue}\n`);
     });
