@@ -171,6 +171,26 @@ describe('Cost', () => {
     expect(r.details).toMatchObject({ fallback: false, priceKey: 'm' });
   });
 
+  it('keeps apart the calls of one model priced two ways, and names the fallback in the container', async () => {
+    const table = new PriceTable(new Map([
+      ['gpt-4o', { inputCostPerToken: 1e-6, outputCostPerToken: 1e-6 }],
+      ['acme/x', { inputCostPerToken: 1e-5, outputCostPerToken: 1e-5 }],
+    ]));
+    const metric = createCostMetric(() => table);
+    const b = new SessionBuilder();
+    b.llm({ start: 0, end: 1, responseModel: 'x', provider: 'acme', usage: { inputTokens: 100, outputTokens: 100 } }); // acme/x: 2e-3
+    b.llm({ start: 1, end: 2, responseModel: 'x', usage: { inputTokens: 100, outputTokens: 100 } }); // no price: like gpt-4o, 2e-4
+    const r = await valueOf(metric, 'Session', b.session, b.session);
+    expect(r.value).toBeCloseTo(2.2e-3, 15);
+    expect(r.reasoning).toBe("0.0022 USD over 2 LLM call(s) of 2 model(s); no price for 'x', priced like gpt-4o.");
+    const models = (r.details as { models: Record<string, { calls: number; priceKey: string; fallback: boolean }> }).models;
+    expect(Object.entries(models).map(([k, m]) => [k, m.calls, m.priceKey, m.fallback])).toEqual([
+      ['x', 1, 'acme/x', false],
+      ['x (priced as gpt-4o)', 1, 'gpt-4o', true],
+    ]);
+    expect(r.details).toMatchObject({ fallbackModels: ['x'] });
+  });
+
   it('charges cache writes at the cache-creation price when the model has one', async () => {
     const b = new SessionBuilder();
     // claude-sonnet-4-5: (1000 − 300 − 200)·3e-6 + 300·3e-7 + 200·3.75e-6 + 100·1.5e-5 = 0.0015 + 0.00009 + 0.00075 + 0.0015

@@ -27,6 +27,8 @@ export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost {
 }
 
 interface ModelTotals {
+  /** The calls' model label; the entry's key too, unless the label's calls were priced two ways (see addTo). */
+  model: string;
   calls: number;
   cost: number;
   inputTokens: number;
@@ -101,10 +103,18 @@ function addTo(container: ContainerCost, call: LLMCall, cost: PricedCall | Error
     container.error ??= cost;
     return;
   }
-  const label = modelLabel(call);
+  const model = modelLabel(call);
+  let label = model;
   let totals = container.byModel.get(label);
+  // Calls of one model label priced by different table entries (one found under `provider/model`, another not
+  // found at all, say) are kept apart: each entry's price key and fallback flag then hold for all its calls.
+  if (totals && totals.priceKey !== cost.lookup.key) {
+    label = `${model} (priced as ${cost.lookup.key})`;
+    totals = container.byModel.get(label);
+  }
   if (!totals) {
     totals = {
+      model,
       calls: 0,
       cost: 0,
       inputTokens: 0,
@@ -228,7 +238,9 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
           : ((ctx.level === 'AgentCall' ? costs.byAgent : costs.byMas).get(element.id) ?? NO_CALLS);
       if (container.error) throw container.error;
       const fallbackModels: string[] = [];
-      for (const [model, totals] of container.byModel) if (totals.fallback) fallbackModels.push(model);
+      for (const totals of container.byModel.values()) {
+        if (totals.fallback && !fallbackModels.includes(totals.model)) fallbackModels.push(totals.model);
+      }
       const note = fallbackModels.length > 0 ? fallbackNote(fallbackModels) : undefined;
       return {
         value: container.value,
