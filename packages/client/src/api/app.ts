@@ -1,5 +1,6 @@
 /** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { SessionNotFoundError, MetricSelectionError } from '@mce/core';
 import { parseSessionDocument } from '../ingest/formats/session-json.js';
 import type { MCEClient } from '../mce-client.js';
@@ -14,8 +15,8 @@ function list(value: string | undefined): string[] | undefined {
 function int(c: Context, name: string): number | undefined {
   const v = c.req.query(name);
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new BadRequest(`query parameter ${name} must be a non-negative integer`);
+  const n = v.trim() === '' ? Number.NaN : Number(v);
+  if (!Number.isSafeInteger(n) || n < 0) throw new BadRequest(`query parameter ${name} must be a non-negative integer`);
   return n;
 }
 
@@ -32,8 +33,24 @@ function time(c: Context, name: string): number | undefined {
 
 class BadRequest extends Error {}
 
-export function createApiApp(client: MCEClient): Hono {
+export interface ApiOptions {
+  /** Largest request body accepted (bytes); a larger one is refused with 413 before it is read. Default 32 MiB. */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono {
   const app = new Hono();
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json({ error: `request body larger than ${maxBodyBytes} bytes` }, 413),
+    }),
+  );
+  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((error, c) => {
     if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
     if (error instanceof BadRequest || error instanceof MetricSelectionError) return c.json({ error: error.message }, 400);
@@ -86,8 +103,14 @@ export function createApiApp(client: MCEClient): Hono {
 
   app.get('/sessions/:id/metrics', async (c) => {
     const metricIds = list(c.req.query('metrics'));
-    const results = await client.getMetrics(c.req.param('id'), {
-      recursive: c.req.query('recursive') === 'true',
+    const recursive = c.req.query('recursive');
+    if (recursive !== undefined && recursive !== 'true' && recursive !== 'false') {
+      throw new BadRequest(`query parameter recursive must be true or false (got "${recursive}")`);
+    }
+    const id = c.req.param('id');
+    if ((await client.store.sessionExists([id])).size === 0) throw new SessionNotFoundError([id]);
+    const results = await client.getMetrics(id, {
+      recursive: recursive === 'true',
       ...(metricIds ? { metricIds } : {}),
     });
     return c.json({ sessionId: c.req.param('id'), results, failed: [], skipped: [] });

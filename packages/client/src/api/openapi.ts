@@ -22,13 +22,16 @@ export const OPENAPI = {
     '/sessions': {
       get: {
         summary: 'stored sessions, newest first',
-        parameters: ['from', 'to', 'service', 'app', 'limit', 'offset'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+        parameters: [
+          ...['from', 'to', 'service', 'app'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+          ...['limit', 'offset'].map((name) => ({ name, in: 'query', schema: { type: 'integer', minimum: 0 } })),
+        ],
         responses: { 200: { description: 'session summaries' }, 400: error },
       },
       post: {
         summary: 'store sessions given in the mce session JSON format',
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: 'https://mce.dev/schema/session.schema.json' } } } },
-        responses: { 201: { description: 'ids of the stored sessions' }, 400: error },
+        responses: { 201: { description: 'ids of the stored sessions' }, 400: error, 413: error },
       },
     },
     '/sessions/{id}': { get: { summary: 'one session with its full context', parameters: [idParam], responses: { 200: { description: 'the session' }, 404: error } } },
@@ -43,7 +46,7 @@ export const OPENAPI = {
       get: {
         summary: 'stored metric results of the session, newest first',
         parameters: [idParam, { name: 'recursive', in: 'query', schema: { type: 'boolean' } }, { name: 'metrics', in: 'query', schema: { type: 'string' } }],
-        responses: { 200: { description: 'results', content: { 'application/json': { schema: sessionComputation } } } },
+        responses: { 200: { description: 'results', content: { 'application/json': { schema: sessionComputation } } }, 400: error, 404: error },
       },
     },
   },

@@ -53,6 +53,21 @@ describe('REST API', () => {
     const badTime = await app.request('/sessions?from=yesterday');
     expect(badTime.status).toBe(400);
     expect(((await badTime.json()) as { error: string }).error).toMatch(/from must be an ISO time or epoch milliseconds/);
+    expect((await app.request('/sessions?limit=99999999999999999999')).status).toBe(400);
+    expect((await app.request('/sessions?limit=')).status).toBe(400);
+    expect((await app.request('/sessions/nope/metrics')).status).toBe(404);
+    const recursive = await app.request('/sessions/weather-001/metrics?recursive=yes');
+    expect([recursive.status, await recursive.json()]).toEqual([400, { error: 'query parameter recursive must be true or false (got "yes")' }]);
+    const noRoute = await app.request('/healthz', { method: 'DELETE' });
+    expect([noRoute.status, await noRoute.json()]).toEqual([404, { error: 'no route DELETE /healthz' }]);
+  });
+
+  it('refuses a request body above the limit with 413, before storing anything', async () => {
+    const small = createApiApp(client, { maxBodyBytes: 1000 });
+    const big = JSON.stringify({ ...example, id: 'too-big', userInput: 'x'.repeat(2000) });
+    const refused = await small.request('/sessions', { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+    expect([refused.status, await refused.json()]).toEqual([413, { error: 'request body larger than 1000 bytes' }]);
+    expect((await small.request('/sessions/too-big')).status).toBe(404);
   });
 
   it('documents itself with OpenAPI and serves over HTTP', async () => {
@@ -63,6 +78,8 @@ describe('REST API', () => {
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths)).toContain('/sessions/{id}/compute');
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      // A second server on the same port is refused (the promise rejects; nothing crashes the process).
+      await expect(serveApi(client, { port: server.port })).rejects.toThrow(/EADDRINUSE/);
     } finally {
       await server.close();
     }

@@ -9,11 +9,20 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .description('serve the REST API')
     .option('--port <n>', 'port', '8000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
-    .action(async (opts: { port: string; host: string }, cmd: Command) => {
+    .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
+    .action(async (opts: { port: string; host: string; maxBodyMb: string }, cmd: Command) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
+      const maxBodyMb = Number(opts.maxBodyMb);
+      if (!(maxBodyMb > 0)) throw new UsageError(`--max-body-mb must be a positive number (got "${opts.maxBodyMb}")`);
       const client = await openClient(cmd, io);
-      const server = await serveApi(client, { port, host: opts.host });
+      let server: Awaited<ReturnType<typeof serveApi>>;
+      try {
+        server = await serveApi(client, { port, host: opts.host, maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024) });
+      } catch (error) {
+        await client.close();
+        throw new Error(`cannot listen on ${opts.host}:${port}: ${(error as Error).message}`, { cause: error });
+      }
       io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json)\n`);
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
