@@ -297,14 +297,27 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     byId.set(span.spanId, { span, cls });
   }
   const nodes = [...byId.values()];
+  const orphans: string[] = [];
   for (const n of nodes) {
     const p = n.span.parentSpanId ? byId.get(n.span.parentSpanId) : undefined;
+    if (n.span.parentSpanId && !p) orphans.push(n.span.spanId);
     // Guard against cycles in broken files: a parent must not be the node itself or one of its descendants.
     if (p && p !== n) {
       let cyclic = false;
       for (let q: Node | undefined = p; q; q = q.parent) if (q === n) { cyclic = true; break; }
       if (!cyclic) n.parent = p;
     }
+  }
+  if (orphans.length > 0) {
+    // Once per session: a parent outside the spans at hand (another file, a part of the session streamed earlier,
+    // a span that was never exported) cannot link these calls to the agent or MAS call above them.
+    const shown = orphans.slice(0, 5).join(', ') + (orphans.length > 5 ? `, … (${orphans.length - 5} more)` : '');
+    warnings.add({
+      code: 'unknown-parent',
+      message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (${shown}): they are roots here, not linked through that parent`,
+      sessionId,
+      ...ifDefined('file', opts.file),
+    });
   }
 
   // 2. Final kinds: nested workflows are tasks; tool-in-same-tool and LLM-in-LLM spans merge into the outer one.

@@ -61,6 +61,23 @@ describe('format detection', () => {
     expect((await catchError(readSessions(join(dir, 'missing.json')))).message).toMatch(/cannot open/);
   });
 
+  it('warns, once per session, about spans whose parent is not among the spans at hand (another file, say)', async () => {
+    const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a', 'session.id': 'split' });
+    const chat = (i: number) => span(T1, sid(i), { 'gen_ai.operation.name': 'chat', 'session.id': 'split' }, { parentSpanId: sid(1) });
+    const whole = await readSessions(write(JSON.stringify(req(agent, chat(2)))));
+    expect(whole.warnings).toEqual([]);
+    expect(whole.sessions[0]?.llmCalls[0]?.agentCallId).toBe(sid(1));
+    const part = await readSessions(write(JSON.stringify(req(chat(2), chat(3)))));
+    expect(part.sessions[0]?.llmCalls[0]?.agentCallId).toBeUndefined(); // its agent is in the other file
+    expect(part.warnings.map((w) => [w.code, w.sessionId, w.message])).toEqual([
+      [
+        'unknown-parent',
+        'split',
+        `2 span(s) of session split name a parent span that is not among its spans (${sid(2)}, ${sid(3)}): they are roots here, not linked through that parent`,
+      ],
+    ]);
+  });
+
   it('invalid JSON in a whole-file document names the line and column of the fault', async () => {
     const p = write('{\n  "resourceSpans": [],\n  "extra": 1\n  "more": 2\n}\n');
     const e = await catchError(readSessions(p));
