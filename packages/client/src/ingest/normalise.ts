@@ -64,16 +64,25 @@ function num(v: unknown): number | undefined {
   return n !== undefined && n >= 0 && n <= Number.MAX_SAFE_INTEGER ? Math.round(n) : undefined;
 }
 
-function usageOf(span: SpanRecord): TokenUsage {
-  const input = num(field(span, 'inputTokens')) ?? 0;
-  const output = num(field(span, 'outputTokens')) ?? 0;
+/** Token counts of an LLM span; a count that is there but is no count ("12abc", -3, 1e30) is said, and left out. */
+function usageOf(span: SpanRecord, warn: (message: string) => void): TokenUsage {
+  const count = (name: keyof TokenUsage): number | undefined => {
+    const raw = field(span, name);
+    const n = num(raw);
+    if (raw !== undefined && raw !== null && raw !== '' && n === undefined) {
+      warn(`span ${span.spanId} (${span.name}): ${name} ${JSON.stringify(raw)} is not a token count; left out`);
+    }
+    return n;
+  };
+  const input = count('inputTokens') ?? 0;
+  const output = count('outputTokens') ?? 0;
   return {
     inputTokens: input,
     outputTokens: output,
-    cacheReadTokens: num(field(span, 'cacheReadTokens')) ?? 0,
-    cacheWriteTokens: num(field(span, 'cacheWriteTokens')) ?? 0,
-    reasoningTokens: num(field(span, 'reasoningTokens')) ?? 0,
-    totalTokens: num(field(span, 'totalTokens')) ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
+    cacheReadTokens: count('cacheReadTokens') ?? 0,
+    cacheWriteTokens: count('cacheWriteTokens') ?? 0,
+    reasoningTokens: count('reasoningTokens') ?? 0,
+    totalTokens: count('totalTokens') ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
   };
 }
 
@@ -279,6 +288,7 @@ class Inventory {
 
 export function normaliseSession(sessionId: string, spans: readonly SpanRecord[], opts: NormaliseOptions): Session {
   const { warnings } = opts;
+  const badCount = (message: string) => warnings.add({ code: 'malformed-span', message, sessionId, ...ifDefined('file', opts.file) });
   // 1. Nodes, deduplicated by span id, in start order.
   const byId = new Map<string, Node>();
   const ordered = [...spans].sort((a, b) => a.startTime - b.startTime || a.endTime - b.endTime);
@@ -481,7 +491,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           set(c, 'requestModel', stringField(s, 'requestModel'));
           set(c, 'responseModel', stringField(s, 'responseModel'));
           set(c, 'provider', stringField(s, 'provider'));
-          c.usage = usageOf(s);
+          c.usage = usageOf(s, badCount);
           c.inputMessages = inputMessages(s);
           c.outputMessages = outputMessages(s);
           c.finishReasons = finishReasonsOf(s);
@@ -492,7 +502,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
             if (c.requestModel === undefined) set(c, 'requestModel', stringField(is, 'requestModel'));
             if (c.responseModel === undefined) set(c, 'responseModel', stringField(is, 'responseModel'));
             if (c.provider === undefined) set(c, 'provider', stringField(is, 'provider'));
-            if (c.usage.totalTokens === 0) c.usage = usageOf(is);
+            if (c.usage.totalTokens === 0) c.usage = usageOf(is, badCount);
             if (!c.inputMessages.length) c.inputMessages = inputMessages(is);
             if (!c.outputMessages.length) c.outputMessages = outputMessages(is);
             if (!c.finishReasons.length) c.finishReasons = finishReasonsOf(is);

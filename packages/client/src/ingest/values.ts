@@ -161,7 +161,8 @@ export function decodeAnyValue(value: unknown): unknown {
   if ('string_value' in v) return v.string_value;
   if ('boolValue' in v) return v.boolValue;
   if ('bool_value' in v) return v.bool_value;
-  if ('intValue' in v) return decodeInt(v.intValue);
+  // An intValue that is no integer is kept as written (a string), so that whoever reads the attribute can say so.
+  if ('intValue' in v) return decodeInt(v.intValue) ?? (typeof v.intValue === 'string' ? v.intValue : undefined);
   if ('int_value' in v) return decodeInt(v.int_value);
   if ('doubleValue' in v) return typeof v.doubleValue === 'string' ? Number(v.doubleValue) : v.doubleValue;
   if ('double_value' in v) return v.double_value;

@@ -78,6 +78,17 @@ describe('format detection', () => {
     ]);
   });
 
+  it('says so when a token count is there but is no count, and leaves it out', async () => {
+    const attrs = { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.output_tokens': 7 };
+    const bad = { key: 'gen_ai.usage.input_tokens', value: { intValue: '12abc' } };
+    const s0 = span(T1, sid(1), attrs);
+    const r = await readSessions(write(JSON.stringify(req({ ...s0, attributes: [...s0.attributes, bad] }))));
+    expect(r.sessions[0]?.llmCalls[0]?.usage).toMatchObject({ inputTokens: 0, outputTokens: 7, totalTokens: 7 });
+    expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
+      ['malformed-span', `span ${sid(1)} (${sid(1)}): inputTokens "12abc" is not a token count; left out`],
+    ]);
+  });
+
   it('invalid JSON in a whole-file document names the line and column of the fault', async () => {
     const p = write('{\n  "resourceSpans": [],\n  "extra": 1\n  "more": 2\n}\n');
     const e = await catchError(readSessions(p));
