@@ -283,7 +283,10 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
       try {
         record = JSON.parse(line);
       } catch (err) {
-        throw new IngestError(`invalid JSON: ${errorMessage(err)}`, path, lineNo, { cause: err });
+        // One bad line (a collector cut off mid-write, a corrupted record) costs that line, not the file: the lines
+        // before it may already be stored, and the ones after it are as good as they were.
+        warnings.add({ code: 'malformed-line', message: `skipped line: invalid JSON: ${errorMessage(err)}`, file: path, line: lineNo });
+        continue;
       }
       const where = { file: path, line: lineNo };
       if (isOtlpRequest(record)) {

@@ -96,12 +96,15 @@ describe('format detection', () => {
     expect(e.message).toMatch(new RegExp(`^${p.replace(/[.]/g, '\\.')}:4: invalid JSON: .* \\(line 4, column 3\\)$`));
   });
 
-  it('an invalid JSON line names the line', async () => {
-    const good = JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat' })));
-    const p = write(`${good}\n${good}\n{"resourceSpans": [\n`, 'jsonl');
-    const e = await catchError(readSessions(p));
-    expect(e.line).toBe(3);
-    expect(e.message).toContain(`${p}:3:`);
+  it('skips an invalid JSON line with a warning naming it, and keeps the lines around it', async () => {
+    const line = (i: number) => JSON.stringify(req(span(T1, sid(i), { 'gen_ai.operation.name': 'chat' })));
+    const p = write(`${line(1)}\n{"resourceSpans": [\n${line(2)}\n{"resourceSp`, 'jsonl'); // the last line cut off
+    const r = await readSessions(p);
+    expect(r.sessions.flatMap((s) => s.llmCalls.map((c) => c.id))).toEqual([sid(1), sid(2)]);
+    expect(r.warnings.map((w) => [w.code, w.line, w.message.split(':').slice(0, 2).join(':')])).toEqual([
+      ['malformed-line', 2, 'skipped line: invalid JSON'],
+      ['malformed-line', 4, 'skipped line: invalid JSON'],
+    ]);
   });
 
   it('a forced format must fit the content', async () => {
