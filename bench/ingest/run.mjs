@@ -147,7 +147,7 @@ async function ingestIntoStore(file) {
     const secs = (performance.now() - t) / 1000;
     const peak = peakRssBytes();
     const stored = (await client.store.listSessions()).length; // a check, outside the timing
-    console.log(JSON.stringify({ sessions: summary.sessionIds.length, stored, spans: summary.spans, secs, baseRss, peak }));
+    console.log(JSON.stringify({ sessions: summary.sessionIds.length, stored, calls: summary.calls, secs, baseRss, peak }));
   } finally {
     await client.close();
     rmSync(dir, { recursive: true, force: true });

@@ -56,7 +56,8 @@ export interface ComputeRequest {
 
 export interface IngestSummary {
   sessionIds: string[];
-  spans: number;
+  /** Calls (ontology elements: MAS, agent, task, LLM and tool calls) read; spans that are no call are not counted. */
+  calls: number;
   warnings: IngestWarning[];
 }
 
@@ -199,37 +200,37 @@ export class MCEClient implements AsyncDisposable {
    */
   async ingest(
     paths: readonly string[],
-    options: { format?: TraceFormat; batchSize?: number; onBatch?: (sessions: number, spans: number) => void } = {},
+    options: { format?: TraceFormat; batchSize?: number; onBatch?: (sessions: number, calls: number) => void } = {},
   ): Promise<IngestSummary> {
     const batchSize = options.batchSize ?? 200;
     // Also bound a batch by elements, so memory stays flat however large the sessions are.
     const batchElements = 5_000;
     const seen = new Set<string>();
     const warnings: IngestWarning[] = [];
-    let spans = 0;
+    let calls = 0;
     for (const path of paths) {
       const stream = streamSessions(path, options.format ? { format: options.format } : {});
       let batch: Session[] = [];
-      let batchSpans = 0;
+      let batchCalls = 0;
       const flush = async () => {
         if (batch.length === 0) return;
         await this.#store.writeSessions(batch);
-        options.onBatch?.(batch.length, batchSpans);
+        options.onBatch?.(batch.length, batchCalls);
         batch = [];
-        batchSpans = 0;
+        batchCalls = 0;
       };
       for await (const session of stream) {
         const count = elementCount(session);
-        spans += count;
-        batchSpans += count;
+        calls += count;
+        batchCalls += count;
         seen.add(session.id);
         batch.push(session);
-        if (batch.length >= batchSize || batchSpans >= batchElements) await flush();
+        if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
       }
       await flush();
       warnings.push(...stream.warnings.list);
     }
-    return { sessionIds: [...seen], spans, warnings };
+    return { sessionIds: [...seen], calls, warnings };
   }
 
   async close(): Promise<void> {

@@ -25,12 +25,12 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       progress.start(files.length, 'files');
-      const summary = { sessionIds: new Set<string>(), spans: 0, warnings: [] as IngestWarning[] };
+      const summary = { sessionIds: new Set<string>(), calls: 0, warnings: [] as IngestWarning[] };
       try {
         for (const file of files) {
           const part = await client.ingest([file], format ? { format } : {});
           for (const id of part.sessionIds) summary.sessionIds.add(id);
-          summary.spans += part.spans;
+          summary.calls += part.calls;
           summary.warnings.push(...part.warnings.map((w) => ({ ...w, file })));
           progress.increment();
         }
@@ -38,9 +38,9 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
         progress.stop();
       }
       for (const w of summary.warnings) log.warn(w, 'ingest warning');
-      if (opts.json) return writeJson(io, { sessionIds: [...summary.sessionIds], spans: summary.spans, warnings: summary.warnings.length });
+      if (opts.json) return writeJson(io, { sessionIds: [...summary.sessionIds], calls: summary.calls, warnings: summary.warnings.length });
       for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
-      io.stderr.write(`ingested ${summary.sessionIds.size} session(s), ${summary.spans} span(s) from ${files.length} file(s)` +
+      io.stderr.write(`ingested ${summary.sessionIds.size} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
         `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (-v to see them)` : ''}\n`);
     });
 
