@@ -84,6 +84,10 @@ describe('mce compute --input', () => {
     const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--metrics', 'Duration,CyclesCount', '--json', '--no-store'], tempWorkspace());
     const [c] = run.json<{ sessions: SessionComputation[] }>().sessions as [SessionComputation];
     expect(new Set(c.results.map((r) => r.name))).toEqual(new Set(['Duration', 'CyclesCount']));
+    expect(run.stderr).toBe(''); // warnings only, by default
+    const verbose = await runCli(['-v', 'compute', '--input', example('sessions/single-agent-tool.json'), '--metrics', 'Duration,CyclesCount', '--json', '--no-store'], tempWorkspace());
+    const logged = verbose.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.find((l) => l.msg === 'computed')).toMatchObject({ level: 30, sessions: 1, results: c.results.length, failed: 0, stored: false });
   });
 
   it('prints a table per session for people', async () => {

@@ -79,6 +79,9 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       }
       if (opts.json) writeJson(io, { sessions: computations });
       const failed = computations.reduce((n, c) => n + c.failed.length, 0);
+      const results = computations.reduce((n, c) => n + c.results.length, 0);
+      const skipped = computations.reduce((n, c) => n + c.skipped.length, 0);
+      log.info({ sessions: computations.length, results, failed, skipped, stored: Boolean(opts.store) }, 'computed');
       if (failed > 0) log.warn({ failed }, 'some metrics failed; their errors are in the output');
     });
 }

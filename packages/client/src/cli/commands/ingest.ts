@@ -29,6 +29,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       try {
         for (const file of files) {
           const part = await client.ingest([file], format ? { format } : {});
+          log.info({ file, sessions: part.sessionIds.length, calls: part.calls, warnings: part.warnings.length }, 'ingested');
           for (const id of part.sessionIds) summary.sessionIds.add(id);
           summary.calls += part.calls;
           summary.warnings.push(...part.warnings.map((w) => ({ ...w, file })));
