@@ -135,4 +135,30 @@ describe('record/replay cache', () => {
     expect(run.results.map((r) => r.result)).toEqual([1, 0.25, 0.5]);
     expect(run.failed).toEqual([]);
   });
+
+  it('a cache that throws (instead of rejecting) while another task still runs costs the replay, not the run', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const calls: string[] = [];
+      const engine = new MetricEngine();
+      engine.registerMetric(judge(calls)); // quick: its records are written to the cache at once
+      engine.registerMetric(metric('Slow', ['Session'], async () => (await new Promise((r) => setTimeout(r, 50)), { value: 7 })));
+      engine.setCacheManager({
+        read: false,
+        write: true,
+        get: () => Promise.resolve(undefined),
+        set: () => {
+          throw new Error('database is locked');
+        },
+      });
+      const run = await engine.computeLoadedSession(sampleSession());
+      await new Promise((r) => setTimeout(r, 20)); // an unhandled rejection is reported on a later turn
+      expect(run.results.map((r) => `${r.name}=${r.result}`).sort()).toEqual(['Judge=0.25', 'Judge=0.5', 'Slow=7']);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

@@ -62,20 +62,21 @@ export class SqliteCacheManager implements CacheManager {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM metric_cache').get() as { n: number }).n;
   }
 
-  get(key: string): Promise<CachedComputation | undefined> {
-    if (!this.read) return Promise.resolve(undefined);
+  // async: a failing statement (a locked or full database, a closed one) is a rejected promise, never a throw.
+  async get(key: string): Promise<CachedComputation | undefined> {
+    if (!this.read) return undefined;
     const row = this.select.get(key);
-    if (!row) return Promise.resolve(undefined);
+    if (!row) return undefined;
     const entry: CachedComputation = { value: row.value, recordedAt: row.recorded_at };
     if (row.reasoning !== null) entry.reasoning = row.reasoning;
     if (row.details !== null) entry.details = JSON.parse(row.details) as Record<string, unknown>;
     if (row.evaluation !== null) entry.evaluation = JSON.parse(row.evaluation) as EvaluationUsage;
-    return Promise.resolve(entry);
+    return entry;
   }
 
-  set(key: string, value: CachedComputation): Promise<void> {
-    if (!this.write) return Promise.resolve();
-    if (!Number.isFinite(value.value)) return Promise.reject(new Error(`metric cache: refusing a non-finite value for ${key}`));
+  async set(key: string, value: CachedComputation): Promise<void> {
+    if (!this.write) return;
+    if (!Number.isFinite(value.value)) throw new Error(`metric cache: refusing a non-finite value for ${key}`);
     this.upsert.run(
       key,
       value.value,
@@ -84,7 +85,6 @@ export class SqliteCacheManager implements CacheManager {
       value.evaluation === undefined ? null : JSON.stringify(value.evaluation),
       value.recordedAt,
     );
-    return Promise.resolve();
   }
 
   close(): void {

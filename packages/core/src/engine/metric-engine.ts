@@ -351,7 +351,9 @@ export class MetricEngine {
       if (reasoning !== undefined) entry.reasoning = reasoning;
       if (details !== undefined) entry.details = details;
       if (evaluation !== undefined) entry.evaluation = evaluation;
-      writes.push(cache.set(key, entry).catch(() => undefined)); // a failing write loses a replay, not a result
+      // A failing write loses a replay, not a result: a CacheManager that throws instead of rejecting is caught too
+      // (the stage awaits these writes only after its other tasks, so nothing may reject unhandled meanwhile).
+      writes.push(Promise.resolve().then(() => cache.set(key, entry)).catch(() => undefined));
     }
     await Promise.all(writes);
   }
