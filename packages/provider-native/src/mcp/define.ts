@@ -16,7 +16,7 @@ import type { Judge } from '../judge/judge.js';
 import { sumEvaluationUsage } from '../judge/usage-meter.js';
 import { NATIVE_MODULE, NATIVE_PROVIDER } from '../metrics/deterministic/define.js';
 import { defaultJudge } from '../metrics/llm/default-judge.js';
-import { judgedMetadata, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
+import { judgedMetadata, judgeSettings, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
 import { EVAL_MODE_ENV, persistedEvalMode, resolveEvalMode, type EvalMode, type ResolvedEvalMode } from './eval-mode.js';
 import { parseMcpOptions, type McpMetricOptions } from './options.js';
 import { MCP_PROMPT_VERSION } from './rubrics.js';
@@ -134,10 +134,12 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       }
       // system_one with the local model is cheaper to recompute than to look up.
       if ('skipped' in target || (s.evalMode.mode === 'system_one' && s.options.systemOneModel === 'local')) return undefined;
-      const judgeModel = s.evalMode.mode === 'system_one' ? '-' : judgeFor(s.options.model).model;
+      const judge = s.evalMode.mode === 'system_one' ? undefined : judgeFor(s.options.model);
+      const judgeModel = judge ? judge.model : '-';
       if (!judgeModel) return undefined;
       const inputs = sha256(stableJson({ target: target.target, level: ctx.level }));
-      const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode }));
+      // The judge's sampling and endpoint change an llm or hybrid result as much as the metric's own options do.
+      const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode, judge: judge ? judgeSettings(judge) : null }));
       return `${NATIVE_PROVIDER}|${definition.name}|v${MCP_PROMPT_VERSION}|${s.evalMode.mode}|${judgeModel}|${s.options.systemOneModel}|opts:${opts.slice(0, 16)}|in:${inputs}`;
     },
 

@@ -269,4 +269,17 @@ describe('parameters', () => {
     expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { eval_mode: 'hybrid' }))).toContain('|hybrid|');
     expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { eval_mode: 'system_one' }))).toBeUndefined();
   });
+
+  it('cacheKey changes with the judge settings that change a result: samples, log-probabilities, endpoint', () => {
+    const keyWith = (env: Record<string, string>) => {
+      const j = new Judge(judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: 'http://127.0.0.1:9/v1', ...env }));
+      return createMCPUse(deps({ judge: j })).cacheKey!(session, contextFor(session, 'Session'))!;
+    };
+    const base = keyWith({});
+    expect(keyWith({})).toBe(base);
+    expect(keyWith({ MCE_JUDGE_SAMPLES: '3' })).not.toBe(base);
+    expect(keyWith({ MCE_JUDGE_LOGPROBS: 'false' })).not.toBe(base);
+    expect(keyWith({ MCE_JUDGE_MAX_TOKENS: '50' })).not.toBe(base);
+    expect(keyWith({ LLM_BASE_MODEL_URL_MCE: 'http://127.0.0.1:10/v1' })).not.toBe(base);
+  });
 });

@@ -85,6 +85,15 @@ export function stableJson(value: unknown): string {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/**
+ * The judge settings that change a result, for cache keys: the endpoint (one model name may be served by several),
+ * sampling, log-probabilities and the completion budget.
+ */
+export function judgeSettings(judge: Judge): Record<string, unknown> {
+  const { samples, logprobs, topLogprobs, maxTokens, temperature } = judge.config;
+  return { endpoint: judge.endpoint, samples, temperature: judgeTemperature(samples, temperature), logprobs, topLogprobs, maxTokens };
+}
+
 /** Hash of the metric options and the judge settings that change a result (memoised: one options object per run). */
 const optionHashes = new WeakMap<Judge, WeakMap<object, string>>();
 function optionsHash(judge: Judge, options: Readonly<Record<string, unknown>>): string {
@@ -92,9 +101,7 @@ function optionsHash(judge: Judge, options: Readonly<Record<string, unknown>>): 
   if (!byOptions) optionHashes.set(judge, (byOptions = new WeakMap()));
   let hash = byOptions.get(options);
   if (hash === undefined) {
-    const { samples, logprobs, topLogprobs, maxTokens, temperature } = judge.config;
-    const settings = { samples, temperature: judgeTemperature(samples, temperature), logprobs, topLogprobs, maxTokens };
-    hash = sha256(stableJson({ options, judge: settings })).slice(0, 16);
+    hash = sha256(stableJson({ options, judge: judgeSettings(judge) })).slice(0, 16);
     byOptions.set(options, hash);
   }
   return hash;
