@@ -103,12 +103,17 @@ function entriesOf(scope: TranscriptScope): Entry[] {
 
 /** `text` cut to at most `maxTokens` tokens, with a visible note when it was cut. */
 export function clipToTokens(text: string, maxTokens: number): string {
-  if (text.length <= maxTokens) return text; // a token is at least one character
+  // A token is at least one byte of UTF-8 (not one character: a rare script's character may take three tokens).
+  if (utf8Bytes(text) <= maxTokens) return text;
   const { encode, decode } = tokenizer();
   const tokens = encode(text);
   if (tokens.length <= maxTokens) return text;
-  return `${decode(tokens.slice(0, maxTokens))} […truncated: ${tokens.length - maxTokens} more tokens]`;
+  // A cut inside a character's byte tokens decodes to U+FFFD: leave the partial character out instead.
+  const kept = decode(tokens.slice(0, maxTokens)).replace(/\uFFFD+$/, '');
+  return `${kept} […truncated: ${tokens.length - maxTokens} more tokens]`;
 }
+
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
  * The transcript of `scope` within `budget` tokens. A single entry is clipped to a quarter of the budget; when the
@@ -116,10 +121,10 @@ export function clipToTokens(text: string, maxTokens: number): string {
  */
 export function buildTranscript(scope: TranscriptScope, budget: number): Transcript {
   const texts = entriesOf(scope).map((e) => clipToTokens(e.text, Math.max(50, Math.floor(budget / 4))));
-  // A token is at least one character: a transcript whose characters fit the budget needs no tokenizing.
-  const chars = texts.reduce((n, t) => n + t.length + 1, 0);
-  if (chars <= budget) {
-    return { text: texts.join('\n'), entries: texts.length, totalEntries: texts.length, tokens: chars, truncated: false };
+  // A token is at least one byte: a transcript whose UTF-8 fits the budget needs no tokenizing.
+  const bytes = texts.reduce((n, t) => n + utf8Bytes(t) + 1, 0);
+  if (bytes <= budget) {
+    return { text: texts.join('\n'), entries: texts.length, totalEntries: texts.length, tokens: bytes, truncated: false };
   }
   const all = texts.map((text) => ({ text, tokens: tokenizer().countTokens(text) + 1 }));
   const total = all.reduce((n, e) => n + e.tokens, 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTranscript, conversationOf, scopeOf, scopeUnder, sessionScope } from '@mce/provider-native';
+import { buildTranscript, clipToTokens, conversationOf, scopeOf, scopeUnder, sessionScope } from '@mce/provider-native';
 import { bookingSession, FINAL_RESPONSE, USER_INPUT } from './support/conversation.js';
 
 const count = (text: string, part: string) => text.split(part).length - 1;
@@ -79,6 +79,17 @@ describe('the transcript the judge sees', () => {
     const t = buildTranscript(sessionScope(session), 2000);
     expect(t.text).toMatch(/\[…truncated: \d+ more tokens\]/);
     expect(t.truncated).toBe(false);
+  });
+
+  it('keeps to the token budget in scripts where one character is several tokens, and cuts between characters', () => {
+    // 'ꙮ' (U+A66E) is three o200k tokens: 2,000 of them are 6,000 tokens although only 2,000 characters.
+    const clipped = clipToTokens('ꙮ'.repeat(2000), 3000);
+    expect(clipped).toMatch(/^ꙮ+ \[…truncated: 3000 more tokens\]$/);
+    expect(clipped.indexOf(' ')).toBe(1000);
+    // A family emoji is one character of several tokens: a cut inside it leaves it out, with no U+FFFD.
+    const family = clipToTokens(`a${'👨‍👩‍👧‍👦'.repeat(40)}`, 77);
+    expect(family).not.toContain('\uFFFD');
+    expect(family).toMatch(/^a(👨‍👩‍👧‍👦)*[^ ]* \[…truncated: \d+ more tokens\]$/);
   });
 
   it('builds one scope and one transcript per scope root: the tool calls of an agent share the agent\'s', () => {
