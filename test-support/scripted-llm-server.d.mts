@@ -6,10 +6,11 @@ export interface ScriptedTokenLogprob extends ScriptedTopLogprob {
   top_logprobs?: ScriptedTopLogprob[];
   bytes?: number[] | null;
 }
+/** Usage as the endpoint reports it: some endpoints leave counts out. */
 export interface ScriptedUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
   prompt_tokens_details?: { cached_tokens?: number };
 }
 export interface ScriptedStep {

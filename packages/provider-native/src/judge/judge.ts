@@ -295,11 +295,17 @@ function sampleScore(completion: Completion, metric?: string): SampleScore {
 function callUsageOf(reply: ChatCompletion): CallUsage {
   const u = reply.usage;
   if (!u) return emptyCallUsage();
+  // Endpoints that report only some counts: the missing one is what the total leaves, else 0 (a valid judgement
+  // must not fail on its bookkeeping).
+  const count = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined);
+  const total = count(u.total_tokens);
+  const completion = count(u.completion_tokens) ?? (total !== undefined && count(u.prompt_tokens) !== undefined ? Math.max(0, total - (u.prompt_tokens as number)) : 0);
+  const prompt = count(u.prompt_tokens) ?? (total !== undefined ? Math.max(0, total - completion) : 0);
   return {
-    promptTokens: u.prompt_tokens,
-    completionTokens: u.completion_tokens,
-    totalTokens: u.total_tokens ?? u.prompt_tokens + u.completion_tokens,
-    cachedPromptTokens: u.prompt_tokens_details?.cached_tokens ?? 0,
+    promptTokens: prompt,
+    completionTokens: completion,
+    totalTokens: total ?? prompt + completion,
+    cachedPromptTokens: count(u.prompt_tokens_details?.cached_tokens) ?? 0,
   };
 }
 

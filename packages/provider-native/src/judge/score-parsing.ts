@@ -75,7 +75,10 @@ export function logprobScore(tokens: readonly TokenLogprob[]): LogprobScore | un
   if (!position) return undefined;
   // A token such as ": 4" carries text before the digit; its alternatives (": 5", …) share that prefix.
   const prefix = position.token.slice(0, offset - start);
-  const alternatives = position.top_logprobs?.length ? position.top_logprobs : [position];
+  // The chosen token belongs to the distribution even when the endpoint's top alternatives leave it out (sampled
+  // at a temperature, it may be an unlikely one).
+  const top = position.top_logprobs ?? [];
+  const alternatives = top.some((alt) => alt.token === position.token) ? top : [...top, position];
   const distribution: Record<string, number> = {};
   let mass = 0;
   let weighted = 0;

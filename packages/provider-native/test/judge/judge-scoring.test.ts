@@ -74,6 +74,16 @@ describe('judge score from log-probabilities', () => {
     expect(logprobScore(colon)?.expected).toBeCloseTo(4.4, 12);
   });
 
+  it('counts the chosen digit even when the top alternatives leave it out', () => {
+    // Sampled " 1" (p = 0.02) while the top alternatives list only " 4" and " 5".
+    const tokens = scoreTokens('ok', { ' 4': 0.6, ' 5': 0.3 });
+    const at = tokens.length - 1;
+    tokens[at] = { ...tokens[at]!, token: ' 1', logprob: Math.log(0.02) };
+    const r = logprobScore(tokens);
+    expect(r?.distribution).toEqual({ 1: expect.closeTo(0.02, 12), 4: expect.closeTo(0.6, 12), 5: expect.closeTo(0.3, 12) });
+    expect(r?.expected).toBeCloseTo((0.02 * 1 + 0.6 * 4 + 0.3 * 5) / 0.92, 12);
+  });
+
   it('falls back to the parsed integer when the score position has no log-probabilities', async () => {
     const truncated = scoreTokens('Fine.', { ' 4': 0.6, ' 5': 0.4 }).slice(0, 2);
     server.setScript([{ text: 'Fine.\nScore: 4', logprobs: truncated }]);

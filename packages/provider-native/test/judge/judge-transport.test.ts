@@ -145,4 +145,16 @@ describe('usage and cost', () => {
     expect(result.usage.costUsd).toBeCloseTo(0.0035, 15);
     expect(result.usage.model).toBe('my-local-llm');
   });
+
+  it('keeps a valid judgement whose usage reports only some counts, taking the rest from the total', async () => {
+    server.setScript([
+      { text: 'Score: 4', usage: { total_tokens: 50 } },
+      { text: 'Score: 4', usage: { completion_tokens: 10, total_tokens: 110 } },
+    ]);
+    const onlyTotal = await ask(judge({}, 'gpt-4o'));
+    expect([onlyTotal.value, onlyTotal.usage.promptTokens, onlyTotal.usage.completionTokens, onlyTotal.usage.totalTokens]).toEqual([0.75, 50, 0, 50]);
+    expect(onlyTotal.usage.costUsd).toBeCloseTo(50 * 2.5e-6, 15);
+    const noPrompt = await ask(judge({}, 'gpt-4o'));
+    expect([noPrompt.usage.promptTokens, noPrompt.usage.completionTokens]).toEqual([100, 10]);
+  });
 });
