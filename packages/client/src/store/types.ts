@@ -78,9 +78,11 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
   /** The subset of `ids` that are stored. */
   sessionExists(ids: readonly string[]): Promise<Set<string>>;
   /**
-   * Upsert the Metric definitions and the results in one transaction (idempotent on the result id). Each result is
-   * validated first; one that does not fit the ontology (or points at an unknown Metric) is logged, reported in
-   * `rejected` and not saved; the rest is saved.
+   * Upsert the Metric definitions and the results in one transaction (idempotent on the result id: a result id
+   * names one observation of one session — the engine's ids hash the session in — and PostgreSQL keys results by
+   * (session id, result id), so the same id under another session is another row there, where SQLite and Neo4j move
+   * it). Each result is validated first; one that does not fit the ontology (or points at an unknown Metric) is
+   * logged, reported in `rejected` and not saved; the rest is saved.
    */
   writeMetricResults(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): Promise<WriteResultsOutcome>;
   /**
@@ -97,7 +99,11 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
 export interface ResultFlush {
   /** Validates the results and sends the valid ones on; nothing is visible to others before `commit`. */
   add(results: readonly MetricResult[]): void;
-  /** Commits everything added; the outcome `writeMetricResults` would have given for all of it at once. */
+  /**
+   * Commits everything added; the outcome `writeMetricResults` would have given for all of it at once. (On
+   * PostgreSQL, one exception: when an id is added twice and the earlier copy's Metric is not among the flush's
+   * definitions, the earlier copy is written last and stays.)
+   */
   commit(): Promise<WriteResultsOutcome>;
   /** Rolls everything back (safe to call after a failed commit). */
   abort(): Promise<void>;

@@ -69,6 +69,33 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     await store.close();
   });
 
+  it('keeps its schema when the URL brings options of its own, and takes a schema name with a space', async () => {
+    const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c statement_timeout=4321')}`;
+    const store = new PostgresStore(url, { schema: `${PREFIX}_opts` });
+    await store.init();
+    await store.writeSessions([bareSession('o1', 0, { traceIds: ['t\u0000x'] })]);
+    const spaced = new PostgresStore(PG_URL, { schema: `${PREFIX} spaced` });
+    await spaced.init();
+    await spaced.writeSessions([bareSession('s1', 0)]);
+    const client = new pg.Client(url);
+    await client.connect();
+    const tables = await client.query<{ s: string; n: string }>(
+      `SELECT table_schema AS s, count(*) AS n FROM information_schema.tables WHERE table_schema LIKE $1 GROUP BY 1 ORDER BY 1`,
+      [`${PREFIX}%`],
+    );
+    const timeout = await client.query<{ statement_timeout: string }>('SHOW statement_timeout');
+    await client.end();
+    expect(tables.rows.filter((r) => r.s.endsWith('_opts') || r.s.endsWith(' spaced')).map((r) => [r.s, Number(r.n)])).toEqual([
+      [`${PREFIX} spaced`, 6],
+      [`${PREFIX}_opts`, 6],
+    ]);
+    expect(timeout.rows[0]?.statement_timeout).toBe('4321ms'); // the URL's own option still applies
+    expect((await store.getSession('o1'))?.traceIds).toEqual(['t\uFFFDx']); // PostgreSQL text has no NUL
+    expect((await spaced.getSession('s1'))?.id).toBe('s1');
+    await store.close();
+    await spaced.close();
+  });
+
   describe('migrations', () => {
     beforeAll(dropSchemas);
 

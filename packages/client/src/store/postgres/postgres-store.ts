@@ -66,6 +66,25 @@ function pgText(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
 }
 
+/**
+ * The connection settings with the store's schema as search_path. The URL's own `options` (`?options=-c …`) are kept
+ * and the search path added to them: pg lets a URL parameter replace the whole `options` setting, which would
+ * silently put the tables in another schema. Spaces and backslashes are escaped for the server's option splitting.
+ */
+export function withSearchPath(url: string, schema: string): { connectionString: string; options: string } {
+  const searchPath = `-c search_path=${quoteIdent(schema).replace(/[\\ ]/g, '\\$&')}`;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { connectionString: url, options: searchPath };
+  }
+  const own = parsed.searchParams.get('options');
+  if (own === null) return { connectionString: url, options: searchPath };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: `${own} ${searchPath}` };
+}
+
 function assertNoNulIds(session: Session): void {
   const refuse = (what: string) => {
     throw new Error(`session "${session.id.replaceAll('\0', '\\0')}": ${what} contains a NUL character, which PostgreSQL cannot store`);
@@ -90,11 +109,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.schema = options.schema ?? 'public';
     this.logger = options.logger ?? defaultLogger();
-    this.pool = new pg.Pool({
-      connectionString: url,
-      max: options.maxConnections ?? 4,
-      options: `-c search_path=${quoteIdent(this.schema)}`,
-    });
+    this.pool = new pg.Pool({ ...withSearchPath(url, this.schema), max: options.maxConnections ?? 4 });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     this.pool.on('error', (error) => this.logger.warn({ error: error.message }, 'idle PostgreSQL connection lost'));
   }
@@ -157,7 +172,7 @@ export class PostgresStore implements KnowledgeGraphStore {
            user_input = excluded.user_input, final_response = excluded.final_response, attributes = excluded.attributes`,
         [
           ...columns(headers, ['id', 'startTime', 'endTime', 'serviceName', 'appName']),
-          headers.map((h) => JSON.stringify(h.traceIds)),
+          headers.map((h) => JSON.stringify(h.traceIds.map(pgText))), // json_array_elements_text has no NUL either
           ...columns(headers, ['userInput', 'finalResponse', 'attributes']),
         ],
       );
@@ -244,7 +259,7 @@ export class PostgresStore implements KnowledgeGraphStore {
          (SELECT json_agg(json_build_object('kind', kind, 'n', n)) FROM
            (SELECT kind, COUNT(*)::int AS n FROM calls c WHERE c.session_id = s.id GROUP BY kind) AS k) AS kinds
        FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-       ORDER BY s.start_time DESC, s.id LIMIT $${params.length - 1} OFFSET $${params.length}`,
+       ORDER BY s.start_time DESC, s.id COLLATE "C" LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
     return rows.map((r) => {
