@@ -22,9 +22,13 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   'CREATE CONSTRAINT mce_metric_result_id IF NOT EXISTS FOR (r:MetricResult) REQUIRE r.id IS UNIQUE',
   'CREATE INDEX mce_session_start IF NOT EXISTS FOR (s:Session) ON (s.startTime)',
   'CREATE INDEX mce_metric_result_session IF NOT EXISTS FOR (r:MetricResult) ON (r.sessionId)',
+  // A MERGE is only safe between concurrent processes on a key a constraint guards.
+  'CREATE CONSTRAINT mce_schema_id IF NOT EXISTS FOR (v:MceSchema) REQUIRE v.id IS UNIQUE',
 ];
 
-export const RECORD_SCHEMA_VERSION = `MERGE (v:MceSchema {id: 'mce'}) SET v.version = $version`;
+/** Records the schema version; an older process starting after a newer one does not lower it. */
+export const RECORD_SCHEMA_VERSION = `MERGE (v:MceSchema {id: 'mce'})
+SET v.version = CASE WHEN coalesce(v.version, 0) < $version THEN $version ELSE v.version END`;
 
 /**
  * Lock (and create when new) the batch's Session nodes, in id order, and return what is stored: the header and
@@ -89,7 +93,15 @@ export const SESSIONS_EXIST = `MATCH (s:Session) WHERE s.id IN $ids AND s.startT
 
 export const KNOWN_METRICS = `MATCH (m:Metric) WHERE m.id IN $ids RETURN m.id AS id`;
 
+/**
+ * Only new or changed definitions are written: every result batch sends its definitions, and a SET on an unchanged
+ * Metric node would still take its write lock, queueing concurrent workers behind one another (and deadlocking
+ * writers that list them in other orders). Reading first takes no write lock.
+ */
 export const WRITE_METRICS = `UNWIND $rows AS row
+OPTIONAL MATCH (stored:Metric {id: row.id})
+WITH row, stored
+WHERE stored IS NULL OR properties(stored) <> row
 MERGE (m:Metric {id: row.id})
 SET m = row`;
 

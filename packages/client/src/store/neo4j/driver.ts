@@ -20,7 +20,7 @@ export interface Neo4jSessionLike {
   close(): Promise<void>;
 }
 export interface Neo4jDriverLike {
-  session(config?: { database?: string }): Neo4jSessionLike;
+  session(config?: { database?: string; bookmarkManager?: unknown }): Neo4jSessionLike;
   close(): Promise<void>;
 }
 

@@ -18,6 +18,7 @@ import type {
   WriteResultsOutcome,
 } from '../types.js';
 import { defaultLogger } from '../logger.js';
+import neo4j from 'neo4j-driver';
 import * as cypher from './cypher.js';
 import { acquireDriver, releaseDriver, type CypherTransactionLike, type Neo4jDriverLike, type Neo4jTarget } from './driver.js';
 import { fromNeo4j, int, properties } from './values.js';
@@ -75,11 +76,16 @@ export class Neo4jStore implements KnowledgeGraphStore {
   private readonly logger: StoreLogger;
   private closed = false;
 
+  private readonly bookmarks: unknown;
+
   constructor(
     private readonly target: Neo4jTarget,
     private readonly options: Neo4jStoreOptions = {},
   ) {
     this.ownsDriver = !options.driver;
+    // One bookmark manager for all of this store's sessions: on a cluster, a read after a write of the same store
+    // waits for that write, whichever member serves it (each call opens its own driver session).
+    this.bookmarks = neo4j.bookmarkManager();
     this.driver = options.driver ?? acquireDriver(target);
     this.batchSize = options.batchSize ?? 1000;
     this.logger = options.logger ?? defaultLogger();
@@ -243,8 +249,8 @@ export class Neo4jStore implements KnowledgeGraphStore {
     }
   }
 
-  private sessionConfig(): { database?: string } {
+  private sessionConfig(): { database?: string; bookmarkManager: unknown } {
     const database = this.options.database ?? this.target.database;
-    return database ? { database } : {};
+    return database ? { database, bookmarkManager: this.bookmarks } : { bookmarkManager: this.bookmarks };
   }
 }

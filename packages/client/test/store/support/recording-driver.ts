@@ -19,12 +19,14 @@ export class RecordingDriver implements Neo4jDriverLike {
   opened = 0;
   closed = 0;
   readonly databases: (string | undefined)[] = [];
+  readonly bookmarkManagers: unknown[] = [];
 
   constructor(private readonly respond: Responder = () => []) {}
 
-  session(config?: { database?: string }): Neo4jSessionLike {
+  session(config?: { database?: string; bookmarkManager?: unknown }): Neo4jSessionLike {
     const id = ++this.opened;
     this.databases.push(config?.database);
+    this.bookmarkManagers.push(config?.bookmarkManager);
     const tx = (mode: 'read' | 'write'): CypherTransactionLike => ({
       run: async (cypher, params = {}) => {
         this.runs.push({ cypher, params, mode, session: id });
