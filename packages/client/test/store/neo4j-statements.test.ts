@@ -168,7 +168,14 @@ describe('Neo4j store statements', () => {
     const [metrics] = driver.find('MERGE (m:Metric {id: row.id})');
     expect(metrics?.params.rows).toEqual([DEFINITIONS[2]]);
     // Unchanged definitions are filtered out by a read before the MERGE: no write lock on every Metric per batch.
-    expect(metrics?.cypher.indexOf('WHERE stored IS NULL OR properties(stored) <> row')).toBeLessThan(metrics?.cypher.indexOf('MERGE') ?? 0);
+    expect(metrics?.cypher.split('\n')).toEqual([
+      'UNWIND $rows AS row',
+      'OPTIONAL MATCH (stored:Metric {id: row.id})',
+      'WITH row, stored',
+      'WHERE stored IS NULL OR properties(stored) <> row',
+      'MERGE (m:Metric {id: row.id})',
+      'SET m = row',
+    ]);
 
     const rows = driver.find('MERGE (r:MetricResult')[0]?.params.rows as Record<string, unknown>[];
     const [j, p] = rows as [Record<string, unknown>, Record<string, unknown>];
