@@ -1,11 +1,23 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
+import { createRequire } from 'node:module';
+
+// The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
+// `$id` keeps its own `#/$defs/…` references resolving inside it.
+const SESSION_SCHEMA = createRequire(import.meta.url)('@mce/core/session.schema.json') as Record<string, unknown>;
+
 const sessionComputation = {
   type: 'object',
   required: ['sessionId', 'results', 'failed', 'skipped'],
   properties: {
     sessionId: { type: 'string' },
     results: { type: 'array', items: { $ref: '#/components/schemas/ResultRecord' } },
-    failed: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, error: { type: 'string' } } } },
+    failed: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, error: { type: 'string' }, transient: { const: true } },
+      },
+    },
     skipped: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, reason: { type: 'string' } } } },
   },
 };
@@ -30,7 +42,19 @@ export const OPENAPI = {
       },
       post: {
         summary: 'store sessions given in the mce session JSON format',
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: 'https://mce.dev/schema/session.schema.json' } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                oneOf: [
+                  { $ref: '#/components/schemas/Session' },
+                  { type: 'object', required: ['sessions'], properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/Session' } } } },
+                ],
+              },
+            },
+          },
+        },
         responses: { 201: { description: 'ids of the stored sessions' }, 400: error, 413: error },
       },
     },
@@ -52,6 +76,7 @@ export const OPENAPI = {
   },
   components: {
     schemas: {
+      Session: SESSION_SCHEMA,
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
       ResultRecord: {
         type: 'object',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi } from '../../src/index.js';
@@ -78,6 +79,13 @@ describe('REST API', () => {
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths)).toContain('/sessions/{id}/compute');
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      // Every reference resolves inside the document, and the session schema it embeds accepts a real session.
+      const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
+      expect(refs.filter((r) => !r.startsWith('"$ref":"#'))).toEqual([]);
+      const ajv = new Ajv2020({ strict: false });
+      const validSession = ajv.compile((doc as unknown as { components: { schemas: { Session: object } } }).components.schemas.Session);
+      expect(validSession(example)).toBe(true);
+      expect(validSession({ ...example, startTime: 'noon' })).toBe(false);
       // A second server on the same port is refused (the promise rejects; nothing crashes the process).
       await expect(serveApi(client, { port: server.port })).rejects.toThrow(/EADDRINUSE/);
     } finally {
