@@ -109,7 +109,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
       await a.close();
       await b.close();
     });
@@ -154,6 +154,9 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(indexes.rows).toEqual([
         { indexdef: `CREATE UNIQUE INDEX metric_results_pkey ON ${schema}.metric_results USING btree (session_id, id)` },
       ]);
+      // The calls' position index carries their kind, so listings count kinds from the index alone.
+      const calls = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND indexname = 'calls_seq'`, [schema]);
+      expect(calls.rows).toEqual([{ indexdef: `CREATE INDEX calls_seq ON ${schema}.calls USING btree (session_id, seq) INCLUDE (kind)` }]);
       await client.end();
     });
   });
