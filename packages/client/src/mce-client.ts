@@ -89,6 +89,8 @@ export class MCEClient implements AsyncDisposable {
     const maxWorkers = config.engine.maxWorkers ?? (strategy === 'asyncio' ? 16 : undefined);
     this.engine = new MetricEngine({ strategy, ...(maxWorkers ? { maxWorkers } : {}) });
     this.engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
+    // A bare name a plugin shares with the built-in catalog means the built-in metric (the plugin's is provider:name).
+    this.engine.registry.preferProvider(nativeProvider.name);
     for (const provider of providers) this.engine.registerProvider(provider);
     this.engine.setDataProvider(storeDataProvider(store));
     this.engine.setCacheManager(cache);

@@ -3,9 +3,11 @@
  * the config file) of a module whose default export, or `provider` export, is a MetricProvider (or a list of them).
  * Their metrics can then be selected in `metrics:` by name or as `provider:name`.
  */
-import { isAbsolute, dirname, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { MetricProvider } from '@mce/core';
+import { MetricRegistry, ONTOLOGY_LEVELS, type Metric, type MetricProvider } from '@mce/core';
+import { nativeProvider } from '@mce/provider-native';
 
 export class PluginError extends Error {
   override name = 'PluginError';
@@ -16,19 +18,36 @@ function isProvider(value: unknown): value is MetricProvider {
   return !!p && typeof p === 'object' && typeof p.name === 'string' && typeof p.metrics === 'function';
 }
 
-/** Resolve a `providers:` entry: bare names are packages, `./x` and `../x` are relative to the config file. */
+/**
+ * Resolve a `providers:` entry: `./x` and `../x` (and absolute paths) are files relative to the config file; a bare
+ * name is a package resolved from the config file's directory (the project's `node_modules`, not mce's own). URLs
+ * (`data:`, `http:`, …) are refused: a config file names code to load, it does not carry it.
+ */
 export function pluginSpecifier(entry: string, configFile: string | undefined, cwd: string): string {
-  if (!entry.startsWith('.') && !isAbsolute(entry)) return entry;
   const base = configFile ? dirname(resolve(cwd, configFile)) : cwd;
-  return pathToFileURL(resolve(base, entry)).href;
+  if (entry.startsWith('.') || isAbsolute(entry)) return pathToFileURL(resolve(base, entry)).href;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(entry) && !entry.startsWith('@')) {
+    throw new PluginError(`providers: "${entry}" is a URL; name a package or a file relative to the config file`);
+  }
+  let resolved: string;
+  try {
+    resolved = createRequire(join(base, 'mce_config.yaml')).resolve(entry);
+  } catch (error) {
+    throw new PluginError(`providers: cannot find package "${entry}" from ${base}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return pathToFileURL(resolved).href;
 }
 
 export async function loadProviders(entries: readonly string[], configFile: string | undefined, cwd = process.cwd()): Promise<MetricProvider[]> {
   const providers: MetricProvider[] = [];
+  // Checked as the engine will register them, next to the built-in catalog, so that a problem names its plugin.
+  const registry = new MetricRegistry();
+  registry.registerProvider(nativeProvider);
   for (const entry of entries) {
     let mod: Record<string, unknown>;
+    const specifier = pluginSpecifier(entry, configFile, cwd);
     try {
-      mod = (await import(pluginSpecifier(entry, configFile, cwd))) as Record<string, unknown>;
+      mod = (await import(specifier)) as Record<string, unknown>;
     } catch (error) {
       throw new PluginError(`providers: cannot load "${entry}": ${(error as Error).message}`);
     }
@@ -37,7 +56,30 @@ export async function loadProviders(entries: readonly string[], configFile: stri
     if (list.length === 0 || !list.every(isProvider)) {
       throw new PluginError(`providers: "${entry}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
     }
+    for (const provider of list) {
+      try {
+        checkMetrics(provider);
+        registry.registerProvider(provider);
+      } catch (error) {
+        throw new PluginError(`providers: "${entry}" (provider "${provider.name}"): ${(error as Error).message}`);
+      }
+    }
     providers.push(...list);
   }
   return providers;
+}
+
+/** What the engine needs of each metric's metadata: a name, known levels. */
+function checkMetrics(provider: MetricProvider): void {
+  const metrics: unknown = provider.metrics();
+  if (!Array.isArray(metrics)) throw new Error('metrics() must return a list of metrics');
+  for (const metric of metrics as Partial<Metric>[]) {
+    const metadata = metric?.metadata;
+    if (!metadata || typeof metadata.name !== 'string' || metadata.name === '') throw new Error('a metric without metadata.name');
+    const levels: unknown = metadata.levels;
+    if (!Array.isArray(levels) || levels.length === 0 || !levels.every((l) => (ONTOLOGY_LEVELS as readonly unknown[]).includes(l))) {
+      throw new Error(`metric "${metadata.name}": levels must be a non-empty list of ${ONTOLOGY_LEVELS.join(', ')}`);
+    }
+    if (typeof metric.compute !== 'function') throw new Error(`metric "${metadata.name}" has no compute()`);
+  }
 }

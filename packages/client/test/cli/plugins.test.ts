@@ -58,4 +58,51 @@ describe('provider plugins', () => {
     expect(b.code).toBe(2);
     expect(b.stderr).toContain('"./plugins/empty.mjs" exports no MetricProvider');
   });
+
+  const plugin = (metrics: string, name = 'acme') =>
+    `export default { name: '${name}', description: 'd', version: '1.0.0', metrics: () => [${metrics}] };\n`;
+  const metric = (name: string, provider = 'acme', levels = "['Session']") =>
+    `{ metadata: { name: '${name}', provider: '${provider}', levels: ${levels}, nature: 'deterministic', unit: 'ms', valueRange: 'x', description: 'x', requirements: [], dependsOn: [] }, compute: () => ({ value: 1 }) }`;
+
+  it('a plugin metric named like a built-in one is provider:name; the bare name stays the built-in metric', async () => {
+    const { ws, config } = workspaceWithPlugin('./plugins/dup.mjs');
+    writeFileSync(join(ws.dir, 'conf', 'plugins', 'dup.mjs'), plugin(metric('Duration')));
+    writeFileSync(config, 'providers: [./plugins/dup.mjs]\nmetrics:\n  Session: [Duration, acme:Duration]\n');
+    const run = await runCli(['--config', config, 'compute', '--input', example, '--json', '--no-store'], ws);
+    expect(run.code).toBe(0);
+    const [c] = run.json<{ sessions: SessionComputation[] }>().sessions as [SessionComputation];
+    expect(c.results.map((r) => [r.provider, r.name, r.result])).toEqual([['mce', 'Duration', 4200], ['acme', 'Duration', 1]]);
+    const shown = (await runCli(['--config', config, 'metric', 'show', 'Duration', '--json'], ws)).json<{ provider: string }>();
+    expect(shown.provider).toBe('mce');
+  });
+
+  it('names the plugin whose metrics the engine cannot take, with exit code 2', async () => {
+    const cases: [string, string][] = [
+      [plugin(metric('X', 'other')), 'lists metric "other:X" of another provider'],
+      [plugin(`${metric('X')}, ${metric('X')}`), 'Metric "acme:X" is already registered'],
+      [plugin(metric('X', 'acme', "['Bogus']")), 'metric "X": levels must be a non-empty list of Session, MASCall'],
+      [plugin('42'), 'a metric without metadata.name'],
+      [plugin(metric('X'), 'mce'), 'Provider "mce" is already registered'],
+    ];
+    for (const [source, message] of cases) {
+      const { ws, config } = workspaceWithPlugin('./plugins/bad.mjs');
+      writeFileSync(join(ws.dir, 'conf', 'plugins', 'bad.mjs'), source);
+      const run = await runCli(['--config', config, 'provider', 'list'], ws);
+      expect([run.code, run.stderr], message).toEqual([2, expect.stringContaining('providers: "./plugins/bad.mjs" (provider ')]);
+      expect(run.stderr).toContain(message);
+    }
+  });
+
+  it('resolves a package named in providers from the config file\'s project, and refuses URLs', async () => {
+    const { ws, config } = workspaceWithPlugin('acme-metrics');
+    const pkg = join(ws.dir, 'conf', 'node_modules', 'acme-metrics');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-metrics', type: 'module', main: 'index.js' }));
+    writeFileSync(join(pkg, 'index.js'), PLUGIN);
+    const listed = (await runCli(['--config', config, 'provider', 'list', '--json'], ws)).json<{ name: string }[]>();
+    expect(listed.map((p) => p.name)).toEqual(['mce', 'acme']);
+    writeFileSync(config, "providers: ['data:text/javascript,export default 1']\n");
+    const url = await runCli(['--config', config, 'provider', 'list'], ws);
+    expect([url.code, url.stderr]).toEqual([2, expect.stringContaining('is a URL; name a package or a file relative to the config file')]);
+  });
 });

@@ -21,12 +21,19 @@ export function metricKey(metric: Metric): string {
 
 /**
  * Registered metrics and providers. Look-ups take `provider:name` or a bare name; a bare name shared by several
- * providers is ambiguous and must be qualified.
+ * providers means the preferred provider's metric (the built-in catalog, when a client sets it: a plugin cannot take
+ * over `Duration`, and its own is `acme:Duration`), else it is ambiguous and must be qualified.
  */
 export class MetricRegistry {
   readonly #byKey = new Map<string, RegisteredMetric>();
   readonly #keysByName = new Map<string, string[]>();
   readonly #providers = new Map<string, MetricProvider>();
+  #preferred: string | undefined;
+
+  /** The provider whose metric a bare name shared with other providers means. */
+  preferProvider(name: string): void {
+    this.#preferred = name;
+  }
 
   /**
    * `portableRef` names a module export that a worker thread or child process can import to get the same metric:
@@ -57,13 +64,18 @@ export class MetricRegistry {
     for (const metric of provider.metrics()) this.register(metric, portableRef);
   }
 
-  /** By `provider:name`, or by bare name when exactly one provider has it. Throws when ambiguous. */
+  /**
+   * By `provider:name`, or by bare name when exactly one provider has it or the preferred provider is one of them.
+   * Throws when ambiguous.
+   */
   get(nameOrKey: string): RegisteredMetric | undefined {
     const direct = this.#byKey.get(nameOrKey);
     if (direct) return direct;
     const keys = this.#keysByName.get(nameOrKey);
     if (!keys) return undefined;
     if (keys.length > 1) {
+      const preferred = this.#preferred === undefined ? undefined : this.#byKey.get(`${this.#preferred}:${nameOrKey}`);
+      if (preferred) return preferred;
       throw new Error(`Metric name "${nameOrKey}" is ambiguous: use one of ${keys.map((k) => `"${k}"`).join(', ')}`);
     }
     return this.#byKey.get(keys[0] as string);

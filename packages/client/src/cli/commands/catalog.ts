@@ -11,8 +11,17 @@ import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js'
 export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry> {
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
+  registry.preferProvider(nativeProvider.name); // as in MCEClient
   for (const provider of await loadProviders(config.providers, config.source)) registry.registerProvider(provider);
   return registry;
+}
+
+function resolvedKey(registry: MetricRegistry, name: string): string | undefined {
+  try {
+    return registry.get(name)?.key;
+  } catch {
+    return undefined; // ambiguous: the run reports it
+  }
 }
 
 function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
@@ -51,8 +60,9 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
         let metas = registry.list().map((r) => r.metric.metadata);
         if (!opts.all) {
           const selection = config.metrics ?? defaultMetricSelection();
-          const selected = new Set(Object.values(selection).flat());
-          metas = metas.filter((m) => selected.has(m.name) || selected.has(`${m.provider}:${m.name}`));
+          // Each selected name as the run resolves it (a bare name shared with a plugin is the built-in metric).
+          const selected = new Set(Object.values(selection).flat().map((name) => resolvedKey(registry, name)));
+          metas = metas.filter((m) => selected.has(`${m.provider}:${m.name}`));
         }
         rows = metas.map((m) => describeMetric(m));
       }
@@ -76,7 +86,12 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .option('--json', 'JSON output')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
       const registry = await catalogRegistry(resolveConfig(cmd, io));
-      const entry = registry.get(name);
+      let entry: ReturnType<MetricRegistry['get']>;
+      try {
+        entry = registry.get(name);
+      } catch (error) {
+        throw new UsageError((error as Error).message); // a name two plugins share: qualify it
+      }
       const spec = new SpecRegistry().get(name);
       const meta = entry?.metric.metadata ?? spec;
       if (!meta) throw new UsageError(`unknown metric "${name}" (see: mce metric list --abstract)`);
