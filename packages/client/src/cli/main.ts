@@ -38,7 +38,8 @@ export function createProgram(io: CliIO): Command {
       const envFile = cmd.opts().envFile as string | undefined;
       if (envFile) {
         if (!existsSync(envFile)) throw new UsageError(`--env-file ${envFile}: file not found`);
-        loadDotenv({ path: envFile, processEnv: io.env as Record<string, string>, quiet: true });
+        const loaded = loadDotenv({ path: envFile, processEnv: io.env as Record<string, string>, quiet: true });
+        if (loaded.error) throw new UsageError(`--env-file ${envFile}: ${loaded.error.message}`);
       }
     });
 

@@ -4,7 +4,8 @@
  */
 import type { EngineOptions, StrategyName } from '@mce/core';
 import { EngineOptionError, engineOptionsFromEnv } from '@mce/core';
-import { storeUrlFromEnv } from '../store/url.js';
+import { EVAL_MODES, isEvalMode } from '@mce/provider-native';
+import { parseStoreUrl, storeUrlFromEnv } from '../store/url.js';
 import type { MceConfig } from './mce-config.js';
 
 export class EnvError extends Error {
@@ -97,6 +98,16 @@ export class MCEClientConfig {
     c.llmBaseUrl = first(env, 'LLM_BASE_MODEL_URL_MCE');
     c.openaiApiKey = first(env, 'OPENAI_API_KEY');
     c.evalMode = first(env, 'MCE_EVAL_MODE');
+    if (c.evalMode !== undefined && !isEvalMode(c.evalMode)) {
+      throw new EnvError('MCE_EVAL_MODE', `"${c.evalMode}" is not one of ${EVAL_MODES.join(', ')}`);
+    }
+    if (c.storeUrl !== undefined) {
+      try {
+        parseStoreUrl(c.storeUrl);
+      } catch (error) {
+        throw new EnvError(env.MCE_STORE_URL?.trim() ? 'MCE_STORE_URL' : 'NEO4J_URI', (error as Error).message);
+      }
+    }
     c.configPath = first(env, 'MCE_CONFIG');
     return c;
   }

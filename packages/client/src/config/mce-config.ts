@@ -174,11 +174,18 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
  * else the defaults.
  */
 export function loadMceConfig(path?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): MceConfig {
-  const explicit = path ?? env.MCE_CONFIG;
+  // An empty MCE_CONFIG (say, from an env file) means "not set", as for every other variable.
+  const explicit = path ?? (env.MCE_CONFIG?.trim() || undefined);
   const file = explicit ?? `${cwd}/mce_config.yaml`;
   if (!existsSync(file)) {
     if (explicit) throw new ConfigError(explicit, [{ field: '(file)', message: 'file not found' }]);
     return defaultMceConfig();
   }
-  return parseMceConfig(readFileSync(file, 'utf8'), explicit ?? 'mce_config.yaml');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(explicit ?? 'mce_config.yaml', [{ field: '(file)', message: (error as Error).message }]);
+  }
+  return parseMceConfig(text, explicit ?? 'mce_config.yaml');
 }

@@ -141,6 +141,17 @@ describe('mce compute --input', () => {
     const url = await runCli(['--store-url', 'foo://bar', 'sessions', 'list'], tempWorkspace());
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('--store-url: unsupported store URL scheme "foo:"');
+    const ws = tempWorkspace();
+    const mode = await runCli(['sessions', 'list'], { ...ws, env: { ...ws.env, MCE_EVAL_MODE: 'bogus' } });
+    expect([mode.code, mode.stderr]).toEqual([2, 'mce: environment variable MCE_EVAL_MODE: "bogus" is not one of llm, hybrid, system_one\n']);
+    const store = await runCli(['sessions', 'list'], { ...ws, env: { ...ws.env, MCE_STORE_URL: 'mysql://x' } });
+    expect([store.code, store.stderr]).toEqual([2, expect.stringContaining('environment variable MCE_STORE_URL: unsupported store URL scheme "mysql:"')]);
+    const envDir = await runCli(['--env-file', ws.dir, 'sessions', 'list'], ws);
+    expect([envDir.code, envDir.stderr]).toEqual([2, expect.stringContaining(`--env-file ${ws.dir}: EISDIR`)]);
+    // An empty MCE_CONFIG is "not set": the working directory's mce_config.yaml is read.
+    writeFileSync(join(ws.dir, 'mce_config.yaml'), 'metrics:\n  Session: [Duration]\n');
+    const listed = await runCli(['metric', 'list', '--json'], { ...ws, env: { ...ws.env, MCE_CONFIG: '' } });
+    expect(listed.json<{ name: string }[]>().map((m) => m.name)).toEqual(['Duration']);
   });
 });
 
