@@ -3,7 +3,7 @@
  * `$MCE_CONFIG_HOME/config.yaml`, else `$XDG_CONFIG_HOME/mce/config.yaml`, else `~/.config/mce/config.yaml`,
  * under the key `eval_mode`. Other keys and comments in the file are kept when writing.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Document, parseDocument } from 'yaml';
@@ -15,6 +15,7 @@ import {
   type EvalMode,
   type ResolvedEvalMode,
 } from '@mce/provider-native';
+import { ConfigError } from './mce-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,13 +41,22 @@ function readText(path: string): string | undefined {
 
 /** The persisted mode, or undefined when the file or the key is absent; an invalid value throws naming the file. */
 export function readPersistedEvalMode(path: string = userConfigPath()): EvalMode | undefined {
+  // Problems of the file are bad input (exit 2 in the CLI), named by the file.
+  const bad = (field: string, message: string) => new ConfigError(path, [{ field, message }]);
   const text = readText(path);
   if (text === undefined) return undefined;
   const doc = parseDocument(text);
-  if (doc.errors.length) throw new Error(`${path}: invalid YAML: ${doc.errors[0]?.message ?? ''}`);
-  const value: unknown = doc.get('eval_mode');
+  if (doc.errors.length) throw bad('(yaml)', doc.errors[0]?.message.split('\n')[0] ?? 'invalid YAML');
+  const root: unknown = doc.toJS();
+  if (root === null || root === undefined) return undefined;
+  if (typeof root !== 'object' || Array.isArray(root)) throw bad('(root)', 'must be a mapping');
+  const value: unknown = (root as Record<string, unknown>).eval_mode;
   if (value === undefined || value === null || value === '') return undefined;
-  return parseEvalMode(value, `${path}: eval_mode`);
+  try {
+    return parseEvalMode(value, 'eval_mode');
+  } catch (error) {
+    throw bad('eval_mode', (error as Error).message.replace(/^eval_mode: /, ''));
+  }
 }
 
 /** Persists `mode` (validated) in the user config file, creating it and its directory when needed. */
@@ -57,10 +67,19 @@ export function writePersistedEvalMode(path: string, mode: string): EvalMode {
   if (parsed?.errors.length) throw new Error(`${path}: invalid YAML, not overwritten: ${parsed.errors[0]?.message ?? ''}`);
   const doc = parsed && parsed.contents !== null ? parsed : new Document({});
   doc.set('eval_mode', valid);
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, doc.toString());
-  renameSync(tmp, path); // atomic: a reader never sees half a file
+  // Through a symlinked config file to the file itself, keeping its permissions (a 0600 file stays 0600).
+  const target = text === undefined ? path : realpathSync(path);
+  const permissions = text === undefined ? undefined : statSync(target).mode & 0o777;
+  mkdirSync(dirname(target), { recursive: true });
+  const tmp = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, doc.toString(), permissions === undefined ? {} : { mode: permissions });
+    if (permissions !== undefined) chmodSync(tmp, permissions); // the process umask may have narrowed it
+    renameSync(tmp, target); // atomic: a reader never sees half a file
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
   return valid;
 }
 

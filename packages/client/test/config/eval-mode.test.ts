@@ -1,5 +1,5 @@
 /** The persisted eval mode in the user config file (`mce set-eval-mode`). */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   userConfigPath,
   writePersistedEvalMode,
 } from '../../src/config/eval-mode.js';
+import { ConfigError } from '../../src/config/mce-config.js';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -52,6 +53,31 @@ describe('read / write', () => {
     writeFileSync(path, 'a: [unclosed\n');
     expect(() => writePersistedEvalMode(path, 'llm')).toThrow(/invalid YAML, not overwritten/);
     expect(readFileSync(path, 'utf8')).toBe('a: [unclosed\n');
+  });
+});
+
+describe('the file itself', () => {
+  it('keeps its permissions and writes through a symlink; a file that is no mapping is a ConfigError naming it', () => {
+    const dir = tmp();
+    const real = join(dir, 'real.yaml');
+    const link = join(dir, 'config.yaml');
+    writeFileSync(real, 'theme: dark\n', { mode: 0o600 });
+    symlinkSync(real, link);
+    writePersistedEvalMode(link, 'hybrid');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toBe('theme: dark\neval_mode: hybrid\n');
+    expect(statSync(real).mode & 0o777).toBe(0o600);
+    writeFileSync(real, '- a\n- b\n');
+    const error = (() => {
+      try {
+        readPersistedEvalMode(link);
+      } catch (e) {
+        return e as Error;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error?.message).toContain(`${link}: (root): must be a mapping`);
   });
 });
 
