@@ -102,9 +102,39 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
       .filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
     throw new ConfigError(file, problems);
   }
+  checkInlineOptions(raw, doc, lineCounter, file);
   const config = fromRaw(raw, file);
   if (config.metrics) config.metricLines = metricLines(doc, lineCounter, config.metrics);
   return config;
+}
+
+/**
+ * Options are per metric, not per scope: `Session: [{name: X, threshold: 0.2}]` and `AgentCall: [{name: X,
+ * threshold: 0.9}]` cannot both hold, and would silently become one value. Say so at the second one's line.
+ */
+function checkInlineOptions(raw: Record<string, unknown>, doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, file: string): void {
+  const seen = new Map<string, { value: unknown; level: string }>();
+  const problems: { line?: number; field: string; message: string }[] = [];
+  for (const [level, list] of Object.entries((raw.metrics ?? {}) as Record<string, unknown[] | undefined>)) {
+    (list ?? []).forEach((entry, i) => {
+      if (typeof entry !== 'object' || entry === null) return;
+      const { name, ...options } = entry as { name: string } & Record<string, unknown>;
+      for (const [key, value] of Object.entries(options)) {
+        const earlier = seen.get(`${name}\u0000${key}`);
+        if (earlier && JSON.stringify(earlier.value) !== JSON.stringify(value)) {
+          const node = doc.getIn(['metrics', level, i], true);
+          const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
+          problems.push({
+            ...(line ? { line } : {}),
+            field: `metrics.${level}.${i}.${key}`,
+            message: `${name} has ${key} ${JSON.stringify(earlier.value)} at ${earlier.level} already: options are per metric, not per scope`,
+          });
+        }
+        seen.set(`${name}\u0000${key}`, { value, level });
+      }
+    });
+  }
+  if (problems.length > 0) throw new ConfigError(file, problems);
 }
 
 /** The line of every entry of `metrics:` (a name, or a `- name:` mapping). */

@@ -134,3 +134,14 @@ describe('MCP metric options', () => {
     expect(() => parseMceConfig('metric_options:\n  MCPUse:\n    system_one_weights: [1, 2]\n')).toThrow(/system_one_weights/);
   });
 });
+
+describe('inline metric options', () => {
+  it('refuse two values of one option for one metric in two scopes (options are per metric), at the second line', () => {
+    const text = 'metrics:\n  Session:\n    - name: Duration\n      threshold: 0.2\n  AgentCall:\n    - name: Duration\n      threshold: 0.9\n';
+    expect(() => parseMceConfig(text, 'c.yaml')).toThrow(
+      'c.yaml:6: metrics.AgentCall.0.threshold: Duration has threshold 0.2 at Session already: options are per metric, not per scope',
+    );
+    const same = parseMceConfig(text.replace('0.9', '0.2'), 'c.yaml');
+    expect(same.metricOptions.Duration).toEqual({ threshold: 0.2 });
+  });
+});
