@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { EngineOptionError, MetricEngine, engineOptionsFromEnv } from '@mce/core';
 import { crash, duration, fixtureProvider, slow, unreachable, where } from './fixtures/engine-metrics.mjs';
+import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
 
@@ -135,6 +136,27 @@ describe('execution strategies', () => {
         { name: 'Unreachable', level: 'LLMCall', measures: 's1-l3', error: 'service down', transient: true },
       ]);
     }
+  });
+
+  it('a metric sees only what it declared, each provider its own, in task order — the same in every strategy', async () => {
+    const VIS = new URL('./fixtures/visibility-metrics.mjs', import.meta.url).href;
+    const outputs: string[][] = [];
+    for (const strategy of STRATEGIES) {
+      const e = engine(strategy);
+      e.registerProvider(visibilityProvider, { module: VIS, exportName: 'visibilityProvider' });
+      e.registerProvider(p1Provider, { module: VIS, exportName: 'p1Provider' });
+      e.registerProvider(p2Provider, { module: VIS, exportName: 'p2Provider' });
+      const run = await e.computeLoadedSession(sampleSession(), {
+        metrics: { Session: ['A', 'C', 'XOrder', 'p1:MeanDur', 'p2:MeanDur'] },
+        reportDependencies: false,
+      });
+      expect(run.failed, strategy).toEqual([]);
+      outputs.push(run.results.map((r) => `${r.provider}:${r.name}=${r.result}`));
+    }
+    // A sees B (Session + 3 LLM calls); C declared D only: it sees no B. X is read in task order (Session first).
+    // Each MeanDur averages its own provider's Dur (3 calls each).
+    expect(outputs[0]).toEqual(['vis:A=4', 'vis:C=1', 'vis:XOrder=0', 'p1:MeanDur=10', 'p2:MeanDur=1000']);
+    for (const output of outputs) expect(output).toEqual(outputs[0]);
   });
 
   it('a worker that dies fails its tasks, and the pool recovers', async () => {

@@ -14,7 +14,7 @@ import type { ResultRecord, SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
 import { buildRecords, invalidOutcome, toError } from './record-builder.js';
 import { resultIdTails, sessionDigest, taskIdPrefix } from './result-id.js';
-import { SessionResultLookup } from './result-lookup.js';
+import { DependencyView, SessionResultLookup } from './result-lookup.js';
 import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
 import { TopologicalScheduler } from './scheduler.js';
 import { createStrategy } from './strategies/create-strategy.js';
@@ -85,6 +85,7 @@ export class MetricEngine {
   readonly #options: EngineOptions;
   #strategy: ExecutionStrategy | undefined;
   #dataProvider: DataProvider | undefined;
+  readonly #keysByEntry = new WeakMap<RegisteredMetric, ReadonlyMap<string, string>>();
   #cache: CacheManager | undefined;
 
   constructor(options: EngineOptions = {}, registry: MetricRegistry = new MetricRegistry()) {
@@ -263,14 +264,14 @@ export class MetricEngine {
         if (!tails && p.elements.length > 1) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
         buildRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
         // Kept for look-ups only when a later task declared it needs them.
-        if (run.plan.dependencyKeys.has(entry.key)) lookupAdds.push([provider, name, bucket.results]);
+        if (run.plan.dependencyKeys.has(entry.key)) lookupAdds.push([k, entry.key, bucket.results]);
         if (report || requested) {
           if (stream) stream(bucket);
           else buckets[k] = bucket;
         }
         p.outcomes = [];
       };
-      const lookupAdds: Array<[string, string, ResultRecord[]]> = [];
+      const lookupAdds: Array<[number, string, ResultRecord[]]> = [];
       const jobs: TaskJob[] = [];
       const owners: number[] = [];
       prepared.forEach((p, k) => {
@@ -288,15 +289,33 @@ export class MetricEngine {
       }
       if (writes.length > 0) await Promise.all(writes);
       for (const bucket of buckets) if (bucket) reported.push(bucket);
-      for (const [provider, name, results] of lookupAdds) lookup.add(provider, name, results);
+      // In task order, not completion order: what a later metric reads must not depend on the strategy's timing.
+      lookupAdds.sort((a, b) => a[0] - b[0]);
+      for (const [, key, results] of lookupAdds) lookup.add(key, results);
     }
     return joinBuckets(sessionId, reported);
+  }
+
+  /** Each declared dependency of `entry` (and its key) → the key it resolves to; made once per registered metric. */
+  #dependencyKeys(entry: RegisteredMetric): ReadonlyMap<string, string> {
+    let keys = this.#keysByEntry.get(entry);
+    if (!keys) {
+      const map = new Map<string, string>();
+      for (const dependency of entry.metric.metadata.dependsOn) {
+        const resolved = this.registry.resolveDependency(dependency, entry.metric.metadata.provider);
+        if (!resolved) continue; // the scheduler has already refused an unknown dependency
+        map.set(dependency, resolved.key);
+        map.set(resolved.key, resolved.key);
+      }
+      this.#keysByEntry.set(entry, (keys = map));
+    }
+    return keys;
   }
 
   #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
     const { metric, key } = task.entry;
     const options = run.options.metricOptions?.[key] ?? run.options.metricOptions?.[metric.metadata.name] ?? NO_OPTIONS;
-    const ctx: MetricContext = { session, level: task.level, options, results: lookup };
+    const ctx: MetricContext = { session, level: task.level, options, results: new DependencyView(lookup, this.#dependencyKeys(task.entry)) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];
     const prepared: PreparedTask = { task, elements, ctx, outcomes: [], keys: undefined, missing: undefined };

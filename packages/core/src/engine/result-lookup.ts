@@ -9,9 +9,9 @@ interface Indexed {
 }
 
 /**
- * Results of one session run that later tasks depend on (kept by the engine for them), by metric name and by
- * `provider:name`. Records are kept as the task's arrays and turned into MetricResults only when a metric asks for
- * them.
+ * Results of one session run that later tasks depend on (kept by the engine for them), by `provider:name`. Records
+ * are kept as the task's arrays, in task order, and turned into MetricResults only when a metric asks for them.
+ * Metrics see them through a `DependencyView`: only what they declared, under the names they declared.
  */
 export class SessionResultLookup implements ResultLookup {
   readonly #records = new Map<string, ResultRecord[][]>();
@@ -19,13 +19,11 @@ export class SessionResultLookup implements ResultLookup {
 
   constructor(private readonly sessionId: string) {}
 
-  add(provider: string, name: string, records: ResultRecord[]): void {
-    for (const key of [name, `${provider}:${name}`]) {
-      const lists = this.#records.get(key) ?? [];
-      lists.push(records);
-      this.#records.set(key, lists);
-      this.#indexed.delete(key);
-    }
+  add(key: string, records: ResultRecord[]): void {
+    const lists = this.#records.get(key) ?? [];
+    lists.push(records);
+    this.#records.set(key, lists);
+    this.#indexed.delete(key);
   }
 
   get(name: string, elementId: string): MetricResult | undefined {
@@ -71,3 +69,31 @@ export class SessionResultLookup implements ResultLookup {
   }
 }
 
+
+/**
+ * What one metric may look up: the metrics it declared in `dependsOn`, each under the name it declared (`Duration`
+ * means its own provider's Duration when it has one) and under its `provider:name` key. Anything else is empty, in
+ * every strategy.
+ */
+export class DependencyView implements ResultLookup {
+  constructor(
+    readonly lookup: SessionResultLookup,
+    /** Declared name (and key) → `provider:name` key. */
+    readonly keys: ReadonlyMap<string, string>,
+  ) {}
+
+  get(name: string, elementId: string): MetricResult | undefined {
+    const key = this.keys.get(name);
+    return key === undefined ? undefined : this.lookup.get(key, elementId);
+  }
+
+  all(name: string): MetricResult[] {
+    const key = this.keys.get(name);
+    return key === undefined ? [] : this.lookup.all(key);
+  }
+
+  valuesAt(name: string, level: OntologyLevel): number[] {
+    const key = this.keys.get(name);
+    return key === undefined ? [] : this.lookup.valuesAt(key, level);
+  }
+}

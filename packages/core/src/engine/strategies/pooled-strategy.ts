@@ -4,6 +4,7 @@ import type { Limiter } from './in-process.js';
 import { runInProcess } from './in-process.js';
 import type { ExecutionStrategy, JobDone, TaskJob } from './strategy.js';
 import { dependencyResults } from './strategy.js';
+import type { DependencyView } from '../result-lookup.js';
 import type { WireOutcome, WireTask } from './wire.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -82,7 +83,7 @@ function toWire(job: TaskJob): WireTask {
     metricKey: job.entry.key,
     level: job.level,
     options: { ...job.ctx.options },
-    dependsOn: [...job.entry.metric.metadata.dependsOn],
+    dependencyKeys: Object.fromEntries((job.ctx.results as DependencyView).keys),
   };
   if (job.indices) task.indices = [...job.indices];
   return task;

@@ -2,6 +2,7 @@ import type { MetricContext } from '../../contracts/metric.js';
 import type { MetricResult } from '../../ontology/metric-result.js';
 import type { Element, OntologyLevel, Session } from '../../ontology/types.js';
 import type { RegisteredMetric } from '../metric-registry.js';
+import type { DependencyView } from '../result-lookup.js';
 import type { ElementOutcome } from '../record-builder.js';
 
 export const STRATEGY_NAMES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
@@ -31,11 +32,12 @@ export interface ExecutionStrategy {
   close(): Promise<void>;
 }
 
-/** The results some of `jobs` depend on, by the names their metadata uses (sent to workers once per request). */
+/** The results some of `jobs` depend on, by `provider:name` key (sent to workers once per request). */
 export function dependencyResults(jobs: readonly TaskJob[]): Record<string, MetricResult[]> {
   const out: Record<string, MetricResult[]> = {};
   for (const job of jobs) {
-    for (const name of job.entry.metric.metadata.dependsOn) out[name] ??= job.ctx.results.all(name);
+    const view = job.ctx.results as DependencyView;
+    for (const key of new Set(view.keys.values())) out[key] ??= view.lookup.all(key);
   }
   return out;
 }

@@ -11,14 +11,14 @@ export interface WireTask {
   /** Element positions in `elementsAt(session, level)`; absent = all. */
   indices?: number[];
   options: Record<string, unknown>;
-  /** The names in its `dependsOn`: keys of the request's `dependencyResults` it may look up. */
-  dependsOn: string[];
+  /** Each name it may look up (its declared dependencies and their keys) → the key in `dependencyResults`. */
+  dependencyKeys: Record<string, string>;
 }
 
 export interface WorkerRequest {
   id: number;
   session: Session;
-  /** Results the tasks depend on, by dependency name, sent once per request. */
+  /** Results the tasks depend on, by `provider:name` key, sent once per request. */
   dependencyResults: Record<string, MetricResult[]>;
   tasks: WireTask[];
 }

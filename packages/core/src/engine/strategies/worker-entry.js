@@ -42,11 +42,13 @@ async function resolveMetric(ref, metricKey) {
   throw new Error(`export "${ref.exportName}" of "${ref.module}" does not provide metric "${metricKey}"`);
 }
 
-/** The ResultLookup of one task: the request's dependency results it declared, indexed on first use. */
-function lookupOver(dependencyResults, dependsOn) {
-  const visible = new Set(dependsOn);
+/** The ResultLookup of one task: the request's dependency results it declared (DependencyView's rule), indexed on first use. */
+function lookupOver(dependencyResults, dependencyKeys) {
   const byId = new Map();
-  const all = (name) => (visible.has(name) ? (dependencyResults[name] ?? []) : []);
+  const all = (name) => {
+    const key = Object.prototype.hasOwnProperty.call(dependencyKeys, name) ? dependencyKeys[name] : undefined;
+    return key === undefined ? [] : (dependencyResults[key] ?? []);
+  };
   return {
     get: (name, elementId) => {
       let index = byId.get(name);
@@ -54,6 +56,7 @@ function lookupOver(dependencyResults, dependsOn) {
       return index.get(elementId);
     },
     all: (name) => all(name).slice(),
+    valuesAt: (name, level) => all(name).filter((r) => r.measures.level === level).map((r) => r.result),
   };
 }
 
@@ -72,7 +75,7 @@ async function runTask(session, dependencyResults, task) {
   const metric = await resolveMetric(task.ref, task.metricKey);
   const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
   const elements = task.indices ? task.indices.map((i) => all[i]) : all;
-  const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependsOn) };
+  const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependencyKeys) };
   if (typeof metric.computeBatch === 'function') {
     try {
       const outcomes = await metric.computeBatch(elements, ctx);
