@@ -213,6 +213,31 @@ describe('MetricEngine', () => {
     const engine = engineWith(aborting, after);
     await expect(engine.computeLoadedSession(sampleSession(), { signal: controller.signal })).rejects.toThrow('user cancelled');
     expect(seen).toEqual([true]);
+    // Aborted during the last (here: only) stage: rejects too, rather than resolving with the results.
+    const last = new AbortController();
+    const lastOne = metric('LastOne', ['Session'], () => (last.abort(new Error('cancelled late')), { value: 1 }));
+    await expect(engineWith(lastOne).computeLoadedSession(sampleSession(), { signal: last.signal })).rejects.toThrow('cancelled late');
+  });
+
+  it('a batch that fails stops taking sessions; the sessions already running end', async () => {
+    const computed: string[] = [];
+    const failing = metric('Failing', ['Session'], async (s) => {
+      computed.push(s.id);
+      await new Promise((r) => setTimeout(r, 5));
+      if (s.id === 'b1') throw new Error('boom');
+      return { value: 1 };
+    });
+    const engine = new MetricEngine({ maxWorkers: 2 });
+    engine.registerMetric(failing);
+    const sessions = Array.from({ length: 20 }, (_, i) => sampleSession(`b${i}`));
+    let streamed = 0;
+    const onResults = () => {
+      streamed++;
+      if (streamed === 2) throw new Error('consumer failed');
+    };
+    await expect(engine.computeLoadedSessions(sessions, { onResults })).rejects.toThrow('consumer failed');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(computed.length).toBeLessThanOrEqual(3); // two lanes: the failing session, the other lane's one, maybe one more started
   });
 
   it('tells a provider when it is done with each session, whatever the outcome, after its last metric ran', async () => {
@@ -453,5 +478,28 @@ describe('MetricEngine', () => {
     const second = await engine.computeLoadedSessions(sessions, { runId: 'r' });
     expect(second.map((s) => s.results.map((r) => r.id))).toEqual(first.map((s) => s.results.map((r) => r.id)));
     expect(new Set(first.flatMap((s) => s.results.map((r) => r.id))).size).toBe(20);
+  });
+});
+
+describe('outcomes that misbehave', () => {
+  it('a getter that throws, a value beside a skip reason, a thrown value that cannot be printed: each its own record', async () => {
+    const odd = metric('Odd', ['LLMCall'], (call) => {
+      if (call.id.endsWith('l1')) {
+        return {
+          get value(): number {
+            throw new Error('getter boom');
+          },
+        } as MetricOutcome;
+      }
+      if (call.id.endsWith('l2')) return { value: 0, skipped: 'not applicable' } as unknown as MetricOutcome;
+      throw Object.create(null, { toJSON: { value: () => { throw new Error('no json'); } } }) as unknown;
+    });
+    const run = await engineWith(odd).computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Odd'] } });
+    expect(run.results).toEqual([]);
+    expect(run.skipped).toEqual([{ name: 'Odd', level: 'LLMCall', measures: 's1-l2', reason: 'not applicable' }]);
+    expect(run.failed).toEqual([
+      { name: 'Odd', level: 'LLMCall', measures: 's1-l1', error: 'invalid outcome: reading it threw: getter boom' },
+      { name: 'Odd', level: 'LLMCall', measures: 's1-l3', error: '(a value that cannot be printed)' },
+    ]);
   });
 });

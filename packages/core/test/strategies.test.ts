@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { EngineOptionError, MetricEngine, engineOptionsFromEnv } from '@mce/core';
-import { crash, duration, fixtureProvider, slow, unreachable, where } from './fixtures/engine-metrics.mjs';
+import { crash, duration, fixtureProvider, slow, unclonable, unreachable, where } from './fixtures/engine-metrics.mjs';
 import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
@@ -157,6 +157,18 @@ describe('execution strategies', () => {
     // Each MeanDur averages its own provider's Dur (3 calls each).
     expect(outputs[0]).toEqual(['vis:A=4', 'vis:C=1', 'vis:XOrder=0', 'p1:MeanDur=10', 'p2:MeanDur=1000']);
     for (const output of outputs) expect(output).toEqual(outputs[0]);
+  });
+
+  it('an outcome a worker cannot send back fails that metric only, not the others of the request', async () => {
+    for (const strategy of ['thread', 'process'] as const) {
+      const e = engine(strategy);
+      e.registerMetric(unclonable, ref('unclonable'));
+      e.registerMetric(duration, ref('duration'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Unclonable', 'Duration'] } });
+      expect(run.results.map((r) => `${r.name}@${r.measures}`), strategy).toEqual(['Duration@s1-l1', 'Duration@s1-l2', 'Duration@s1-l3']);
+      expect(run.failed.map((f) => `${f.name}@${f.measures}`), strategy).toEqual(['Unclonable@s1-l1', 'Unclonable@s1-l2', 'Unclonable@s1-l3']);
+      expect(run.failed[0]?.error, strategy).toMatch(/^outcome could not be sent back: /);
+    }
   });
 
   it('a worker that dies fails its tasks, and the pool recovers', async () => {

@@ -209,10 +209,17 @@ export class MetricEngine {
     const out = new Array<SessionComputation>(sessions.length);
     const concurrency = Math.max(1, this.#options.sessionConcurrency ?? this.maxWorkers);
     let next = 0;
+    let failed = false;
     const lane = async (): Promise<void> => {
-      while (next < sessions.length) {
+      // Once one session has failed the batch rejects: the other lanes stop taking sessions (their running one ends).
+      while (next < sessions.length && !failed) {
         const i = next++;
-        out[i] = await this.#computeOne(sessions[i] as Session, run);
+        try {
+          out[i] = await this.#computeOne(sessions[i] as Session, run);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, sessions.length) }, lane));
@@ -293,6 +300,8 @@ export class MetricEngine {
       lookupAdds.sort((a, b) => a[0] - b[0]);
       for (const [, key, results] of lookupAdds) lookup.add(key, results);
     }
+    // Aborted during the last stage: the computation rejects, as it would between stages.
+    run.options.signal?.throwIfAborted();
     return joinBuckets(sessionId, reported);
   }
 

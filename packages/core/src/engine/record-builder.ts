@@ -36,31 +36,38 @@ export function buildRecords(
     // Each property is read once: outcomes come in many shapes, so every read is a slow (megamorphic) one.
     let value: unknown, reasoning: unknown, details: unknown, evaluation: unknown;
     let plain = false;
-    if (typeof outcome === 'object' && outcome !== null && !(outcome instanceof Error)) {
-      const candidate = outcome as Partial<MetricValue>;
-      value = candidate.value;
-      reasoning = candidate.reasoning;
-      details = candidate.details;
-      evaluation = candidate.evaluation;
-      plain =
-        typeof value === 'number' &&
-        Number.isFinite(value) &&
-        evaluation === undefined &&
-        (reasoning === undefined || typeof reasoning === 'string') &&
-        (details === undefined || (typeof details === 'object' && details !== null));
-    }
-    if (!plain) {
-      const problem = invalidOutcome(outcome);
-      if (problem !== undefined) {
-        out.failed.push(isTransientError(outcome) ? { name, level, measures, error: problem, transient: true } : { name, level, measures, error: problem });
-        continue;
+    // An outcome is the metric's object: a getter on it may throw, and that is this element's failure, not the run's.
+    try {
+      if (typeof outcome === 'object' && outcome !== null && !(outcome instanceof Error)) {
+        const candidate = outcome as Partial<MetricValue> & { skipped?: unknown };
+        value = candidate.value;
+        reasoning = candidate.reasoning;
+        details = candidate.details;
+        evaluation = candidate.evaluation;
+        plain =
+          typeof value === 'number' &&
+          Number.isFinite(value) &&
+          evaluation === undefined &&
+          candidate.skipped === undefined && // a value beside a skip reason is a skip (as invalidOutcome reads it)
+          (reasoning === undefined || typeof reasoning === 'string') &&
+          (details === undefined || (typeof details === 'object' && details !== null));
       }
-      // Valid (checked just above), so a defined `skipped` is a string reason.
-      const valid = outcome as MetricOutcome;
-      if (isSkip(valid)) {
-        out.skipped.push({ name, level, measures, reason: valid.skipped });
-        continue;
+      if (!plain) {
+        const problem = invalidOutcome(outcome);
+        if (problem !== undefined) {
+          out.failed.push(isTransientError(outcome) ? { name, level, measures, error: problem, transient: true } : { name, level, measures, error: problem });
+          continue;
+        }
+        // Valid (checked just above), so a defined `skipped` is a string reason.
+        const valid = outcome as MetricOutcome;
+        if (isSkip(valid)) {
+          out.skipped.push({ name, level, measures, reason: valid.skipped });
+          continue;
+        }
       }
+    } catch (error) {
+      out.failed.push({ name, level, measures, error: `invalid outcome: reading it threw: ${errorText(toError(error))}` });
+      continue;
     }
     const usage = evaluation as EvaluationUsage | undefined;
     made[count++] = newRecord(
@@ -188,7 +195,11 @@ function describe(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
-    return String(value);
+    try {
+      return String(value);
+    } catch {
+      return '(a value that cannot be printed)'; // e.g. an object whose toString throws
+    }
   }
 }
 

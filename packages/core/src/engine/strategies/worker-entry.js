@@ -60,13 +60,27 @@ function lookupOver(dependencyResults, dependencyKeys) {
   };
 }
 
+/** A thrown value that is not an Error, as core's record builder prints it (describe). */
+function printed(value) {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    try {
+      return String(value);
+    } catch {
+      return '(a value that cannot be printed)';
+    }
+  }
+}
+
 const failure = (error) => ({
   $failed:
     error instanceof Error
       ? error.name && error.name !== 'Error' && error.message
         ? `${error.name}: ${error.message}`
         : error.message || error.name
-      : String(error),
+      : printed(error),
   // isTransientError's rule, restated: this file runs in workers without the package's modules.
   ...(error instanceof Error && error.transient === true ? { $transient: true } : {}),
 });
@@ -91,7 +105,8 @@ async function runTask(session, dependencyResults, task) {
   return Promise.all(
     elements.map(async (element) => {
       try {
-        return await metric.compute(element, ctx);
+        const outcome = await metric.compute(element, ctx);
+        return outcome instanceof Error ? failure(outcome) : outcome; // a returned Error keeps its transient flag
       } catch (error) {
         return failure(error);
       }
@@ -109,14 +124,34 @@ async function handle(request) {
   }
 }
 
+function sendable(reply) {
+  if (!reply.outcomes) return reply;
+  const outcomes = reply.outcomes.map((task) =>
+    task.map((outcome) => {
+      try {
+        structuredClone(outcome);
+        return outcome;
+      } catch (error) {
+        return { $failed: `outcome could not be sent back: ${failure(error).$failed}` };
+      }
+    }),
+  );
+  return { ...reply, outcomes };
+}
+
 function serve(send, onMessage) {
   onMessage((request) =>
     handle(request).then((reply) => {
       try {
         send(reply);
       } catch (error) {
-        // An outcome that cannot be cloned (a function in details, …) fails the request, not the worker.
-        send({ id: request.id, error: `outcome could not be sent back: ${failure(error).$failed}` });
+        // An outcome that cannot be cloned (a function in details, …) fails that element, not the other metrics of
+        // the request: each outcome is tried on its own, and only the ones that fail are replaced by their failure.
+        try {
+          send(sendable(reply));
+        } catch {
+          send({ id: request.id, error: `outcome could not be sent back: ${failure(error).$failed}` });
+        }
       }
     }),
   );
