@@ -234,9 +234,10 @@ describe('engineOptionsFromEnv', () => {
       'MCE_ENGINE_STRATEGY must be one of asyncio, thread, process, hybrid (got "fibers")',
     );
     expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(
-      'MCE_ENGINE_MAX_WORKERS must be a positive integer (got "0")',
+      'MCE_ENGINE_MAX_WORKERS must be an integer from 1 to 1024 (got "0")',
     );
-    expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '2.5' })).toThrow('MCE_ENGINE_MAX_WORKERS must be a positive integer');
+    expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: '2.5' })).toThrow("MCE_ENGINE_MAX_WORKERS must be an integer from 1 to 1024");
+    for (const bad of ['1e3', '0x10', '2000']) expect(() => engineOptionsFromEnv({ MCE_ENGINE_MAX_WORKERS: bad })).toThrow(`(got "${bad}")`);
     // The parts of the message, for callers that word it their own way (the client's EnvError).
     expect(() => engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(
       expect.objectContaining({ source: 'MCE_ENGINE_STRATEGY', expected: 'one of asyncio, thread, process, hybrid', value: 'fibers' }),
@@ -248,7 +249,7 @@ describe('engineOptionsFromEnv', () => {
     const e = new MetricEngine(engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'process', MCE_ENGINE_MAX_WORKERS: '5' }));
     expect([e.strategyName, e.maxWorkers]).toEqual(['process', 5]);
     expect(new MetricEngine().strategyName).toBe('asyncio');
-    expect(() => new MetricEngine({ maxWorkers: -1 })).toThrow('maxWorkers must be a positive integer (got "-1")');
+    expect(() => new MetricEngine({ maxWorkers: -1 })).toThrow('maxWorkers must be an integer from 1 to 1024 (got "-1")');
   });
 
   it('rejects an unknown strategy when the engine is made, not at its first compute', () => {

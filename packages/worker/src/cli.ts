@@ -5,7 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, MCEClient, MCEClientConfig, MCEWorkerService, loadMceConfig } from '@mce/client';
+import { EngineOptionError, MetricSelectionError } from '@mce/core';
+import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig } from '@mce/client';
 import { WorkerConfigError, workerConfigFrom } from './config.js';
 import { createLogger } from './logger.js';
 import { runWorker } from './run-worker.js';
@@ -53,8 +54,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     workerConfig = workerConfigFrom(config.worker, env);
     client = await MCEClient.open({ config, env, logger: log });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof WorkerConfigError) {
-      process.stderr.write(`mce-worker: ${error.message}\n`);
+    // Bad configuration, as `mce` reports it: the file, a variable, a plugin, the engine options, the metric selection.
+    const badInput = [ConfigError, WorkerConfigError, EnvError, PluginError, EngineOptionError, MetricSelectionError];
+    if (badInput.some((kind) => error instanceof kind)) {
+      process.stderr.write(`mce-worker: ${(error as Error).message}\n`);
       return 2;
     }
     log.fatal({ err: error }, 'could not start');

@@ -76,7 +76,13 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
       doc.errors.map((e) => ({ line: lineCounter.linePos(e.pos[0]).line, field: '(yaml)', message: e.message.split('\n')[0] ?? e.message })),
     );
   }
-  const raw = (doc.toJS() ?? {}) as Record<string, unknown>;
+  let raw: Record<string, unknown>;
+  try {
+    raw = (doc.toJS() ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    // e.g. aliases expanded past the YAML library's limit (a "billion laughs" file)
+    throw new ConfigError(file, [{ line: 1, field: '(yaml)', message: (error as Error).message.split('\n')[0] ?? 'cannot read' }]);
+  }
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(file, [{ line: 1, field: '(root)', message: 'must be a mapping' }]);
   }

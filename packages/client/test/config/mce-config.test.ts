@@ -121,7 +121,7 @@ describe('MCEClientConfig.fromEnv', () => {
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(strategy);
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(EnvError);
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(
-      'environment variable MCE_ENGINE_MAX_WORKERS: expected a positive integer, got "0"',
+      'environment variable MCE_ENGINE_MAX_WORKERS: expected an integer from 1 to 1024, got "0"',
     );
   });
 });
@@ -143,5 +143,14 @@ describe('inline metric options', () => {
     );
     const same = parseMceConfig(text.replace('0.9', '0.2'), 'c.yaml');
     expect(same.metricOptions.Duration).toEqual({ threshold: 0.2 });
+  });
+});
+
+describe('hostile YAML', () => {
+  it('a file of aliases expanded past the limit is a ConfigError naming the file', () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) lines.push(`${'abcdefghij'[i]}: &${'abcdefghij'[i]} [${Array(10).fill(`*${'abcdefghij'[i - 1]}`).join(', ')}]`);
+    expect(() => parseMceConfig(`${lines.join('\n')}\n`, 'bomb.yaml')).toThrow(ConfigError);
+    expect(() => parseMceConfig(`${lines.join('\n')}\n`, 'bomb.yaml')).toThrow(/^bomb\.yaml: invalid configuration\n {2}bomb\.yaml:1: \(yaml\): /);
   });
 });

@@ -34,9 +34,15 @@ export function parseStrategy(value: string, source = 'strategy'): StrategyName 
   return name as StrategyName;
 }
 
+/** The largest pool (as mce_config.yaml's `max_workers` allows). */
+export const MAX_WORKERS_LIMIT = 1024;
+
 export function parseMaxWorkers(value: string | number, source = 'maxWorkers'): number {
-  const n = typeof value === 'number' ? value : Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new EngineOptionError(source, 'a positive integer', value);
+  // Digits only from text: Number() would also take "1e3" or "0x10".
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS_LIMIT) {
+    throw new EngineOptionError(source, `an integer from 1 to ${MAX_WORKERS_LIMIT}`, value);
+  }
   return n;
 }
 

@@ -1,0 +1,24 @@
+/** `mce-worker` start-up: bad configuration exits 2 with the reason, as `mce` does (no broker needed to get there). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli.js';
+
+describe('mce-worker configuration errors', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('exits 2 naming a bad variable, and a bad metric of the config file with its line', async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+    const dir = mkdtempSync(join(tmpdir(), 'mce-worker-cli-'));
+    const env = { PATH: process.env.PATH, MCE_STORE_URL: `sqlite:${join(dir, 'kg.db')}`, MCE_METRIC_CACHE: 'false', MCE_CONFIG_HOME: dir };
+    expect(await main([], { ...env, MCE_EVAL_MODE: 'bogus' })).toBe(2);
+    expect(stderr.join('')).toContain('mce-worker: environment variable MCE_EVAL_MODE: "bogus" is not one of llm, hybrid, system_one');
+    const config = join(dir, 'mce_config.yaml');
+    writeFileSync(config, 'metrics:\n  Session: [NoSuchMetric]\n');
+    stderr.length = 0;
+    expect(await main(['--config', config], env)).toBe(2);
+    expect(stderr.join('')).toContain(`${config}:2: metrics.Session: Unknown metric "NoSuchMetric" selected at Session`);
+  });
+});
