@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
+import { parseStoreUrl } from '../store/url.js';
 import { ONTOLOGY_LEVELS, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
@@ -110,6 +111,15 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   }
   checkInlineOptions(raw, doc, lineCounter, file);
   const config = fromRaw(raw, file);
+  if (config.store.url !== undefined) {
+    try {
+      parseStoreUrl(config.store.url);
+    } catch (error) {
+      const node = doc.getIn(['store', 'url'], true);
+      const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
+      throw new ConfigError(file, [{ ...(line ? { line } : {}), field: 'store.url', message: (error as Error).message }]);
+    }
+  }
   if (config.metrics) config.metricLines = metricLines(doc, lineCounter, config.metrics);
   return config;
 }

@@ -154,3 +154,12 @@ describe('hostile YAML', () => {
     expect(() => parseMceConfig(`${lines.join('\n')}\n`, 'bomb.yaml')).toThrow(/^bomb\.yaml: invalid configuration\n {2}bomb\.yaml:1: \(yaml\): /);
   });
 });
+
+describe('store.url', () => {
+  it('is checked when the file is read, at its line', () => {
+    expect(() => parseMceConfig('engine:\n  recursive: true\nstore:\n  url: "sqlite:"\n', 's.yaml')).toThrow(
+      's.yaml:4: store.url: store URL "sqlite:" names no file: use sqlite:PATH',
+    );
+    expect(parseMceConfig('store:\n  url: sqlite:kg.db\n', 's.yaml').store.url).toBe('sqlite:kg.db');
+  });
+});
