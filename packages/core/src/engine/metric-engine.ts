@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CacheManager, CachedComputation } from '../contracts/cache.js';
-import type { Metric, MetricContext, MetricOutcome, MetricValue, PortableMetricRef } from '../contracts/metric.js';
+import type { Metric, MetricOutcome, MetricValue, PortableMetricRef } from '../contracts/metric.js';
 import { isSkip } from '../contracts/metric.js';
 import type { DataProvider, MetricProvider } from '../contracts/provider.js';
 import type { Element, OntologyLevel, Session } from '../ontology/types.js';
@@ -18,7 +18,7 @@ import { DependencyView, SessionResultLookup } from './result-lookup.js';
 import type { ExecutionPlan, MetricRequest, ScheduledTask } from './scheduler.js';
 import { TopologicalScheduler } from './scheduler.js';
 import { createStrategy } from './strategies/create-strategy.js';
-import type { ExecutionStrategy, StrategyName, TaskJob } from './strategies/strategy.js';
+import type { ExecutionStrategy, StrategyName, TaskContext, TaskJob } from './strategies/strategy.js';
 
 /** Metric names per ontology level, as in `mce_config.yaml`'s `metrics:` section. */
 export type MetricSelection = Partial<Record<OntologyLevel, readonly string[]>>;
@@ -63,7 +63,7 @@ interface RunContext {
 interface PreparedTask {
   task: ScheduledTask;
   elements: Element[];
-  ctx: MetricContext;
+  ctx: TaskContext;
   outcomes: ElementOutcome[];
   keys: Array<string | undefined> | undefined;
   /** Elements not replayed from the cache; undefined = all. */
@@ -85,7 +85,6 @@ export class MetricEngine {
   readonly #options: EngineOptions;
   #strategy: ExecutionStrategy | undefined;
   #dataProvider: DataProvider | undefined;
-  readonly #keysByEntry = new WeakMap<RegisteredMetric, ReadonlyMap<string, string>>();
   #cache: CacheManager | undefined;
 
   constructor(options: EngineOptions = {}, registry: MetricRegistry = new MetricRegistry()) {
@@ -305,26 +304,10 @@ export class MetricEngine {
     return joinBuckets(sessionId, reported);
   }
 
-  /** Each declared dependency of `entry` (and its key) → the key it resolves to; made once per registered metric. */
-  #dependencyKeys(entry: RegisteredMetric): ReadonlyMap<string, string> {
-    let keys = this.#keysByEntry.get(entry);
-    if (!keys) {
-      const map = new Map<string, string>();
-      for (const dependency of entry.metric.metadata.dependsOn) {
-        const resolved = this.registry.resolveDependency(dependency, entry.metric.metadata.provider);
-        if (!resolved) continue; // the scheduler has already refused an unknown dependency
-        map.set(dependency, resolved.key);
-        map.set(resolved.key, resolved.key);
-      }
-      this.#keysByEntry.set(entry, (keys = map));
-    }
-    return keys;
-  }
-
   #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
     const { metric, key } = task.entry;
     const options = run.options.metricOptions?.[key] ?? run.options.metricOptions?.[metric.metadata.name] ?? NO_OPTIONS;
-    const ctx: MetricContext = { session, level: task.level, options, results: new DependencyView(lookup, this.#dependencyKeys(task.entry)) };
+    const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];
     const prepared: PreparedTask = { task, elements, ctx, outcomes: [], keys: undefined, missing: undefined };

@@ -9,6 +9,8 @@ export interface ScheduledTask {
   readonly level: OntologyLevel;
   /** False when the task was added only because a selected metric depends on it. */
   readonly requested: boolean;
+  /** What the metric may look up: each name in its `dependsOn`, and each dependency's key, → that `provider:name`. */
+  readonly dependencies: ReadonlyMap<string, string>;
 }
 
 export interface ExecutionPlan {
@@ -35,6 +37,7 @@ export class TopologicalScheduler {
     const depth = new Map<string, number>();
     const dependencyKeys = new Set<string>();
     const dependencies = new Map<string, RegisteredMetric[]>();
+    const lookupNames = new Map<string, Map<string, string>>();
     const visiting: string[] = [];
 
     const visit = (entry: RegisteredMetric): number => {
@@ -45,28 +48,37 @@ export class TopologicalScheduler {
       visiting.push(entry.key);
       let d = 0;
       const deps: RegisteredMetric[] = [];
+      const names = new Map<string, string>();
       for (const name of entry.metric.metadata.dependsOn) {
         const dep = this.registry.resolveDependency(name, entry.metric.metadata.provider);
         if (!dep) throw new UnknownDependencyError(entry.key, name);
         dependencyKeys.add(dep.key);
         deps.push(dep);
+        names.set(name, dep.key).set(dep.key, dep.key);
         d = Math.max(d, visit(dep) + 1);
       }
       visiting.pop();
       dependencies.set(entry.key, deps);
+      lookupNames.set(entry.key, names);
       depth.set(entry.key, d);
       return d;
     };
 
+    for (const { entry } of requested) visit(entry);
+    const task = (entry: RegisteredMetric, level: OntologyLevel, isRequested: boolean): ScheduledTask => ({
+      entry,
+      level,
+      requested: isRequested,
+      dependencies: lookupNames.get(entry.key) as ReadonlyMap<string, string>,
+    });
     // Insertion order = requests first, then dependencies as discovered: the order within a stage.
     const tasks = new Map<string, ScheduledTask>();
-    for (const { entry, level } of requested) tasks.set(`${entry.key}@${level}`, { entry, level, requested: true });
-    for (const { entry } of requested) visit(entry);
+    for (const { entry, level } of requested) tasks.set(`${entry.key}@${level}`, task(entry, level, true));
     const addDependencies = (entry: RegisteredMetric): void => {
       for (const dep of dependencies.get(entry.key) ?? []) {
         for (const level of dep.metric.metadata.levels) {
           const id = `${dep.key}@${level}`;
-          if (!tasks.has(id)) tasks.set(id, { entry: dep, level, requested: false });
+          if (!tasks.has(id)) tasks.set(id, task(dep, level, false));
         }
         addDependencies(dep);
       }
@@ -74,10 +86,10 @@ export class TopologicalScheduler {
     for (const { entry } of requested) addDependencies(entry);
 
     const stages: ScheduledTask[][] = [];
-    for (const task of tasks.values()) {
-      const d = depth.get(task.entry.key) as number;
+    for (const t of tasks.values()) {
+      const d = depth.get(t.entry.key) as number;
       while (stages.length <= d) stages.push([]);
-      (stages[d] as ScheduledTask[]).push(task);
+      (stages[d] as ScheduledTask[]).push(t);
     }
     return { stages: stages.filter((s) => s.length > 0), dependencyKeys };
   }

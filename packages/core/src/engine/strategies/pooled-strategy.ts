@@ -4,7 +4,6 @@ import type { Limiter } from './in-process.js';
 import { runInProcess } from './in-process.js';
 import type { ExecutionStrategy, JobDone, TaskJob } from './strategy.js';
 import { dependencyResults } from './strategy.js';
-import type { DependencyView } from '../result-lookup.js';
 import type { WireOutcome, WireTask } from './wire.js';
 import type { WorkerPool } from './worker-pool.js';
 
@@ -83,7 +82,7 @@ function toWire(job: TaskJob): WireTask {
     metricKey: job.entry.key,
     level: job.level,
     options: { ...job.ctx.options },
-    dependencyKeys: Object.fromEntries((job.ctx.results as DependencyView).keys),
+    dependencyKeys: Object.fromEntries(job.ctx.results.keys),
   };
   if (job.indices) task.indices = [...job.indices];
   return task;

@@ -5,6 +5,9 @@ import type { RegisteredMetric } from '../metric-registry.js';
 import type { DependencyView } from '../result-lookup.js';
 import type { ElementOutcome } from '../record-builder.js';
 
+/** A task's MetricContext: its results are the task's DependencyView (what workers are sent of them). */
+export type TaskContext = MetricContext & { results: DependencyView };
+
 export const STRATEGY_NAMES = ['asyncio', 'thread', 'process', 'hybrid'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
@@ -15,7 +18,7 @@ export interface TaskJob {
   readonly elements: readonly Element[];
   /** Positions of `elements` in `elementsAt(session, level)`; undefined when `elements` is the whole level. */
   readonly indices: readonly number[] | undefined;
-  readonly ctx: MetricContext;
+  readonly ctx: TaskContext;
 }
 
 /** Receives one job's outcomes (one per element, in order) as soon as the job is done. */
@@ -36,7 +39,7 @@ export interface ExecutionStrategy {
 export function dependencyResults(jobs: readonly TaskJob[]): Record<string, MetricResult[]> {
   const out: Record<string, MetricResult[]> = {};
   for (const job of jobs) {
-    const view = job.ctx.results as DependencyView;
+    const view = job.ctx.results;
     for (const key of new Set(view.keys.values())) out[key] ??= view.lookup.all(key);
   }
   return out;
