@@ -71,6 +71,7 @@ function describe(error: ErrorObject): string {
 export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfig {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const lineAt = (node: unknown) => (isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined);
   if (doc.errors.length > 0) {
     throw new ConfigError(
       file,
@@ -103,32 +104,33 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
           e.keyword === 'additionalProperties' && isMap(parent)
             ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === e.params.additionalProperty)?.key
             : parent;
-        const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
-        return { line, field, message: describe(e) };
+        return { line: lineAt(node), field, message: describe(e) };
       })
       .filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
     throw new ConfigError(file, problems);
   }
-  checkInlineOptions(raw, doc, lineCounter, file);
+  const lineOf = (path: readonly (string | number)[]) => lineAt(doc.getIn(path, true));
+  checkInlineOptions(raw, lineOf, file);
   const config = fromRaw(raw, file);
   if (config.store.url !== undefined) {
     try {
       parseStoreUrl(config.store.url);
     } catch (error) {
-      const node = doc.getIn(['store', 'url'], true);
-      const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
-      throw new ConfigError(file, [{ ...(line ? { line } : {}), field: 'store.url', message: (error as Error).message }]);
+      throw new ConfigError(file, [{ line: lineOf(['store', 'url']), field: 'store.url', message: (error as Error).message }]);
     }
   }
-  if (config.metrics) config.metricLines = metricLines(doc, lineCounter, config.metrics);
+  if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
   return config;
 }
+
+/** Where a path of the file is written, for error messages. */
+type LineOf = (path: readonly (string | number)[]) => number | undefined;
 
 /**
  * Options are per metric, not per scope: `Session: [{name: X, threshold: 0.2}]` and `AgentCall: [{name: X,
  * threshold: 0.9}]` cannot both hold, and would silently become one value. Say so at the second one's line.
  */
-function checkInlineOptions(raw: Record<string, unknown>, doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, file: string): void {
+function checkInlineOptions(raw: Record<string, unknown>, lineOf: LineOf, file: string): void {
   const seen = new Map<string, { value: unknown; level: string }>();
   const problems: { line?: number; field: string; message: string }[] = [];
   for (const [level, list] of Object.entries((raw.metrics ?? {}) as Record<string, unknown[] | undefined>)) {
@@ -138,10 +140,8 @@ function checkInlineOptions(raw: Record<string, unknown>, doc: ReturnType<typeof
       for (const [key, value] of Object.entries(options)) {
         const earlier = seen.get(`${name}\u0000${key}`);
         if (earlier && JSON.stringify(earlier.value) !== JSON.stringify(value)) {
-          const node = doc.getIn(['metrics', level, i], true);
-          const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
           problems.push({
-            ...(line ? { line } : {}),
+            line: lineOf(['metrics', level, i]),
             field: `metrics.${level}.${i}.${key}`,
             message: `${name} has ${key} ${JSON.stringify(earlier.value)} at ${earlier.level} already: options are per metric, not per scope`,
           });
@@ -154,12 +154,12 @@ function checkInlineOptions(raw: Record<string, unknown>, doc: ReturnType<typeof
 }
 
 /** The line of every entry of `metrics:` (a name, or a `- name:` mapping). */
-function metricLines(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, selection: MetricSelection): Record<string, number> {
+function metricLines(lineOf: LineOf, selection: MetricSelection): Record<string, number> {
   const lines: Record<string, number> = {};
   for (const [level, names] of Object.entries(selection)) {
     names.forEach((name, i) => {
-      const node = doc.getIn(['metrics', level, i], true);
-      if (isNode(node) && node.range) lines[`${level}:${name}`] = lineCounter.linePos(node.range[0]).line;
+      const line = lineOf(['metrics', level, i]);
+      if (line !== undefined) lines[`${level}:${name}`] = line;
     });
   }
   return lines;
@@ -170,10 +170,7 @@ export function selectionConfigError(config: MceConfig, error: MetricSelectionEr
   if (!config.source || !config.metrics) return undefined;
   return new ConfigError(
     config.source,
-    error.selections.map((s) => {
-      const line = config.metricLines?.[`${s.level}:${s.metric}`];
-      return { ...(line ? { line } : {}), field: `metrics.${s.level}`, message: s.problem };
-    }),
+    error.selections.map((s) => ({ line: config.metricLines?.[`${s.level}:${s.metric}`], field: `metrics.${s.level}`, message: s.problem })),
   );
 }
 
