@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, mergeSessionHeader, sessionHeader } from '../merge.js';
 import {
+  allCalls,
   assembleSession,
   callRows,
   chunks,
@@ -32,7 +33,7 @@ import type {
 import { defaultLogger } from '../logger.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 import { copyResults, ensureResultStage } from './result-copy.js';
-import { postgresLimits } from './result-rows.js';
+import { postgresLimits, withoutNul } from './result-rows.js';
 import { PostgresResultFlush } from './result-flush.js';
 
 export interface PostgresStoreOptions {
@@ -63,7 +64,7 @@ function columns<T extends object>(rows: readonly T[], keys: readonly (keyof T)[
  * theirs). In an id it would silently make another id, so that is refused (`assertNoNulIds`).
  */
 function pgText(value: unknown): unknown {
-  return typeof value === 'string' && value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+  return typeof value === 'string' ? withoutNul(value) : value;
 }
 
 /**
@@ -86,14 +87,13 @@ export function withSearchPath(url: string, schema: string): { connectionString:
 }
 
 function assertNoNulIds(session: Session): void {
+  const shown = (id: string) => `"${id.replaceAll('\0', '\\0')}"`;
   const refuse = (what: string) => {
-    throw new Error(`session "${session.id.replaceAll('\0', '\\0')}": ${what} contains a NUL character, which PostgreSQL cannot store`);
+    throw new Error(`session ${shown(session.id)}: ${what} contains a NUL character, which PostgreSQL cannot store`);
   };
   if (session.id.includes('\0')) refuse('its id');
-  for (const list of [session.masCalls, session.agentCalls, session.taskCalls, session.llmCalls, session.toolCalls]) {
-    for (const call of list) if (call.id.includes('\0')) refuse(`the id of ${call.kind} "${call.id.replaceAll('\0', '\\0')}"`);
-  }
-  for (const server of session.mcpServers ?? []) if (server.name.includes('\0')) refuse(`the name of MCP server "${server.name.replaceAll('\0', '\\0')}"`);
+  for (const call of allCalls(session)) if (call.id.includes('\0')) refuse(`the id of ${call.kind} ${shown(call.id)}`);
+  for (const server of session.mcpServers ?? []) if (server.name.includes('\0')) refuse(`the name of MCP server ${shown(server.name)}`);
 }
 
 const HEADER_SELECT = `SELECT id, start_time AS "startTime", end_time AS "endTime", service_name AS "serviceName",

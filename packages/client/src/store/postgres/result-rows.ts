@@ -123,8 +123,13 @@ export function* binaryCopyData(results: readonly MetricResult[]): Generator<Buf
   yield COPY_BINARY_TRAILER;
 }
 
+/** PostgreSQL text holds no NUL character: each becomes U+FFFD (the replacement character, as for a lone surrogate). */
+export function withoutNul(value: string): string {
+  return value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value;
+}
+
 function text(b: Buffer, o: number, value: string): number {
-  const bytes = b.write(value.includes('\0') ? value.replaceAll('\0', '\uFFFD') : value, o + 4);
+  const bytes = b.write(withoutNul(value), o + 4);
   b.writeInt32BE(bytes, o);
   return o + 4 + bytes;
 }
