@@ -147,11 +147,8 @@ function positionOf(text: string, err: unknown): { line: number; column: number 
   const match = /at position (\d+)/.exec(errorMessage(err));
   if (!match) return undefined;
   const offset = Math.min(Number(match[1]), text.length);
-  const before = text.slice(0, offset);
-  const lineStart = before.lastIndexOf('\n') + 1;
-  let line = 1;
-  for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) line++;
-  return { line, column: offset - lineStart + 1 };
+  const lines = text.slice(0, offset).split('\n');
+  return { line: lines.length, column: (lines.at(-1) as string).length + 1 };
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */

@@ -299,8 +299,9 @@ function callUsageOf(reply: ChatCompletion): CallUsage {
   // must not fail on its bookkeeping).
   const count = (n: unknown): number | undefined => (typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined);
   const total = count(u.total_tokens);
-  const completion = count(u.completion_tokens) ?? (total !== undefined && count(u.prompt_tokens) !== undefined ? Math.max(0, total - (u.prompt_tokens as number)) : 0);
-  const prompt = count(u.prompt_tokens) ?? (total !== undefined ? Math.max(0, total - completion) : 0);
+  const reportedPrompt = count(u.prompt_tokens);
+  const completion = count(u.completion_tokens) ?? (total !== undefined && reportedPrompt !== undefined ? Math.max(0, total - reportedPrompt) : 0);
+  const prompt = reportedPrompt ?? (total !== undefined ? Math.max(0, total - completion) : 0);
   return {
     promptTokens: prompt,
     completionTokens: completion,
