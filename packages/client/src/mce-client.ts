@@ -7,6 +7,7 @@
  */
 import {
   MetricEngine,
+  MetricOptionsError,
   MetricSelectionError,
   toMetricResult,
   toResultRecord,
@@ -24,7 +25,7 @@ import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mc
 import { openMetricCache } from './cache/index.js';
 import { loadProviders } from './plugins/load-providers.js';
 import { MCEClientConfig } from './config/client-config.js';
-import { loadMceConfig, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
+import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
 import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogger, type WriteResultsOutcome } from './store/index.js';
@@ -130,12 +131,28 @@ export class MCEClient implements AsyncDisposable {
    * of that file at its line (an unknown name, a level the metric does not have), not at the first computation.
    */
   #checkConfiguredSelection(): void {
-    if (!this.config.source || !this.config.metrics) return;
-    try {
-      this.engine.plan({ metrics: this.config.metrics, recursive: true });
-    } catch (error) {
-      throw (error instanceof MetricSelectionError && selectionConfigError(this.config, error)) || error;
+    const problems: ConfigError['problems'] = [];
+    let selected = new Set<string>();
+    if (this.config.source && this.config.metrics) {
+      selected = new Set(Object.values(this.config.metrics).flat());
+      try {
+        this.engine.plan({ metrics: this.config.metrics, recursive: true });
+      } catch (error) {
+        const inFile = error instanceof MetricSelectionError && selectionConfigError(this.config, error);
+        if (!inFile) throw error;
+        problems.push(...inFile.problems);
+      }
     }
+    try {
+      this.engine.checkOptions(this.config.metricOptions);
+    } catch (error) {
+      // An unknown metric selected with inline options is reported once, by the selection.
+      const rest = error instanceof MetricOptionsError ? error.problems.filter((p) => p.option !== undefined || !selected.has(p.metric)) : [];
+      const inFile = error instanceof MetricOptionsError && optionsConfigError(this.config, new MetricOptionsError(rest));
+      if (!inFile) throw error;
+      problems.push(...inFile.problems);
+    }
+    if (problems.length > 0) throw new ConfigError(this.config.source as string, problems);
   }
 
   get store(): KnowledgeGraphStore {

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { parseStoreUrl } from '../store/url.js';
-import { ONTOLOGY_LEVELS, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
+import { ONTOLOGY_LEVELS, type MetricOptionsError, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
 export const MCE_CONFIG_SCHEMA = require('../../schema/mce_config.schema.json') as Record<string, unknown>;
@@ -30,8 +30,19 @@ export interface MceConfig {
   metricLines?: Record<string, number>;
   /** Options per metric name (from `metric_options` and inline list entries). */
   metricOptions: Record<string, MetricOptions>;
+  /**
+   * Where the file wrote each metric's options: `name` (the entry) and `name\u0000option` → field path and line
+   * (for errors about the options).
+   */
+  optionPlaces?: Record<string, ConfigPlace>;
   /** The raw `worker:` section (snake_case), interpreted by the worker package. */
   worker: Record<string, unknown>;
+}
+
+/** Where a value is written in a configuration file. */
+export interface ConfigPlace {
+  field: string;
+  line?: number;
 }
 
 export class ConfigError extends Error {
@@ -120,7 +131,40 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
     }
   }
   if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
+  config.optionPlaces = optionPlaces(lineOf, raw);
   return config;
+}
+
+/** Where the file wrote each metric's options: under `metric_options`, then inline in `metrics` (which wins). */
+function optionPlaces(lineOf: LineOf, raw: Record<string, unknown>): Record<string, ConfigPlace> {
+  const places: Record<string, ConfigPlace> = {};
+  const place = (path: (string | number)[]): ConfigPlace => ({ field: path.join('.'), line: lineOf(path) });
+  for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
+    places[name] = place(['metric_options', name]);
+    for (const option of Object.keys(options ?? {})) places[`${name}\u0000${option}`] = place(['metric_options', name, option]);
+  }
+  for (const [level, list] of Object.entries((raw.metrics ?? {}) as Record<string, unknown[] | undefined>)) {
+    (list ?? []).forEach((entry, i) => {
+      if (typeof entry !== 'object' || entry === null) return;
+      const { name, ...options } = entry as { name: string } & MetricOptions;
+      places[name] ??= place(['metrics', level, i]);
+      for (const option of Object.keys(options)) places[`${name}\u0000${option}`] = place(['metrics', level, i, option]);
+    });
+  }
+  return places;
+}
+
+/** A metric options problem of the configured options as a problem of the file that wrote them, at its line. */
+export function optionsConfigError(config: MceConfig, error: MetricOptionsError): ConfigError | undefined {
+  if (!config.source) return undefined;
+  const places = config.optionPlaces ?? {};
+  return new ConfigError(
+    config.source,
+    error.problems.map((p) => {
+      const at = (p.option !== undefined ? places[`${p.metric}\u0000${p.option}`] : undefined) ?? places[p.metric];
+      return { field: at?.field ?? `metric_options.${p.metric}`, line: at?.line, message: p.problem };
+    }),
+  );
 }
 
 /** Where a path of the file is written, for error messages. */

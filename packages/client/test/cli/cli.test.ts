@@ -132,6 +132,24 @@ describe('mce compute --input', () => {
     );
   });
 
+  it('rejects an option a metric does not read and options of an unknown metric, naming the file and line', async () => {
+    const ws = tempWorkspace();
+    const config = join(ws.dir, 'mce_config.yaml');
+    writeFileSync(
+      config,
+      'metrics:\n  Session:\n    - Duration\n    - name: MCPUse\n      treshold: 0.5\nmetric_options:\n  Cost:\n    model: gpt-4o\n  Durration: {}\n',
+    );
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--worker-config', config], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `mce: ${config}: invalid configuration\n` +
+        `  ${config}:8: metric_options.Cost.model: mce:Cost has no option "model"; it takes no options\n` +
+        `  ${config}:9: metric_options.Durration: options for unknown metric "Durration" (did you mean "Duration"?)\n` +
+        `  ${config}:5: metrics.Session.1.treshold: mce:MCPUse has no option "treshold" (did you mean "threshold"?); its options: ` +
+        'threshold, model, include_reason, strict_mode, async_mode, verbose_mode, flaky, system_one_model, eval_mode, system_one_weights\n',
+    );
+  });
+
   it('usage errors exit 2', async () => {
     const run = await runCli(['compute'], tempWorkspace());
     expect(run.code).toBe(2);

@@ -16,6 +16,12 @@ export interface MetricMetadata {
   requirements: readonly string[];
   /** Names of metrics whose results this one derives from (same provider unless `provider:name`). */
   dependsOn: readonly string[];
+  /**
+   * The options the metric reads, snake_case as `mce_config.yaml` writes them (`[]`: none). When given, any other
+   * option set for the metric is a configuration error (a misspelt `treshold` is not silently ignored); when absent,
+   * every option is passed through unchecked.
+   */
+  options?: readonly string[];
 }
 
 /** What a metric computed for one element. */

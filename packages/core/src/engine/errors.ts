@@ -10,6 +10,16 @@ export class MetricSelectionError extends Error {
   }
 }
 
+/** Options set for a metric that is not registered, or that the metric does not read (`MetricMetadata.options`). */
+export class MetricOptionsError extends Error {
+  override readonly name = 'MetricOptionsError';
+  /** Each problem with the metric name (as given) and the option it is about (none: the whole entry). */
+  constructor(readonly problems: readonly { metric: string; option?: string; problem: string }[]) {
+    const lines = problems.map((p) => p.problem);
+    super(lines.length === 1 ? (lines[0] as string) : `Invalid metric options:\n- ${lines.join('\n- ')}`);
+  }
+}
+
 /** Metrics that depend on each other in a loop; `cycle` is the path, first element repeated at the end. */
 export class DependencyCycleError extends Error {
   override readonly name = 'DependencyCycleError';

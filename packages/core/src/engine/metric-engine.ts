@@ -8,6 +8,7 @@ import { elementsAt } from '../ontology/types.js';
 import type { EngineOptions } from './engine-options.js';
 import { defaultMaxWorkers, parseMaxWorkers, parseStrategy } from './engine-options.js';
 import { SessionNotFoundError } from './errors.js';
+import { checkMetricOptions } from './metric-options.js';
 import { MetricRegistry } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
 import type { ResultRecord, SessionComputation } from './output.js';
@@ -153,8 +154,15 @@ export class MetricEngine {
     await strategy?.close();
   }
 
+  /** Throws a MetricOptionsError for options of an unknown metric or options a metric does not read. */
+  checkOptions(metricOptions: ComputeOptions['metricOptions']): void {
+    checkMetricOptions(this.registry, metricOptions);
+  }
+
   #run(options: ComputeOptions): RunContext {
-    return { plan: this.plan(options), runId: options.runId ?? randomUUID(), options, cache: this.#cache };
+    const plan = this.plan(options);
+    checkMetricOptions(this.registry, options.metricOptions);
+    return { plan, runId: options.runId ?? randomUUID(), options, cache: this.#cache };
   }
 
   #requireProvider(): DataProvider {

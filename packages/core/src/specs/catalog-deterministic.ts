@@ -6,7 +6,7 @@ const USAGE_LEVELS: readonly OntologyLevel[] = ['LLMCall', 'AgentCall', 'MASCall
 const CONTAINER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall'];
 
 function deterministic(spec: Omit<MetricSpec, 'provider' | 'nature' | 'dependsOn'>): MetricSpec {
-  return { provider: 'mce', nature: 'deterministic', dependsOn: [], ...spec };
+  return { provider: 'mce', nature: 'deterministic', dependsOn: [], options: [], ...spec };
 }
 
 function tokens(name: string, what: string, field: string): MetricSpec {
@@ -116,6 +116,7 @@ function aggregate(name: string, description: string, dependsOn: string, unit: s
     description,
     requirements: [`${dependsOn} results`],
     dependsOn: [dependsOn],
+    options: [],
   };
 }
 

@@ -3,7 +3,30 @@ import type { MetricSpec } from './metric-spec.js';
 
 const SESSION_AGENT: readonly OntologyLevel[] = ['Session', 'AgentCall'];
 
-function judged(name: string, levels: readonly OntologyLevel[], description: string, requirements: string[]): MetricSpec {
+/** The options a judged metric reads: the judge model that overrides the configured one. */
+export const JUDGED_OPTION_NAMES: readonly string[] = Object.freeze(['model']);
+
+/** The options the MCP metrics read (seed 004's parameters, snake_case as mce_config.yaml writes them). */
+export const MCP_OPTION_NAMES: readonly string[] = Object.freeze([
+  'threshold',
+  'model',
+  'include_reason',
+  'strict_mode',
+  'async_mode',
+  'verbose_mode',
+  'flaky',
+  'system_one_model',
+  'eval_mode',
+  'system_one_weights',
+]);
+
+function judged(
+  name: string,
+  levels: readonly OntologyLevel[],
+  description: string,
+  requirements: string[],
+  options: readonly string[] = JUDGED_OPTION_NAMES,
+): MetricSpec {
   return {
     name,
     provider: 'mce',
@@ -14,6 +37,7 @@ function judged(name: string, levels: readonly OntologyLevel[], description: str
     description,
     requirements,
     dependsOn: [],
+    options,
   };
 }
 
@@ -58,6 +82,7 @@ export const LLM_JUDGED_SPECS: readonly MetricSpec[] = [
     description: 'Mean ToolUtilizationAccuracy over the tool calls of the session.',
     requirements: ['ToolUtilizationAccuracy results'],
     dependsOn: ['ToolUtilizationAccuracy'],
+    options: [],
   },
   judged('GoalSuccessRate', SESSION_AGENT, 'Whether the user goals of the conversation were reached.', CONVERSATION),
   judged('ResponseCompleteness', SESSION_AGENT, 'Whether the response addresses every part of the request.', [
@@ -88,16 +113,16 @@ export const MCP_SPECS: readonly MetricSpec[] = [
     'finalResponse',
     'mcpServers',
     'toolCalls.mcp',
-  ]),
+  ], MCP_OPTION_NAMES),
   judged('MultiTurnMCPUse', ['Session'], 'MCP use across the turns of a conversation.', [
     'llmCalls.inputMessages',
     'mcpServers',
     'toolCalls.mcp',
-  ]),
+  ], MCP_OPTION_NAMES),
   judged('MCPTaskCompletion', ['Session'], 'Whether the task was completed using the MCP servers available.', [
     'userInput',
     'finalResponse',
     'mcpServers',
     'toolCalls.mcp',
-  ]),
+  ], MCP_OPTION_NAMES),
 ];

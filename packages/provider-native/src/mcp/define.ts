@@ -11,7 +11,7 @@ import type {
   MetricValue,
   OntologyLevel,
 } from '@mce/core';
-import { skip } from '@mce/core';
+import { MCP_OPTION_NAMES, skip } from '@mce/core';
 import type { Judge } from '../judge/judge.js';
 import { sumEvaluationUsage } from '../judge/usage-meter.js';
 import { NATIVE_MODULE, NATIVE_PROVIDER } from '../metrics/deterministic/define.js';
@@ -89,7 +89,7 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
     }
     return model;
   };
-  const metadata = judgedMetadata(definition);
+  const metadata = judgedMetadata(definition, MCP_OPTION_NAMES);
   const levels = new Set(definition.levels);
 
   // The engine hands the same (read-only) options object to every element of a run: parse it once.

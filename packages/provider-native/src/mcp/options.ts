@@ -32,7 +32,8 @@ const weightsSchema = z.union([
   z.object({ primitives: z.number().min(0), arguments: z.number().min(0), task: z.number().min(0) }).partial(),
 ]);
 
-const OptionsSchema = z.object({
+/** Its keys are core's `MCP_OPTION_NAMES` (the metrics' declared options); a test keeps the two equal. */
+export const McpOptionsSchema = z.object({
   threshold: z.number().min(0).max(1).nullable().optional(),
   model: z.string().min(1).optional(),
   include_reason: z.boolean().optional(),
@@ -55,7 +56,7 @@ export function parseMcpOptions(...sources: ReadonlyArray<Readonly<Record<string
   const merged: Record<string, unknown> = {};
   for (const source of sources)
     for (const [k, v] of Object.entries(source ?? {})) if (v !== undefined) merged[snake(k)] = v;
-  const parsed = OptionsSchema.safeParse(merged);
+  const parsed = McpOptionsSchema.safeParse(merged);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`).join('; ');
     throw new Error(`invalid MCP metric options: ${issues}`);

@@ -65,7 +65,7 @@ describe('deterministic catalog', () => {
 });
 
 describe('agreement with the core spec catalog', () => {
-  it('each metric has the levels, nature, unit, range and dependencies its SpecRegistry entry announces', () => {
+  it('each metric has the levels, nature, unit, range, dependencies and options (none) its SpecRegistry entry announces', () => {
     const specs = new SpecRegistry();
     for (const m of DETERMINISTIC_METRICS) {
       const spec = specs.get(`mce:${m.metadata.name}`);
@@ -76,8 +76,10 @@ describe('agreement with the core spec catalog', () => {
         unit: x.unit,
         valueRange: x.valueRange,
         dependsOn: [...x.dependsOn],
+        options: x.options,
       });
       expect(pick(m.metadata), m.metadata.name).toEqual(pick(spec!));
+      expect(m.metadata.options, m.metadata.name).toEqual([]);
     }
   });
 });

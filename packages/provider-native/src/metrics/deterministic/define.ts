@@ -29,6 +29,7 @@ export function nativeMetric(
     provider: NATIVE_PROVIDER,
     requirements: [],
     dependsOn: [],
+    options: [], // the deterministic metrics read none
     ...spec,
   });
   const levels = new Set(spec.levels);

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  JUDGED_OPTION_NAMES,
   skip,
   type Element,
   type Metric,
@@ -31,7 +32,7 @@ export function judgedMetadata(definition: {
   levels: MetricMetadata['levels'];
   description: string;
   requirements: MetricMetadata['requirements'];
-}): MetricMetadata {
+}, options: readonly string[] = JUDGED_OPTION_NAMES): MetricMetadata {
   return Object.freeze({
     name: definition.name,
     provider: NATIVE_PROVIDER,
@@ -42,8 +43,10 @@ export function judgedMetadata(definition: {
     description: definition.description,
     requirements: definition.requirements,
     dependsOn: [],
+    options,
   });
 }
+
 
 export interface JudgedMetricDefinition {
   name: string;

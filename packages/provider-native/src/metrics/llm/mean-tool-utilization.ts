@@ -11,7 +11,7 @@ import { coreSpec } from './define.js';
 export const MEAN_TOOL_UTILIZATION_ACCURACY = 'MeanToolUtilizationAccuracy';
 
 export const MeanToolUtilizationAccuracy: Metric & { portable: { module: string; exportName: string } } = Object.freeze({
-  metadata: Object.freeze({ ...coreSpec(LLM_JUDGED_SPECS, MEAN_TOOL_UTILIZATION_ACCURACY) }),
+  metadata: Object.freeze({ ...coreSpec(LLM_JUDGED_SPECS, MEAN_TOOL_UTILIZATION_ACCURACY), options: [] }), // it reads no option
   portable: Object.freeze({ module: NATIVE_MODULE, exportName: MEAN_TOOL_UTILIZATION_ACCURACY }),
   compute(element: Element, ctx: MetricContext): MetricOutcome {
     const session = element as Session;
