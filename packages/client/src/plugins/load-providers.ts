@@ -69,7 +69,7 @@ export async function loadProviders(entries: readonly string[], configFile: stri
   return providers;
 }
 
-/** What the engine needs of each metric's metadata: a name, known levels. */
+/** What the engine needs of each metric's metadata: a name, known levels, and option names when it lists them. */
 function checkMetrics(provider: MetricProvider): void {
   const metrics: unknown = provider.metrics();
   if (!Array.isArray(metrics)) throw new Error('metrics() must return a list of metrics');
@@ -79,6 +79,10 @@ function checkMetrics(provider: MetricProvider): void {
     const levels: unknown = metadata.levels;
     if (!Array.isArray(levels) || levels.length === 0 || !levels.every((l) => (ONTOLOGY_LEVELS as readonly unknown[]).includes(l))) {
       throw new Error(`metric "${metadata.name}": levels must be a non-empty list of ${ONTOLOGY_LEVELS.join(', ')}`);
+    }
+    const options: unknown = metadata.options;
+    if (options !== undefined && !(Array.isArray(options) && options.every((o) => typeof o === 'string'))) {
+      throw new Error(`metric "${metadata.name}": options must be a list of option names`);
     }
     if (typeof metric.compute !== 'function') throw new Error(`metric "${metadata.name}" has no compute()`);
   }

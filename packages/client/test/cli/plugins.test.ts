@@ -76,12 +76,30 @@ describe('provider plugins', () => {
     expect(shown.provider).toBe('mce');
   });
 
+  it("checks a plugin metric's options when it lists them, and passes any option to one that does not", async () => {
+    const { ws, config } = workspaceWithPlugin('./plugins/opts.mjs');
+    const listed = metric('Listed').replace('dependsOn: []', "dependsOn: [], options: ['threshold']");
+    writeFileSync(join(ws.dir, 'conf', 'plugins', 'opts.mjs'), plugin(`${listed}, ${metric('Open')}`));
+    const compute = (options: string) => {
+      writeFileSync(config, `providers: [./plugins/opts.mjs]\nmetrics:\n  Session: [Listed, Open]\nmetric_options:\n${options}`);
+      return runCli(['--config', config, 'compute', '--input', example, '--json', '--no-store'], ws);
+    };
+    const good = await compute('  Listed: {threshold: 0.5}\n  acme:Open: {anything: 1}\n');
+    expect(good.code).toBe(0);
+    const bad = await compute('  Listed: {treshold: 0.5}\n');
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      `mce: ${config}: invalid configuration\n  ${config}:5: metric_options.Listed.treshold: acme:Listed has no option "treshold" (did you mean "threshold"?); its options: threshold\n`,
+    ]);
+  });
+
   it('names the plugin whose metrics the engine cannot take, with exit code 2', async () => {
     const cases: [string, string][] = [
       [plugin(metric('X', 'other')), 'lists metric "other:X" of another provider'],
       [plugin(`${metric('X')}, ${metric('X')}`), 'Metric "acme:X" is already registered'],
       [plugin(metric('X', 'acme', "['Bogus']")), 'metric "X": levels must be a non-empty list of Session, MASCall'],
       [plugin('42'), 'a metric without metadata.name'],
+      [plugin(metric('X').replace('dependsOn: []', "dependsOn: [], options: 'threshold'")), 'metric "X": options must be a list of option names'],
       [plugin(metric('X'), 'mce'), 'Provider "mce" is already registered'],
     ];
     for (const [source, message] of cases) {
