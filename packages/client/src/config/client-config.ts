@@ -86,7 +86,10 @@ export class MCEClientConfig {
     // A Neo4j host as the store selection reads it (a bare host:port gets its bolt:// scheme).
     c.storeUrl = first(env, 'MCE_STORE_URL') ?? (c.neo4j.uri ? storeUrlFromEnv(env) : undefined);
     const cache = env.MCE_METRIC_CACHE?.trim();
-    if (cache) c.metricCache = /^(true|false|0|1|on|off|yes|no)$/i.test(cache) ? bool(env, 'MCE_METRIC_CACHE') : cache;
+    // `none` / `disabled` read as off too: as a file name they would quietly create a cache called "none".
+    if (cache) {
+      c.metricCache = /^(none|disabled)$/i.test(cache) ? false : /^(true|false|0|1|on|off|yes|no)$/i.test(cache) ? bool(env, 'MCE_METRIC_CACHE') : cache;
+    }
     const engine = engineOptions(env);
     c.engineMaxWorkers = engine.maxWorkers;
     c.engineStrategy = engine.strategy;

@@ -107,6 +107,12 @@ describe('MCEClientConfig.fromEnv', () => {
     expect(c.applyTo(defaultMceConfig()).cache).toEqual({ path: '/tmp/c.db', read: true, write: true, enabled: true });
   });
 
+  it('MCE_METRIC_CACHE=none or disabled turns the cache off rather than naming a file', () => {
+    for (const value of ['none', 'Disabled', 'off']) {
+      expect(MCEClientConfig.fromEnv({ MCE_METRIC_CACHE: value }).applyTo(defaultMceConfig()).cache.enabled, value).toBe(false);
+    }
+  });
+
   it('names the variable of a bad value', () => {
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(/MCE_ENGINE_STRATEGY: expected one of/);
     expect(() => MCEClientConfig.fromEnv({ MCE_JUDGE_SAMPLES: '0' })).toThrow(/MCE_JUDGE_SAMPLES: expected an integer ≥ 1/);
