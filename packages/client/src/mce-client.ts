@@ -219,7 +219,13 @@ export class MCEClient implements AsyncDisposable {
    */
   async ingest(
     paths: readonly string[],
-    options: { format?: TraceFormat; batchSize?: number; onBatch?: (sessions: number, calls: number) => void } = {},
+    options: {
+      format?: TraceFormat;
+      batchSize?: number;
+      onBatch?: (sessions: number, calls: number) => void;
+      /** Called as each file is opened. */
+      onFile?: (path: string, index: number) => void;
+    } = {},
   ): Promise<IngestSummary> {
     const batchSize = options.batchSize ?? 200;
     // Also bound a batch by elements, so memory stays flat however large the sessions are.
@@ -227,28 +233,31 @@ export class MCEClient implements AsyncDisposable {
     const seen = new Set<string>();
     const warnings: IngestWarning[] = [];
     let calls = 0;
-    for (const path of paths) {
-      const stream = streamSessions(path, options.format ? { format: options.format } : {});
-      let batch: Session[] = [];
-      let batchCalls = 0;
-      const flush = async () => {
-        if (batch.length === 0) return;
-        await this.#store.writeSessions(batch);
-        options.onBatch?.(batch.length, batchCalls);
-        batch = [];
-        batchCalls = 0;
-      };
-      for await (const session of stream) {
-        const count = elementCount(session);
-        calls += count;
-        batchCalls += count;
-        seen.add(session.id);
-        batch.push(session);
-        if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
-      }
-      await flush();
-      warnings.push(...stream.warnings.list);
+    // One stream over all the files: a session whose spans are split across files (within the stream's window) is
+    // grouped whole, so its calls keep their agent and MAS attribution.
+    const stream = streamSessions(paths, {
+      ...(options.format ? { format: options.format } : {}),
+      ...(options.onFile ? { onFile: options.onFile } : {}),
+    });
+    let batch: Session[] = [];
+    let batchCalls = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await this.#store.writeSessions(batch);
+      options.onBatch?.(batch.length, batchCalls);
+      batch = [];
+      batchCalls = 0;
+    };
+    for await (const session of stream) {
+      const count = elementCount(session);
+      calls += count;
+      batchCalls += count;
+      seen.add(session.id);
+      batch.push(session);
+      if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
     }
+    await flush();
+    warnings.push(...stream.warnings.list);
     return { sessionIds: [...seen], calls, warnings };
   }
 

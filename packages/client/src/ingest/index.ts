@@ -3,6 +3,6 @@ export type { TraceFormat, IngestOptions, StreamOptions, ReadResult } from './re
 export { IngestError, WarningSink } from './errors.js';
 export type { IngestWarning, IngestWarningCode } from './errors.js';
 export { normaliseSession } from './normalise.js';
-export { groupBySession, explicitSessionId, DEFAULT_VENDOR_SESSION_KEYS, STANDARD_SESSION_KEYS } from './session-id.js';
+export { explicitSessionId, DEFAULT_VENDOR_SESSION_KEYS, STANDARD_SESSION_KEYS } from './session-id.js';
 export type { SpanRecord, SpanEvent } from './span.js';
 export { listInputFiles } from './inputs.js';

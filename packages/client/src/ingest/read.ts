@@ -12,7 +12,7 @@ import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
 import { isSessionDocument, sessionsFromDocument } from './formats/session-json.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
-import { explicitSessionId, groupBySession } from './session-id.js';
+import { explicitSessionId } from './session-id.js';
 import type { SpanRecord } from './span.js';
 
 export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
@@ -28,6 +28,8 @@ export interface IngestOptions {
 export interface StreamOptions extends IngestOptions {
   /** Emit a session once none of its spans was seen for this many spans (JSON Lines only). Default 50,000. */
   windowSpans?: number;
+  /** Called as each file is opened (for progress). */
+  onFile?: (path: string, index: number) => void;
 }
 
 export interface ReadResult {
@@ -160,117 +162,153 @@ function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink
   for (const req of Array.isArray(doc) ? doc : [doc]) yield* otlpSpans(req, warnings, { file });
 }
 
-function normaliseGroups(groups: Map<string, SpanRecord[]>, warnings: WarningSink, file: string): Session[] {
-  const out: Session[] = [];
-  for (const [id, spans] of groups) out.push(normaliseSession(id, spans, { warnings, file }));
-  return out;
-}
-
-/** Read every session of one file (any supported format). JSON Lines are streamed, then grouped at EOF. */
-export async function readSessions(path: string, options: IngestOptions = {}): Promise<ReadResult> {
-  const stream = streamSessions(path, { ...options, windowSpans: Number.POSITIVE_INFINITY });
+/** Read every session of one file or of several (any supported format). JSON Lines are streamed, then grouped at EOF. */
+export async function readSessions(paths: string | readonly string[], options: IngestOptions = {}): Promise<ReadResult> {
+  const stream = streamSessions(paths, { ...options, windowSpans: Number.POSITIVE_INFINITY });
   const sessions: Session[] = [];
   for await (const s of stream) sessions.push(s);
   return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts };
 }
 
 /**
- * Stream the sessions of a file. For JSON Lines the file is read line by line and spans are grouped by session;
- * a session is emitted once none of its spans was seen for `windowSpans` spans, or at EOF. Spans of an already
- * emitted session that show up later are emitted again as a session with the same id (the store merges them) and
- * counted as a `session-reemitted` warning. Other formats are single JSON documents and are read whole.
+ * Stream the sessions of one file or of several, read in order as one stream: the spans of a session split across
+ * files (an exporter that rotates its file) are grouped together, so its calls keep their parents. JSON Lines are read
+ * line by line; a session is emitted once none of its spans was seen for `windowSpans` spans, or after the last
+ * file. Spans of an already emitted session that show up later are emitted again as a session with the same id (the
+ * store merges them) and counted as a `session-reemitted` warning. Other formats are single JSON documents, read whole.
  */
-export function streamSessions(path: string, options: StreamOptions = {}): AsyncIterable<Session> & { warnings: WarningSink } {
+export function streamSessions(
+  paths: string | readonly string[],
+  options: StreamOptions = {},
+): AsyncIterable<Session> & { warnings: WarningSink } {
   const warnings = new WarningSink();
+  const files = typeof paths === 'string' ? [paths] : [...paths];
   return {
     warnings,
-    [Symbol.asyncIterator]: () => sessionsOf(path, options, warnings)[Symbol.asyncIterator](),
+    [Symbol.asyncIterator]: () => sessionsOf(files, options, warnings)[Symbol.asyncIterator](),
   };
 }
 
-async function* sessionsOf(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
-  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
-  const format = detected.format;
-  if (format === 'otlp-jsonl') {
-    yield* jsonlSessions(path, options, warnings);
-    return;
-  }
-  const doc = detected.doc ?? (await parseWholeFile(path));
-  if (format === 'session-json') {
-    try {
-      yield* sessionsFromDocument(doc);
-    } catch (err) {
-      throw new IngestError(errorMessage(err), path, undefined, { cause: err });
+async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
+  const grouper = new SpanGrouper(options, warnings);
+  for (const [index, path] of files.entries()) {
+    options.onFile?.(path, index);
+    const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
+    const format = detected.format;
+    if (format === 'otlp-jsonl') {
+      yield* jsonlSessions(path, grouper, warnings);
+      continue;
     }
-    return;
-  }
-  if (options.format) {
-    // A forced format must still fit the content.
-    const actual = (() => {
+    const doc = detected.doc ?? (await parseWholeFile(path));
+    if (format === 'session-json') {
       try {
-        return documentFormat(doc, path);
-      } catch {
-        return undefined;
+        yield* sessionsFromDocument(doc);
+      } catch (err) {
+        throw new IngestError(errorMessage(err), path, undefined, { cause: err });
       }
-    })();
-    if (actual !== format) throw new IngestError(`content is not ${format}`, path);
+      continue;
+    }
+    if (options.format) {
+      // A forced format must still fit the content.
+      const actual = (() => {
+        try {
+          return documentFormat(doc, path);
+        } catch {
+          return undefined;
+        }
+      })();
+      if (actual !== format) throw new IngestError(`content is not ${format}`, path);
+    }
+    for (const span of documentSpans(doc, format, warnings, path)) grouper.add(span, path);
+    yield* grouper.due();
   }
-  const groups = groupBySession(documentSpans(doc, format, warnings, path), options.sessionKeys);
-  yield* normaliseGroups(groups, warnings, path);
+  yield* grouper.rest();
 }
 
 interface Buffered {
   spans: SpanRecord[];
   /** Value of the span counter when the last span of this group arrived. */
   last: number;
+  /** The file of the group's first span (named by the normaliser's warnings). */
+  file: string;
 }
 
-async function* jsonlSessions(path: string, options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
-  const window = options.windowSpans ?? DEFAULT_WINDOW;
-  const buffers = new Map<string, Buffered>();
-  const traceSession = new Map<string, string>();
-  const emitted = new Map<string, true>();
-  const pendingKey = (traceId: string) => `\u0000${traceId}`;
-  let seen = 0;
-  let recognised = 0;
-  let lineNo = 0;
+/**
+ * Spans grouped by session as they arrive, from one file or several. A span without a session key waits under its
+ * trace id until a span of its trace names the session (then joins it); a trace that never does is a session of its
+ * own, named by the trace id (SPEC §1).
+ */
+class SpanGrouper {
+  readonly #window: number;
+  readonly #sessionKeys: readonly string[] | undefined;
+  readonly #warnings: WarningSink;
+  readonly #buffers = new Map<string, Buffered>();
+  readonly #traceSession = new Map<string, string>();
+  readonly #emitted = new Map<string, true>();
+  #seen = 0;
+  #nextSweep: number;
 
-  const emit = (key: string, buf: Buffered): Session[] => {
-    buffers.delete(key);
-    const id = key.startsWith('\u0000') ? key.slice(1) : key;
-    if (emitted.has(id)) {
-      warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: path });
-    }
-    remember(emitted, id, true);
-    return [normaliseSession(id, buf.spans, { warnings, file: path })];
-  };
+  constructor(options: StreamOptions, warnings: WarningSink) {
+    this.#window = options.windowSpans ?? DEFAULT_WINDOW;
+    this.#sessionKeys = options.sessionKeys;
+    this.#warnings = warnings;
+    this.#nextSweep = Math.min(this.#window, 4096);
+  }
 
-  const add = (span: SpanRecord) => {
-    seen++;
-    const explicit = explicitSessionId(span, options.sessionKeys);
+  add(span: SpanRecord, file: string): void {
+    this.#seen++;
+    const explicit = explicitSessionId(span, this.#sessionKeys);
     let key: string;
     if (explicit) {
       key = explicit;
-      if (!traceSession.has(span.traceId)) {
-        remember(traceSession, span.traceId, explicit);
-        const pending = buffers.get(pendingKey(span.traceId));
+      if (!this.#traceSession.has(span.traceId)) {
+        remember(this.#traceSession, span.traceId, explicit);
+        const pending = this.#buffers.get(pendingKey(span.traceId));
         if (pending) {
-          buffers.delete(pendingKey(span.traceId));
-          const target = buffers.get(key);
+          this.#buffers.delete(pendingKey(span.traceId));
+          const target = this.#buffers.get(key);
           if (target) for (const p of pending.spans) target.spans.push(p);
-          else buffers.set(key, pending);
+          else this.#buffers.set(key, pending);
         }
       }
     } else {
-      key = traceSession.get(span.traceId) ?? pendingKey(span.traceId);
+      key = this.#traceSession.get(span.traceId) ?? pendingKey(span.traceId);
     }
-    let buf = buffers.get(key);
-    if (!buf) buffers.set(key, (buf = { spans: [], last: seen }));
+    let buf = this.#buffers.get(key);
+    if (!buf) this.#buffers.set(key, (buf = { spans: [], last: this.#seen, file }));
     buf.spans.push(span);
-    buf.last = seen;
-  };
+    buf.last = this.#seen;
+  }
 
-  let nextSweep = Math.min(window, 4096);
+  /** The sessions none of whose spans was seen for the window (checked every few thousand spans). */
+  *due(): Generator<Session> {
+    if (this.#seen < this.#nextSweep || !Number.isFinite(this.#window)) return;
+    this.#nextSweep = this.#seen + Math.min(this.#window, 4096);
+    for (const [key, buf] of this.#buffers) if (this.#seen - buf.last >= this.#window) yield this.#emit(key, buf);
+  }
+
+  /** Every session still held (the input has ended). */
+  *rest(): Generator<Session> {
+    for (const [key, buf] of [...this.#buffers]) yield this.#emit(key, buf);
+  }
+
+  #emit(key: string, buf: Buffered): Session {
+    this.#buffers.delete(key);
+    const id = key.startsWith('\u0000') ? key.slice(1) : key;
+    if (this.#emitted.has(id)) {
+      this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
+    }
+    remember(this.#emitted, id, true);
+    return normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file });
+  }
+}
+
+const pendingKey = (traceId: string) => `\u0000${traceId}`;
+
+/** The spans of a JSON Lines file into `grouper` (sessions written whole on a line are yielded as they come). */
+async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
+  let recognised = 0;
+  let lineNo = 0;
   try {
     for await (const raw of readLines(path)) {
       lineNo++;
@@ -288,10 +326,10 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
       const where = { file: path, line: lineNo };
       if (isOtlpRequest(record)) {
         recognised++;
-        for (const s of otlpSpans(record, warnings, where)) add(s);
+        for (const s of otlpSpans(record, warnings, where)) grouper.add(s, path);
       } else if (isClickHouseRow(record)) {
         recognised++;
-        for (const s of clickHouseSpans([record], warnings, where)) add(s);
+        for (const s of clickHouseSpans([record], warnings, where)) grouper.add(s, path);
       } else if (isSessionDocument(record)) {
         recognised++;
         try {
@@ -304,17 +342,13 @@ async function* jsonlSessions(path: string, options: StreamOptions, warnings: Wa
         warnings.add({ code: 'malformed-line', message: 'skipped line: not an OTLP request, ClickHouse row or session', file: path, line: lineNo });
         continue;
       }
-      if (seen >= nextSweep && Number.isFinite(window)) {
-        nextSweep = seen + Math.min(window, 4096);
-        for (const [key, buf] of buffers) if (seen - buf.last >= window) yield* emit(key, buf);
-      }
+      yield* grouper.due();
     }
   } catch (err) {
     if (err instanceof IngestError) throw err;
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, lineNo, { cause: err });
   }
   if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
-  for (const [key, buf] of [...buffers]) yield* emit(key, buf);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Session id per SPEC §1: `gen_ai.conversation.id`, else `session.id`, else `execution.id`, else configured
  * vendor keys, else the trace id. Span attributes are read before resource attributes. A span without any of these
- * keys joins the session of the other spans of its trace (usually only the root span carries the id).
+ * keys joins the session of the other spans of its trace (usually only the root span carries the id): see the
+ * grouping in read.ts.
  */
 import type { SpanRecord } from './span.js';
 
@@ -59,23 +60,4 @@ export function explicitSessionId(span: SpanRecord, vendorKeys: readonly string[
     if (v) return v;
   }
   return res.vendor;
-}
-
-/** Group spans into sessions (batch mode: all spans are in memory). */
-export function groupBySession(spans: Iterable<SpanRecord>, vendorKeys?: readonly string[]): Map<string, SpanRecord[]> {
-  const all = [...spans];
-  const traceSession = new Map<string, string>();
-  const explicit = all.map((s) => explicitSessionId(s, vendorKeys));
-  all.forEach((s, i) => {
-    const id = explicit[i];
-    if (id && !traceSession.has(s.traceId)) traceSession.set(s.traceId, id);
-  });
-  const groups = new Map<string, SpanRecord[]>();
-  all.forEach((s, i) => {
-    const id = explicit[i] ?? traceSession.get(s.traceId) ?? s.traceId;
-    let g = groups.get(id);
-    if (!g) groups.set(id, (g = []));
-    g.push(s);
-  });
-  return groups;
 }

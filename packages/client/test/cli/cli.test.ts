@@ -132,6 +132,33 @@ describe('mce compute --input', () => {
     );
   });
 
+  it('computes a session split across trace files, and one written whole in two session files, once, over all its calls', async () => {
+    const ws = tempWorkspace();
+    const lines = readFileSync(example('traces/multi-agent.jsonl'), 'utf8').trimEnd().split('\n');
+    const [part1, part2] = [join(ws.dir, 'part1.jsonl'), join(ws.dir, 'part2.jsonl')];
+    writeFileSync(part1, lines.slice(0, 7).join('\n') + '\n'); // the span naming the session is in this half
+    writeFileSync(part2, lines.slice(7).join('\n') + '\n');
+    const shape = (c: SessionComputation) => c.results.map((r) => [r.name, r.level, r.measures, r.result]);
+    const whole = (await runCli(['compute', '--input', example('traces/multi-agent.jsonl'), '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    const split = await runCli(['compute', '--input', part1, part2, '--no-store', '--json'], ws);
+    expect(split.stderr).toBe(''); // no unknown-parent warning: the parts are one session
+    const parts = split.json<{ sessions: SessionComputation[] }>();
+    expect(parts.sessions.map((c) => c.sessionId)).toEqual(['trip-2026-001']);
+    expect(shape(parts.sessions[0]!)).toEqual(shape(whole.sessions[0]!));
+    expect(parts.sessions[0]!.results.filter((r) => r.name === 'LLMCallCount' && r.level === 'AgentCall').map((r) => r.result)).toEqual([1, 3, 2]);
+    // Session files: the same session written in two files (a call in each) is merged by id, as the store does.
+    const session = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Session;
+    const [a, b] = [join(ws.dir, 'a.json'), join(ws.dir, 'b.json')];
+    writeFileSync(a, JSON.stringify({ ...session, toolCalls: [] }));
+    writeFileSync(b, JSON.stringify({ ...session, llmCalls: [] }));
+    const merged = (await runCli(['compute', '--input', a, b, '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    const alone = (await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(merged.sessions).toHaveLength(1);
+    expect(value(merged.sessions[0]!, 'ToolCallCount')).toBe(value(alone.sessions[0]!, 'ToolCallCount'));
+    expect(value(merged.sessions[0]!, 'LLMCallCount')).toBe(value(alone.sessions[0]!, 'LLMCallCount'));
+    expect(value(alone.sessions[0]!, 'ToolCallCount')).toBeGreaterThan(0);
+  });
+
   it('rejects an option a metric does not read and options of an unknown metric, naming the file and line', async () => {
     const ws = tempWorkspace();
     const config = join(ws.dir, 'mce_config.yaml');
@@ -202,6 +229,20 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     await runCli(['compute', 'weather-001', '--run-id', 'r1', '--json'], ws);
     const after = (await runCli(['kg', 'metric', 'get', 'weather-001', '--recursive', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
     expect(after.sessions[0]?.results.length).toBe(2 * weather.results.length);
+  });
+
+  it('ingests a session split across trace files as one session, its calls attributed across the files', async () => {
+    const ws = tempWorkspace();
+    const lines = readFileSync(example('traces/multi-agent.jsonl'), 'utf8').trimEnd().split('\n');
+    const [part1, part2] = [join(ws.dir, 'part1.jsonl'), join(ws.dir, 'part2.jsonl')];
+    writeFileSync(part1, lines.slice(0, 7).join('\n') + '\n');
+    writeFileSync(part2, lines.slice(7).join('\n') + '\n');
+    const ingest = await runCli(['ingest', part1, part2, '--json'], ws);
+    expect(ingest.json<{ sessionIds: string[] }>().sessionIds).toEqual(['trip-2026-001']);
+    const fromStore = (await runCli(['compute', 'trip-2026-001', '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    const whole = (await runCli(['compute', '--input', example('traces/multi-agent.jsonl'), '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    const shape = (c: SessionComputation) => c.results.map((r) => [r.name, r.level, r.measures, r.result]).sort();
+    expect(shape(fromStore.sessions[0]!)).toEqual(shape(whole.sessions[0]!));
   });
 
   it('compute --no-store of stored sessions follows the configuration (engine.recursive: false → Session level only)', async () => {

@@ -61,6 +61,32 @@ describe('format detection', () => {
     expect((await catchError(readSessions(join(dir, 'missing.json')))).message).toMatch(/cannot open/);
   });
 
+  it('reads several files as one stream: a session split across them is one session, its calls linked across files', async () => {
+    const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a', 'session.id': 'split' });
+    const chat = (i: number) => span(T1, sid(i), { 'gen_ai.operation.name': 'chat' }, { parentSpanId: sid(1) });
+    const other = span(T2, sid(9), { 'gen_ai.operation.name': 'chat', 'session.id': 'other' });
+    const first = write(JSON.stringify(req(agent, chat(2))) + '\n' + JSON.stringify(req(other)) + '\n', 'jsonl');
+    const second = write(JSON.stringify(req(chat(3), chat(4))), 'json'); // no session key: it joins by trace
+    const read = await readSessions([first, second]);
+    expect(read.warnings).toEqual([]);
+    expect(read.sessions.map((x) => [x.id, x.llmCalls.map((c) => [c.id, c.agentCallId])])).toEqual([
+      ['split', [[sid(2), sid(1)], [sid(3), sid(1)], [sid(4), sid(1)]]],
+      ['other', [[sid(9), undefined]]],
+    ]);
+    // Streamed with a window, the same holds when the parts are closer than the window…
+    const near = streamSessions([first, second], { windowSpans: 10 });
+    const nearIds: string[] = [];
+    for await (const x of near) nearIds.push(`${x.id}:${x.llmCalls.length}`);
+    expect([nearIds, near.warnings.counts]).toEqual([['split:3', 'other:1'], {}]);
+    // …and a part further away than the window is a part of its own, said so.
+    const gap = write(Array.from({ length: 5 }, (_, i) => JSON.stringify(req(span(T2, sid(20 + i), { 'gen_ai.operation.name': 'chat', 'session.id': 'other' })))).join('\n'), 'jsonl');
+    const far = streamSessions([first, gap, second], { windowSpans: 3 });
+    const farIds: string[] = [];
+    for await (const x of far) farIds.push(`${x.id}:${x.llmCalls.length}`);
+    expect(farIds).toEqual(['split:1', 'other:6', 'split:2']);
+    expect(far.warnings.counts).toEqual({ 'session-reemitted': 1, 'unknown-parent': 1 });
+  });
+
   it('warns, once per session, about spans whose parent is not among the spans at hand (another file, say)', async () => {
     const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a', 'session.id': 'split' });
     const chat = (i: number) => span(T1, sid(i), { 'gen_ai.operation.name': 'chat', 'session.id': 'split' }, { parentSpanId: sid(1) });

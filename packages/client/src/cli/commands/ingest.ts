@@ -1,6 +1,6 @@
 /** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
 import type { Command } from 'commander';
-import { TRACE_FORMATS, writeSessionsFile, type IngestWarning } from '../../ingest/index.js';
+import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
 import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
 import { formatValue, table } from '../format.js';
 import { createProgress } from '../progress.js';
@@ -25,23 +25,24 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       progress.start(files.length, 'files');
-      const summary = { sessionIds: new Set<string>(), calls: 0, warnings: [] as IngestWarning[] };
+      let summary;
       try {
-        for (const file of files) {
-          const part = await client.ingest([file], format ? { format } : {});
-          log.info({ file, sessions: part.sessionIds.length, calls: part.calls, warnings: part.warnings.length }, 'ingested');
-          for (const id of part.sessionIds) summary.sessionIds.add(id);
-          summary.calls += part.calls;
-          summary.warnings.push(...part.warnings.map((w) => ({ ...w, file })));
-          progress.increment();
-        }
+        // All files in one call: a session split across files is grouped whole.
+        summary = await client.ingest(files, {
+          ...(format ? { format } : {}),
+          onFile: (file, index) => {
+            if (index > 0) progress.increment();
+            log.info({ file }, 'reading');
+          },
+        });
+        progress.increment();
       } finally {
         progress.stop();
       }
       for (const w of summary.warnings) log.warn(w, 'ingest warning');
-      if (opts.json) return writeJson(io, { sessionIds: [...summary.sessionIds], calls: summary.calls, warnings: summary.warnings.length });
+      if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length });
       for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
-      io.stderr.write(`ingested ${summary.sessionIds.size} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
+      io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
         `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (-v to see them)` : ''}\n`);
     });
 

@@ -2,6 +2,7 @@
 import type { Session } from '@mce/core';
 import { listInputFiles, readSessions, TRACE_FORMATS, type TraceFormat } from '../../ingest/index.js';
 import type { Logger } from 'pino';
+import { coalesceSessions } from '../../store/merge.js';
 import { UsageError } from '../context.js';
 
 export async function inputFiles(paths: readonly string[]): Promise<string[]> {
@@ -19,13 +20,13 @@ export function checkFormat(format: string | undefined): TraceFormat | undefined
   return format as TraceFormat;
 }
 
-/** Every session of the input paths, each file's warnings logged with its name. */
+/**
+ * Every session of the input paths, read as one stream (a session split across files is one session), and sessions
+ * written whole in several files merged by id as the store merges them: each session is computed once, over all of
+ * its calls. Warnings are logged with the file they name.
+ */
 export async function readInputSessions(paths: readonly string[], format: TraceFormat | undefined, log: Logger): Promise<Session[]> {
-  const sessions: Session[] = [];
-  for (const file of await inputFiles(paths)) {
-    const read = await readSessions(file, format ? { format } : {});
-    for (const w of read.warnings) log.warn({ file, ...w }, 'ingest warning');
-    sessions.push(...read.sessions);
-  }
-  return sessions;
+  const read = await readSessions(await inputFiles(paths), format ? { format } : {});
+  for (const w of read.warnings) log.warn(w, 'ingest warning');
+  return coalesceSessions(read.sessions);
 }
