@@ -10,7 +10,7 @@ export interface ModelQuery {
 }
 
 /** Which lookup step found the price. */
-export type PriceMatch = 'responseModel' | 'requestModel' | 'providerModel' | 'undated' | 'unprefixed' | 'fallback';
+export type PriceMatch = 'responseModel' | 'requestModel' | 'providerModel' | 'undated' | 'unprefixed' | 'snapshot' | 'fallback';
 
 export interface PriceLookup {
   prices: ModelPrice;
@@ -30,7 +30,9 @@ export type PriceLoader = () => ReadonlyMap<string, ModelPrice>;
  * Model name → per-token price, with the lookup order mce uses:
  * 1. the response model, 2. the request model, 3. `provider/model` (response, then request),
  * 4. those names without a date suffix (`gpt-4o-2024-08-06` → `gpt-4o`), 5. the name without a provider prefix
- * (`openai/gpt-4o` → `gpt-4o`, then undated), else 6. gpt-4o's price with `fallback: true`.
+ * (`openai/gpt-4o` → `gpt-4o`, then undated), 6. an undated alias's dated snapshot, when the table has only dated
+ * entries for it (`claude-sonnet-4` → `claude-sonnet-4-20250514`; of several, the latest by an 8-digit date), else
+ * 7. gpt-4o's price with `fallback: true`.
  *
  * The entries can be swapped at run time with `replace` (a refresher fetching a newer LiteLLM file) and a hook can be
  * told about each lookup (`onLookup`, so a refresher can start at the first lookup and after its TTL) — lookups stay
@@ -47,6 +49,8 @@ export class PriceTable {
    * LLM calls of a run repeat the same few models. Cleared by `replace`.
    */
   readonly #memo = new Map<string, Map<string, Map<string, PriceLookup>>>();
+  /** Undated name → the dated keys of the entries (built at the first lookup that needs it). Cleared by `replace`. */
+  #snapshots: Map<string, string[]> | undefined;
 
   constructor(entries: ReadonlyMap<string, ModelPrice> | PriceLoader, source = 'in-memory') {
     if (typeof entries === 'function') this.#loader = entries;
@@ -79,6 +83,7 @@ export class PriceTable {
     this.#source = source;
     this.#generation += 1;
     this.#memo.clear();
+    this.#snapshots = undefined;
   }
 
   /** Registers (or clears) a function called at every lookup, before it is answered. It must not throw or block. */
@@ -113,6 +118,23 @@ export class PriceTable {
       this.#loader = undefined;
     }
     return this.#entries;
+  }
+
+  /** The dated entry an undated `alias` stands for (see `latestSnapshot`), when the table has no entry of that name. */
+  #snapshotOf(alias: string): string | undefined {
+    if (this.#snapshots === undefined) {
+      const snapshots = new Map<string, string[]>();
+      for (const key of this.#load().keys()) {
+        const undated = withoutDateSuffix(key);
+        if (undated === undefined) continue;
+        const keys = snapshots.get(undated);
+        if (keys) keys.push(key);
+        else snapshots.set(undated, [key]);
+      }
+      this.#snapshots = snapshots;
+    }
+    const keys = this.#snapshots.get(alias);
+    return keys && latestSnapshot(keys);
   }
 
   #find(query: ModelQuery): PriceLookup {
@@ -150,9 +172,26 @@ export class PriceTable {
       const found = hit(key, matchedBy);
       if (found) return found;
     }
+    for (const n of names) {
+      for (const alias of [provider && `${provider}/${n}`, n, withoutProviderPrefix(n)]) {
+        const found = hit(alias === undefined ? undefined : this.#snapshotOf(alias), 'snapshot');
+        if (found) return found;
+      }
+    }
     const gpt4o = entries.get(FALLBACK_MODEL);
     return { prices: gpt4o ?? GPT_4O_PRICE, key: FALLBACK_MODEL, matchedBy: 'fallback', fallback: true, model };
   }
+}
+
+/**
+ * The dated key an undated alias stands for: its only dated entry, or of several the latest when every one ends in an
+ * 8-digit date (`-20250514`, `-2025-05-14`, `@20250514`); undefined when the choice would be a guess.
+ */
+function latestSnapshot(keys: readonly string[]): string | undefined {
+  if (keys.length === 1) return keys[0];
+  const dated = keys.map((key) => ({ key, date: /(\d{4})-?(\d{2})-?(\d{2})$/.exec(key)?.slice(1).join('') }));
+  if (dated.some((d) => d.date === undefined)) return undefined;
+  return dated.reduce((a, b) => ((b.date as string) > (a.date as string) ? b : a)).key;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

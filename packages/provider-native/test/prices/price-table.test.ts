@@ -70,7 +70,38 @@ describe('PriceTable.lookup order', () => {
     expect([r.key, r.matchedBy]).toEqual(['claude-x', 'unprefixed']);
   });
 
-  it('6. an unknown model is priced like the table\'s gpt-4o and flagged', () => {
+  it('6. then an undated alias\'s dated snapshot: the only one, or the latest by 8-digit date, never a guess', () => {
+    const t = new PriceTable(
+      new Map([
+        ['gpt-4o', p(2e-6, 8e-6)],
+        ['snap-20250514', p(1e-6, 1e-6)],
+        ['multi-20240101', p(2e-6, 2e-6)],
+        ['multi-2025-02-01', p(3e-6, 3e-6)],
+        ['multi-20241231', p(4e-6, 4e-6)],
+        ['short-0125', p(5e-6, 5e-6)],
+        ['short-0613', p(6e-6, 6e-6)],
+        ['vertex_ai/gem@20240620', p(7e-6, 7e-6)],
+        ['both', p(8e-6, 8e-6)],
+        ['both-20250101', p(9e-6, 9e-6)],
+      ]),
+    );
+    const match = (q: Parameters<PriceTable['lookup']>[0]) => {
+      const r = t.lookup(q);
+      return [r.key, r.matchedBy, r.fallback];
+    };
+    expect(match({ requestModel: 'snap' })).toEqual(['snap-20250514', 'snapshot', false]);
+    expect(match({ responseModel: 'multi' })).toEqual(['multi-2025-02-01', 'snapshot', false]);
+    expect(match({ responseModel: 'short' })).toEqual(['gpt-4o', 'fallback', true]); // MMDD dates: which is later?
+    expect(match({ responseModel: 'gem', provider: 'vertex_ai' })).toEqual(['vertex_ai/gem@20240620', 'snapshot', false]);
+    expect(match({ responseModel: 'anthropic/snap' })).toEqual(['snap-20250514', 'snapshot', false]);
+    expect(match({ responseModel: 'both' })).toEqual(['both', 'responseModel', false]); // an exact entry comes first
+    t.replace(new Map([['snap-20260101', p(1, 1)]]));
+    expect(match({ requestModel: 'snap' })).toEqual(['snap-20260101', 'snapshot', false]); // the new entries' snapshots
+    // The committed LiteLLM table: the alias a trace reports is priced as its snapshot, not like gpt-4o.
+    expect(defaultPriceTable().lookup({ requestModel: 'claude-sonnet-4' })).toMatchObject({ key: 'claude-sonnet-4-20250514', matchedBy: 'snapshot', fallback: false });
+  });
+
+  it('7. an unknown model is priced like the table\'s gpt-4o and flagged', () => {
     const r = table().lookup({ responseModel: 'mystery', requestModel: 'mystery-req', provider: 'acme' });
     expect(r).toEqual({ prices: p(2e-6, 8e-6), key: 'gpt-4o', matchedBy: 'fallback', fallback: true, model: 'mystery' });
   });
