@@ -88,7 +88,8 @@ export class MCEClient implements AsyncDisposable {
     const strategy = config.engine.strategy ?? 'asyncio';
     // The async pool mostly waits on judge calls (the judge has its own process-wide limit), so it may be wide.
     const maxWorkers = config.engine.maxWorkers ?? (strategy === 'asyncio' ? 16 : undefined);
-    this.engine = new MetricEngine({ strategy, ...(maxWorkers ? { maxWorkers } : {}) });
+    const timeout = config.engine.metricTimeoutMs;
+    this.engine = new MetricEngine({ strategy, ...(maxWorkers ? { maxWorkers } : {}), ...(timeout !== undefined ? { metricTimeoutMs: timeout } : {}) });
     this.engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
     // A bare name a plugin shares with the built-in catalog means the built-in metric (the plugin's is provider:name).
     this.engine.registry.preferProvider(nativeProvider.name);

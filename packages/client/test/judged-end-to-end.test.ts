@@ -75,4 +75,23 @@ describe('AnswerRelevancy through MCEClient', () => {
     await third.store.close();
     await third.close();
   });
+
+  it('a judge slower than engine.metric_timeout_ms fails the element, transiently, and its request is abandoned', async () => {
+    server.setScript([{ text: 'Late.\nScore: 5', latencyMs: 3_000 }]);
+    const before = server.requests.length;
+    const config = { ...defaultMceConfig(), metrics: { Session: ['AnswerRelevancy'] }, engine: { recursive: true, metricTimeoutMs: 150 } };
+    const client = await MCEClient.open({ config, store: await openStore('sqlite::memory:'), cache: false });
+    await client.store.writeSessions([weather]);
+    const started = performance.now();
+    const [c] = await client.computeAndStore('weather-001', { runId: 'slow' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(c?.results).toEqual([]);
+    expect(c?.failed).toEqual([
+      { name: 'AnswerRelevancy', level: 'Session', measures: 'weather-001', error: 'MetricTimeoutError: timed out after 150 ms', transient: true },
+    ]);
+    expect(server.requests.length - before).toBe(1); // the aborted call is not retried
+    expect(await client.getMetrics('weather-001')).toEqual([]);
+    await client.store.close();
+    await client.close();
+  });
 });

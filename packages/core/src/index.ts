@@ -26,3 +26,4 @@ export * from './engine/strategies/worker-pool.js';
 export * from './engine/strategies/create-strategy.js';
 export * from './ontology/json-schema.js';
 export * from './engine/metric-options.js';
+export * from './engine/strategies/timeout.js';

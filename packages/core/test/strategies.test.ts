@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
-import { EngineOptionError, MetricEngine, engineOptionsFromEnv } from '@mce/core';
-import { crash, duration, fixtureProvider, slow, unclonable, unreachable, where } from './fixtures/engine-metrics.mjs';
+import { EngineOptionError, MetricEngine, MetricTimeoutError, engineOptionsFromEnv } from '@mce/core';
+import { aborted, crash, duration, fixtureProvider, hangingBatch, hangs, slow, spins, unclonable, unreachable, where } from './fixtures/engine-metrics.mjs';
 import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
@@ -171,6 +171,45 @@ describe('execution strategies', () => {
     }
   });
 
+  it('fails a computation past the metric timeout (transient), aborts its signal, and keeps the others — in every strategy', async () => {
+    for (const strategy of STRATEGIES) {
+      aborted.length = 0;
+      const e = new MetricEngine({ strategy, maxWorkers: 2, metricTimeoutMs: 100 });
+      engines.push(e);
+      e.registerMetric(hangs, ref('hangs'));
+      e.registerMetric(hangingBatch, ref('hangingBatch'));
+      e.registerMetric(duration, ref('duration'));
+      const started = performance.now();
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Hangs', 'Duration'], ToolCall: ['HangingBatch'] } });
+      expect(performance.now() - started, strategy).toBeLessThan(5_000);
+      expect(run.results.map((r) => `${r.name}:${r.measures}`), strategy).toEqual([
+        'Hangs:s1-l1', 'Hangs:s1-l3', 'Duration:s1-l1', 'Duration:s1-l2', 'Duration:s1-l3',
+      ]);
+      expect(run.failed, strategy).toEqual([
+        { name: 'Hangs', level: 'LLMCall', measures: 's1-l2', error: 'MetricTimeoutError: timed out after 100 ms', transient: true },
+        { name: 'HangingBatch', level: 'ToolCall', measures: 's1-t1', error: 'MetricTimeoutError: timed out after 100 ms', transient: true },
+        { name: 'HangingBatch', level: 'ToolCall', measures: 's1-t2', error: 'MetricTimeoutError: timed out after 100 ms', transient: true },
+      ]);
+      // The metric saw its own signal abort (in a worker, in the worker's copy of the fixture).
+      if (strategy === 'asyncio' || strategy === 'hybrid') expect(aborted, strategy).toEqual(['s1-l2']);
+    }
+  });
+
+  it('stops a worker stuck in a synchronous loop past the timeout; the pool recovers', async () => {
+    for (const strategy of ['thread', 'process'] as const) {
+      const e = new MetricEngine({ strategy, maxWorkers: 1, metricTimeoutMs: 50 });
+      engines.push(e);
+      e.registerMetric(spins, ref('spins'));
+      e.registerMetric(duration, ref('duration'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Spins'] } });
+      expect(run.failed, strategy).toEqual([
+        { name: 'Spins', level: 'Session', measures: 's1', error: `MetricTimeoutError: timed out after 1050 ms (the ${strategy} computing it was stopped)`, transient: true },
+      ]);
+      const after = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Duration'] } });
+      expect(after.results.map((r) => r.result), strategy).toEqual([100]);
+    }
+  });
+
   it('a worker that dies fails its tasks, and the pool recovers', async () => {
     for (const strategy of ['thread', 'process'] as const) {
       const e = engine(strategy);
@@ -220,6 +259,15 @@ describe('execution strategies', () => {
 });
 
 describe('engineOptionsFromEnv', () => {
+  it('reads MCE_METRIC_TIMEOUT_MS, and refuses a timeout that is not a whole number of milliseconds', () => {
+    expect(engineOptionsFromEnv({ MCE_METRIC_TIMEOUT_MS: ' 30000 ' })).toEqual({ metricTimeoutMs: 30_000 });
+    for (const bad of ['0', '1.5', '1e3', '-5', '2147483648', 'soon']) {
+      expect(() => engineOptionsFromEnv({ MCE_METRIC_TIMEOUT_MS: bad }), bad).toThrow(EngineOptionError);
+    }
+    expect(() => new MetricEngine({ metricTimeoutMs: 0 })).toThrow(/metricTimeoutMs/);
+    expect(new MetricTimeoutError(5).message).toBe('timed out after 5 ms');
+  });
+
   it('reads MCE_ENGINE_STRATEGY and MCE_ENGINE_MAX_WORKERS', () => {
     expect(engineOptionsFromEnv({})).toEqual({});
     expect(engineOptionsFromEnv({ MCE_ENGINE_STRATEGY: 'Thread', MCE_ENGINE_MAX_WORKERS: '3' })).toEqual({

@@ -39,7 +39,7 @@ function num(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return n;
 }
 
-/** `MCE_ENGINE_STRATEGY` / `MCE_ENGINE_MAX_WORKERS` read as the engine reads them; a bad value is an EnvError. */
+/** `MCE_ENGINE_STRATEGY` / `MCE_ENGINE_MAX_WORKERS` / `MCE_METRIC_TIMEOUT_MS` read as the engine reads them; a bad value is an EnvError. */
 function engineOptions(env: NodeJS.ProcessEnv): EngineOptions {
   try {
     return engineOptionsFromEnv(env);
@@ -65,6 +65,7 @@ export class MCEClientConfig {
   metricCache?: boolean | string;
   engineMaxWorkers?: number;
   engineStrategy?: StrategyName;
+  engineMetricTimeoutMs?: number;
   workaroundsFirst?: boolean;
   judgeSamples?: number;
   judgeTemperature?: number;
@@ -93,6 +94,7 @@ export class MCEClientConfig {
     const engine = engineOptions(env);
     c.engineMaxWorkers = engine.maxWorkers;
     c.engineStrategy = engine.strategy;
+    c.engineMetricTimeoutMs = engine.metricTimeoutMs;
     c.workaroundsFirst = bool(env, 'MCE_WORKAROUNDS_FIRST');
     c.judgeSamples = int(env, 'MCE_JUDGE_SAMPLES', 1);
     c.judgeTemperature = num(env, 'MCE_JUDGE_TEMPERATURE');
@@ -120,6 +122,7 @@ export class MCEClientConfig {
     const out: MceConfig = { ...config, engine: { ...config.engine }, cache: { ...config.cache }, store: { ...config.store } };
     if (this.engineMaxWorkers !== undefined) out.engine.maxWorkers = this.engineMaxWorkers;
     if (this.engineStrategy !== undefined) out.engine.strategy = this.engineStrategy;
+    if (this.engineMetricTimeoutMs !== undefined) out.engine.metricTimeoutMs = this.engineMetricTimeoutMs;
     if (this.storeUrl !== undefined) out.store.url = this.storeUrl;
     if (typeof this.metricCache === 'boolean') out.cache.enabled = this.metricCache;
     if (typeof this.metricCache === 'string') {

@@ -19,7 +19,7 @@ export type MetricOptions = Record<string, unknown>;
 export interface MceConfig {
   /** The file it came from, when it came from one. */
   source?: string;
-  engine: { maxWorkers?: number; strategy?: StrategyName; recursive: boolean };
+  engine: { maxWorkers?: number; strategy?: StrategyName; recursive: boolean; metricTimeoutMs?: number };
   cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
   store: { url?: string };
   /** Provider plugins to load (package names or paths relative to the config file). */
@@ -225,6 +225,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   if (typeof engine.max_workers === 'number') config.engine.maxWorkers = engine.max_workers;
   if (typeof engine.execution_strategy === 'string') config.engine.strategy = engine.execution_strategy as StrategyName;
   if (typeof engine.recursive === 'boolean') config.engine.recursive = engine.recursive;
+  if (typeof engine.metric_timeout_ms === 'number') config.engine.metricTimeoutMs = engine.metric_timeout_ms;
   const cache = (raw.cache ?? {}) as Record<string, unknown>;
   config.cache = {
     path: typeof cache.path === 'string' ? cache.path : null,

@@ -10,6 +10,7 @@ describe('mce_config.yaml', () => {
         'engine:',
         '  max_workers: 4',
         '  execution_strategy: hybrid',
+        '  metric_timeout_ms: 60000',
         'cache:',
         '  path: null',
         '  read: true',
@@ -25,7 +26,7 @@ describe('mce_config.yaml', () => {
         '  MCPUse: { strict_mode: true }',
       ].join('\n'),
     );
-    expect(config.engine).toEqual({ maxWorkers: 4, strategy: 'hybrid', recursive: true });
+    expect(config.engine).toEqual({ maxWorkers: 4, strategy: 'hybrid', recursive: true, metricTimeoutMs: 60_000 });
     expect(config.cache).toEqual({ path: null, read: true, write: false, enabled: true });
     expect(config.metrics).toEqual({ Session: ['Duration', 'MCPUse'], LLMCall: ['Cost'] });
     expect(config.metricOptions).toEqual({ MCPUse: { strict_mode: true, threshold: 0.7, eval_mode: 'hybrid' } });
@@ -78,12 +79,13 @@ describe('MCEClientConfig.fromEnv', () => {
       MCE_JUDGE_TEMPERATURE: '0.5',
       MCE_JUDGE_LOGPROBS: 'false',
       MCE_METRIC_CACHE: 'off',
+      MCE_METRIC_TIMEOUT_MS: '45000',
     });
     expect(c.storeUrl).toBe('bolt://kg:7687');
     expect(c.neo4j).toEqual({ uri: 'bolt://kg:7687', username: 'neo', password: 'pw', database: undefined });
     expect([c.engineMaxWorkers, c.engineStrategy, c.judgeSamples, c.judgeTemperature, c.judgeLogprobs]).toEqual([8, 'thread', 3, 0.5, false]);
     const applied = c.applyTo(defaultMceConfig());
-    expect(applied.engine).toEqual({ recursive: true, maxWorkers: 8, strategy: 'thread' });
+    expect(applied.engine).toEqual({ recursive: true, maxWorkers: 8, strategy: 'thread', metricTimeoutMs: 45_000 });
     expect(applied.cache.enabled).toBe(false);
     expect(applied.store.url).toBe('bolt://kg:7687');
   });
@@ -126,6 +128,9 @@ describe('MCEClientConfig.fromEnv', () => {
     const strategy = new EnvError('MCE_ENGINE_STRATEGY', 'expected one of asyncio, thread, process, hybrid, got "fibers"');
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(strategy);
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(EnvError);
+    expect(() => MCEClientConfig.fromEnv({ MCE_METRIC_TIMEOUT_MS: '30s' })).toThrow(
+      'environment variable MCE_METRIC_TIMEOUT_MS: expected a whole number of milliseconds from 1 to 2147483647, got "30s"',
+    );
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_MAX_WORKERS: '0' })).toThrow(
       'environment variable MCE_ENGINE_MAX_WORKERS: expected an integer from 1 to 1024, got "0"',
     );

@@ -12,18 +12,39 @@ export interface EngineOptions {
   sessionConcurrency?: number;
   /** Worker entry module (plain JS); defaults to the engine's own `worker-entry.js`. */
   workerEntry?: URL;
+  /**
+   * The longest one computation may take — one element's `compute` or one `computeBatch` call, in milliseconds. Past
+   * it the computation's elements fail (transiently) and its `ctx.signal` aborts. Default: no limit.
+   */
+  metricTimeoutMs?: number;
 }
 
 export type EngineEnv = Readonly<Record<string, string | undefined>>;
 
-/** Engine options from `MCE_ENGINE_STRATEGY` and `MCE_ENGINE_MAX_WORKERS`; throws an EngineOptionError for a bad value. */
+/**
+ * Engine options from `MCE_ENGINE_STRATEGY`, `MCE_ENGINE_MAX_WORKERS` and `MCE_METRIC_TIMEOUT_MS`; throws an
+ * EngineOptionError for a bad value.
+ */
 export function engineOptionsFromEnv(env: EngineEnv): EngineOptions {
   const options: EngineOptions = {};
   const strategy = env.MCE_ENGINE_STRATEGY?.trim();
   if (strategy) options.strategy = parseStrategy(strategy, 'MCE_ENGINE_STRATEGY');
   const workers = env.MCE_ENGINE_MAX_WORKERS?.trim();
   if (workers) options.maxWorkers = parseMaxWorkers(workers, 'MCE_ENGINE_MAX_WORKERS');
+  const timeout = env.MCE_METRIC_TIMEOUT_MS?.trim();
+  if (timeout) options.metricTimeoutMs = parseTimeoutMs(timeout, 'MCE_METRIC_TIMEOUT_MS');
   return options;
+}
+
+/** The longest timer Node keeps (about 24.8 days); a longer delay would fire at once. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+export function parseTimeoutMs(value: string | number, source = 'metricTimeoutMs'): number {
+  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_TIMEOUT_MS) {
+    throw new EngineOptionError(source, `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, value);
+  }
+  return n;
 }
 
 export function parseStrategy(value: string, source = 'strategy'): StrategyName {

@@ -6,7 +6,7 @@ import type { DataProvider, MetricProvider } from '../contracts/provider.js';
 import type { Element, OntologyLevel, Session } from '../ontology/types.js';
 import { elementsAt } from '../ontology/types.js';
 import type { EngineOptions } from './engine-options.js';
-import { defaultMaxWorkers, parseMaxWorkers, parseStrategy } from './engine-options.js';
+import { defaultMaxWorkers, parseMaxWorkers, parseStrategy, parseTimeoutMs } from './engine-options.js';
 import { SessionNotFoundError } from './errors.js';
 import { checkMetricOptions } from './metric-options.js';
 import { MetricRegistry } from './metric-registry.js';
@@ -94,6 +94,7 @@ export class MetricEngine {
     // Checked here, not at the first compute: an unknown name would otherwise surface there as a TypeError.
     this.strategyName = options.strategy === undefined ? 'asyncio' : parseStrategy(options.strategy);
     this.maxWorkers = options.maxWorkers === undefined ? defaultMaxWorkers() : parseMaxWorkers(options.maxWorkers);
+    if (options.metricTimeoutMs !== undefined) parseTimeoutMs(options.metricTimeoutMs);
     this.#scheduler = new TopologicalScheduler(registry);
   }
 
@@ -175,6 +176,7 @@ export class MetricEngine {
       strategy: this.strategyName,
       maxWorkers: this.maxWorkers,
       ...(this.#options.workerEntry ? { workerEntry: this.#options.workerEntry } : {}),
+      ...(this.#options.metricTimeoutMs !== undefined ? { metricTimeoutMs: this.#options.metricTimeoutMs } : {}),
     });
     return this.#strategy;
   }

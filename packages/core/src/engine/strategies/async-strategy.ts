@@ -13,10 +13,13 @@ export function createLimiter(concurrency: number): Limiter {
 export class AsyncStrategy implements ExecutionStrategy {
   readonly name = 'asyncio';
 
-  constructor(private readonly limit: Limiter) {}
+  constructor(
+    private readonly limit: Limiter,
+    private readonly timeoutMs?: number,
+  ) {}
 
   async runStage(_session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
-    await Promise.all(jobs.map((job, i) => runInProcess(job, this.limit).then((outcomes) => done(i, outcomes))));
+    await Promise.all(jobs.map((job, i) => runInProcess(job, this.limit, this.timeoutMs).then((outcomes) => done(i, outcomes))));
   }
 
   async close(): Promise<void> {}

@@ -12,12 +12,14 @@ export interface StrategyConfig {
   /** Worker threads / processes in the pool, and the async pool's concurrency. */
   maxWorkers: number;
   workerEntry?: URL;
+  /** The metric timeout (see timeout.ts); none when undefined. */
+  metricTimeoutMs?: number;
 }
 
-export function createStrategy({ strategy, maxWorkers, workerEntry = DEFAULT_WORKER_ENTRY }: StrategyConfig): ExecutionStrategy {
+export function createStrategy({ strategy, maxWorkers, workerEntry = DEFAULT_WORKER_ENTRY, metricTimeoutMs }: StrategyConfig): ExecutionStrategy {
   const limit = createLimiter(maxWorkers);
-  if (strategy === 'asyncio') return new AsyncStrategy(limit);
+  if (strategy === 'asyncio') return new AsyncStrategy(limit, metricTimeoutMs);
   // thread and hybrid run their pooled metrics on worker threads.
   const kind: WorkerKind = strategy === 'process' ? 'process' : 'thread';
-  return new PooledStrategy(strategy, new WorkerPool(kind, workerEntry, maxWorkers), limit);
+  return new PooledStrategy(strategy, new WorkerPool(kind, workerEntry, maxWorkers), limit, metricTimeoutMs);
 }

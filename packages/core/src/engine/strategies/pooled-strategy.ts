@@ -17,6 +17,7 @@ export class PooledStrategy implements ExecutionStrategy {
     readonly name: 'thread' | 'process' | 'hybrid',
     private readonly pool: WorkerPool,
     private readonly limit: Limiter,
+    private readonly timeoutMs?: number,
   ) {}
 
   async runStage(session: Session, jobs: readonly TaskJob[], done: JobDone): Promise<void> {
@@ -24,7 +25,7 @@ export class PooledStrategy implements ExecutionStrategy {
     const remote: number[] = [];
     jobs.forEach((job, i) => {
       if (this.#offThread(job)) remote.push(i);
-      else running.push(runInProcess(job, this.limit).then((outcomes) => done(i, outcomes)));
+      else running.push(runInProcess(job, this.limit, this.timeoutMs).then((outcomes) => done(i, outcomes)));
     });
     for (const chunk of balance(remote, jobs, this.pool.size)) {
       running.push(this.#runRemote(session, jobs, chunk, done));
@@ -45,7 +46,11 @@ export class PooledStrategy implements ExecutionStrategy {
     const chunkJobs = chunk.map((i) => jobs[i] as TaskJob);
     let replies: WireOutcome[][];
     try {
-      replies = await this.pool.run(session, dependencyResults(chunkJobs), chunkJobs.map(toWire));
+      const tasks = chunkJobs.map((job) => toWire(job, this.timeoutMs));
+      // The worker times each computation itself; the pool stops a worker that is still busy well past the request's
+      // longest legitimate time (its tasks run one after the other): a synchronous computation that never returns.
+      const deadlineMs = this.timeoutMs === undefined ? undefined : tasks.length * this.timeoutMs + Math.max(WORKER_GRACE_MS, this.timeoutMs);
+      replies = await this.pool.run(session, dependencyResults(chunkJobs), tasks, deadlineMs);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       chunk.forEach((jobIndex, k) => done(jobIndex, (chunkJobs[k] as TaskJob).elements.map(() => failure)));
@@ -76,7 +81,13 @@ function balance(indices: number[], jobs: readonly TaskJob[], n: number): number
   return groups.map((g) => g.items.sort((a, b) => a - b));
 }
 
-function toWire(job: TaskJob): WireTask {
+/**
+ * What a worker may take beyond its computations' timeouts (loading the metric modules, copying the session): this,
+ * or one more timeout if that is longer.
+ */
+const WORKER_GRACE_MS = 1_000;
+
+function toWire(job: TaskJob, timeoutMs: number | undefined): WireTask {
   const task: WireTask = {
     ref: job.entry.portableRef as NonNullable<TaskJob['entry']['portableRef']>,
     metricKey: job.entry.key,
@@ -85,6 +96,7 @@ function toWire(job: TaskJob): WireTask {
     dependencyKeys: Object.fromEntries(job.ctx.results.keys),
   };
   if (job.indices) task.indices = [...job.indices];
+  if (timeoutMs !== undefined) task.timeoutMs = timeoutMs;
   return task;
 }
 

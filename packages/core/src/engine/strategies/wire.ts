@@ -13,6 +13,8 @@ export interface WireTask {
   options: Record<string, unknown>;
   /** Each name it may look up (its declared dependencies and their keys) → the key in `dependencyResults`. */
   dependencyKeys: Record<string, string>;
+  /** The metric timeout: the longest one `compute` or `computeBatch` may take (see timeout.ts). */
+  timeoutMs?: number;
 }
 
 export interface WorkerRequest {

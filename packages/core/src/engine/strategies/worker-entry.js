@@ -85,6 +85,29 @@ const failure = (error) => ({
   ...(error instanceof Error && error.transient === true ? { $transient: true } : {}),
 });
 
+/**
+ * `compute(ctx)` within `timeoutMs` (timeout.ts's rule, restated: this file runs without the package's modules): past
+ * it, a transient "timed out" error, and the computation's own signal aborts.
+ */
+function timed(ctx, timeoutMs, compute) {
+  if (timeoutMs === undefined) return Promise.resolve().then(() => compute(ctx));
+  const controller = new AbortController();
+  const own = { ...ctx, signal: controller.signal };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      const error = Object.assign(new Error(`timed out after ${timeoutMs} ms`), { name: 'MetricTimeoutError', transient: true });
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+    Promise.resolve()
+      .then(() => compute(own))
+      .then(
+        (value) => (clearTimeout(timer), resolve(value)),
+        (error) => (clearTimeout(timer), reject(error)),
+      );
+  });
+}
+
 async function runTask(session, dependencyResults, task) {
   const metric = await resolveMetric(task.ref, task.metricKey);
   const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
@@ -92,7 +115,7 @@ async function runTask(session, dependencyResults, task) {
   const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependencyKeys) };
   if (typeof metric.computeBatch === 'function') {
     try {
-      const outcomes = await metric.computeBatch(elements, ctx);
+      const outcomes = await timed(ctx, task.timeoutMs, (c) => metric.computeBatch(elements, c));
       if (!Array.isArray(outcomes) || outcomes.length !== elements.length) {
         const got = Array.isArray(outcomes) ? `${outcomes.length} outcomes` : 'no array';
         return elements.map(() => ({ $failed: `computeBatch returned ${got} for ${elements.length} elements` }));
@@ -105,7 +128,7 @@ async function runTask(session, dependencyResults, task) {
   return Promise.all(
     elements.map(async (element) => {
       try {
-        const outcome = await metric.compute(element, ctx);
+        const outcome = await timed(ctx, task.timeoutMs, (c) => metric.compute(element, c));
         return outcome instanceof Error ? failure(outcome) : outcome; // a returned Error keeps its transient flag
       } catch (error) {
         return failure(error);

@@ -2,6 +2,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Session } from '../../ontology/types.js';
+import { MetricTimeoutError } from './timeout.js';
 import type { WireOutcome, WireTask, WorkerReply, WorkerRequest } from './wire.js';
 
 /** A worker thread or a child process running `worker-entry.js`. */
@@ -67,6 +68,8 @@ function spawnProcess(entry: URL, listeners: Listeners): WorkerHandle {
 
 interface Pending {
   request: WorkerRequest;
+  /** Past this, the worker is stopped and the request fails with a MetricTimeoutError. */
+  deadlineMs: number | undefined;
   resolve(outcomes: WireOutcome[][]): void;
   reject(error: Error): void;
 }
@@ -75,6 +78,10 @@ interface Slot {
   handle: WorkerHandle;
   current?: Pending;
   dead: boolean;
+  /** The running request's deadline timer. */
+  watchdog?: NodeJS.Timeout;
+  /** Set when the watchdog stopped the worker: what its request fails with. */
+  expired?: MetricTimeoutError;
 }
 
 /**
@@ -93,9 +100,14 @@ export class WorkerPool {
     readonly size: number,
   ) {}
 
-  run(session: Session, dependencyResults: WorkerRequest['dependencyResults'], tasks: WireTask[]): Promise<WireOutcome[][]> {
+  run(
+    session: Session,
+    dependencyResults: WorkerRequest['dependencyResults'],
+    tasks: WireTask[],
+    deadlineMs?: number,
+  ): Promise<WireOutcome[][]> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ request: { id: this.#nextId++, session, dependencyResults, tasks }, resolve, reject });
+      this.#queue.push({ request: { id: this.#nextId++, session, dependencyResults, tasks }, deadlineMs, resolve, reject });
       this.#pump();
     });
   }
@@ -125,6 +137,15 @@ export class WorkerPool {
         slot.current = undefined;
         this.#release(slot);
         pending.reject(error as Error);
+        continue;
+      }
+      if (pending.deadlineMs !== undefined) {
+        const ms = pending.deadlineMs;
+        slot.watchdog = setTimeout(() => {
+          slot.expired = new MetricTimeoutError(ms, ` (the ${this.kind} computing it was stopped)`);
+          void slot.handle.terminate();
+        }, ms);
+        slot.watchdog.unref();
       }
     }
   }
@@ -135,6 +156,7 @@ export class WorkerPool {
       onReply: (reply) => {
         const pending = slot.current;
         if (!pending || pending.request.id !== reply.id) return;
+        clearTimeout(slot.watchdog);
         slot.current = undefined;
         this.#release(slot);
         if (reply.outcomes) pending.resolve(reply.outcomes);
@@ -147,9 +169,10 @@ export class WorkerPool {
         this.#slots.delete(slot);
         const at = this.#idle.indexOf(slot);
         if (at >= 0) this.#idle.splice(at, 1);
+        clearTimeout(slot.watchdog);
         const pending = slot.current;
         slot.current = undefined;
-        pending?.reject(new Error(reason));
+        pending?.reject(slot.expired ?? new Error(reason));
         this.#pump();
       },
     };
