@@ -2,7 +2,7 @@
  * How a session written again (the ingester may emit one session in parts) merges with what is stored.
  * Every adapter follows these rules; the conformance suite uses `mergeSessions` as its oracle.
  */
-import type { Call, MCPServer, Session } from '@mce/core';
+import { CALL_LISTS, type Call, type MCPServer, type Session } from '@mce/core';
 
 /** The session's own fields, without its element lists and MCP inventory. */
 export type SessionHeader = Omit<Session, 'masCalls' | 'agentCalls' | 'taskCalls' | 'llmCalls' | 'toolCalls' | 'mcpServers'>;
@@ -50,18 +50,30 @@ function upsertBy<T>(stored: readonly T[], incoming: readonly T[], key: (item: T
 const byId = (call: Call) => call.id;
 const byName = (server: MCPServer) => server.name;
 
+/**
+ * A call id is one call of the session whatever its class: a call written again as another class (the span read
+ * again by a dialect that now knows its operation) leaves its old class's list, as the stores key calls by id.
+ */
 export function mergeSessions(stored: Session | undefined, incoming: Session): Session {
   if (!stored) return incoming;
+  const merged = (list: CallList) => {
+    const others = new Set(CALL_LIST_NAMES.filter((l) => l !== list).flatMap((l) => (incoming[l] as Call[]).map(byId)));
+    const kept = others.size === 0 ? stored[list] : (stored[list] as Call[]).filter((call) => !others.has(call.id));
+    return upsertBy(kept as Call[], incoming[list] as Call[], byId);
+  };
   return {
     ...mergeSessionHeader(sessionHeader(stored), sessionHeader(incoming)),
-    masCalls: upsertBy(stored.masCalls, incoming.masCalls, byId),
-    agentCalls: upsertBy(stored.agentCalls, incoming.agentCalls, byId),
-    taskCalls: upsertBy(stored.taskCalls, incoming.taskCalls, byId),
-    llmCalls: upsertBy(stored.llmCalls, incoming.llmCalls, byId),
-    toolCalls: upsertBy(stored.toolCalls, incoming.toolCalls, byId),
+    masCalls: merged('masCalls') as Session['masCalls'],
+    agentCalls: merged('agentCalls') as Session['agentCalls'],
+    taskCalls: merged('taskCalls') as Session['taskCalls'],
+    llmCalls: merged('llmCalls') as Session['llmCalls'],
+    toolCalls: merged('toolCalls') as Session['toolCalls'],
     mcpServers: upsertBy(stored.mcpServers, incoming.mcpServers, byName),
   };
 }
+
+type CallList = (typeof CALL_LISTS)[keyof typeof CALL_LISTS];
+const CALL_LIST_NAMES = Object.values(CALL_LISTS) as CallList[];
 
 /** One entry per session id, parts of the same session merged in order (a batch may hold several parts). */
 export function coalesceSessions(sessions: readonly Session[]): Session[] {

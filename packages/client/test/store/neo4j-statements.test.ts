@@ -71,7 +71,7 @@ describe('Neo4j store statements', () => {
       },
     ]);
 
-    const [llm] = driver.find('c:LLMCall');
+    const [llm] = driver.find('seq, c:LLMCall');
     const llmRows = llm?.params.rows as Record<string, unknown>[];
     expect(llmRows).toHaveLength(1);
     const row = llmRows[0]!;
@@ -93,7 +93,7 @@ describe('Neo4j store statements', () => {
     expect(row).not.toHaveProperty('usage');
 
     // Scalars become properties, content (input/output/arguments/result) stays in the payload only.
-    const [mas] = driver.find('c:MASCall');
+    const [mas] = driver.find('seq, c:MASCall');
     const masRow = (mas?.params.rows as Record<string, unknown>[])[0]!;
     expect(Object.keys(masRow).sort()).toEqual(
       ['endTime', 'finalResponse', 'id', 'kind', 'name', 'payload', 'seq', 'sessionId', 'startTime', 'status', 'traceId', 'userInput', 'workflowName'],
@@ -101,7 +101,7 @@ describe('Neo4j store statements', () => {
     expect(isInt(masRow.seq, 0)).toBe(true);
 
     for (const kind of ['MASCall', 'AgentCall', 'TaskCall', 'ToolCall']) {
-      const [run] = driver.find(`c:${kind}`);
+      const [run] = driver.find(`seq, c:${kind}`);
       expect((run?.params.rows as unknown[]).length).toBe(1);
     }
     const [servers] = driver.find('MERGE (m:MCPServer');
@@ -114,15 +114,31 @@ describe('Neo4j store statements', () => {
     expect(driver.find('MERGE (c)-[:CHILD_OF]->(p)')[0]?.params).toEqual({ ids: ['s1'] });
   });
 
+  it('a call written again as another class or under another parent loses its old label and CHILD_OF', async () => {
+    const { driver, store } = open();
+    await store.writeSessions([richSession('s1', 1000)]);
+    const tool = driver.find('seq, c:ToolCall')[0]!.cypher;
+    expect(tool.split('\n').slice(4)).toEqual([
+      'SET c = row, c.seq = seq, c:ToolCall',
+      'REMOVE c:MASCall:AgentCall:TaskCall:LLMCall',
+      'MERGE (s)-[:HAS_CALL]->(c)',
+      'WITH c, row',
+      'OPTIONAL MATCH (c)-[stale:CHILD_OF]->(p)',
+      'WHERE row.parentId IS NULL OR p.id <> row.parentId',
+      'DELETE stale',
+    ]);
+    expect(driver.find('seq, c:MASCall')[0]!.cypher).toContain('REMOVE c:AgentCall:TaskCall:LLMCall:ToolCall\n');
+  });
+
   it('sends rows in UNWIND batches of the configured size', async () => {
     const { driver, store } = open(undefined, 1000);
     const session = bareSession('many', 0, { toolCalls: Array.from({ length: 2500 }, (_, i) => toolCall('many', i, 0)) });
     await store.writeSessions([session]);
-    const toolRuns = driver.find('c:ToolCall');
+    const toolRuns = driver.find('seq, c:ToolCall');
     expect(toolRuns.map((r) => (r.params.rows as unknown[]).length)).toEqual([1000, 1000, 500]);
     const seqs = toolRuns.flatMap((r) => (r.params.rows as { seq: { toNumber(): number } }[]).map((x) => x.seq.toNumber()));
     expect(seqs).toEqual(Array.from({ length: 2500 }, (_, i) => i));
-    expect(driver.find('c:LLMCall')).toEqual([]); // no statement for an empty class
+    expect(driver.find('seq, c:LLMCall')).toEqual([]); // no statement for an empty class
 
     const results = Array.from({ length: 2100 }, (_, i) => metricResult(`r${i}`, 'many', { at: i }));
     const outcome = await store.writeMetricResults(DEFINITIONS, results);
@@ -143,7 +159,7 @@ describe('Neo4j store statements', () => {
     expect(driver.find('SET s = row')[0]?.params.rows).toEqual([
       { id: 'p', startTime: 500, endTime: 900, traceIds: ['t0', 't1'], serviceName: 'kept' },
     ]);
-    const [tools] = driver.find('c:ToolCall');
+    const [tools] = driver.find('seq, c:ToolCall');
     expect(isInt((tools?.params.rows as { seq: unknown }[])[0]?.seq, 5)).toBe(true);
     // A stored call keeps its position: the statement only uses row.seq for a new node.
     expect(tools?.cypher).toContain('coalesce(c.seq, row.seq)');

@@ -8,7 +8,7 @@
  *   (MetricResult)-[:ofMetricType]->(Metric)
  *   (MetricResult)-[:measures]->(Session or call)
  */
-import type { CallLevel } from '@mce/core';
+import { CALL_LISTS, type CallLevel } from '@mce/core';
 
 /** Version of the graph schema below; stored on the `(:MceSchema {id: 'mce'})` node. */
 export const NEO4J_SCHEMA_VERSION = 1;
@@ -47,14 +47,24 @@ export const WRITE_SESSION_HEADERS = `UNWIND $rows AS row
 MATCH (s:Session {id: row.id})
 SET s = row`;
 
-/** Upsert calls of one class; a stored call keeps its position (`seq`). */
+/**
+ * Upsert calls of one class; a stored call keeps its position (`seq`). A call written again as another class loses
+ * its old class label, and one written under another parent (or none) loses its old `CHILD_OF` (LINK_PARENTS links
+ * the new one).
+ */
 export function writeCalls(kind: CallLevel): string {
+  const others = (Object.keys(CALL_LISTS) as CallLevel[]).filter((level) => level !== kind);
   return `UNWIND $rows AS row
 MATCH (s:Session {id: row.sessionId})
 MERGE (c:Call {sessionId: row.sessionId, id: row.id})
 WITH s, c, row, coalesce(c.seq, row.seq) AS seq
 SET c = row, c.seq = seq, c:${kind}
-MERGE (s)-[:HAS_CALL]->(c)`;
+REMOVE c:${others.join(':')}
+MERGE (s)-[:HAS_CALL]->(c)
+WITH c, row
+OPTIONAL MATCH (c)-[stale:CHILD_OF]->(p)
+WHERE row.parentId IS NULL OR p.id <> row.parentId
+DELETE stale`;
 }
 
 export const WRITE_SERVERS = `UNWIND $rows AS row

@@ -92,6 +92,27 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect((await store.getSession('split2'))?.traceIds).toEqual(['t1', 't2']);
     });
 
+    it('a call written again as another class, under another parent, is read back as written last, once', async () => {
+      const agent: Session['agentCalls'][number] = {
+        kind: 'AgentCall', id: 'moved-agent', name: 'invoke_agent a', startTime: 1000, endTime: 1900, status: 'ok', agentName: 'a',
+      };
+      const first = toolCall('moved', 2, 1000, { parentId: 'moved-tool-1' });
+      const partA = bareSession('moved', 1000, { agentCalls: [agent], toolCalls: [toolCall('moved', 1, 1000), first] });
+      await store.writeSessions([partA]);
+      // The span is read again, now classified as an LLM call inside the agent (a dialect learned its operation).
+      const again: Session['llmCalls'][number] = {
+        kind: 'LLMCall', id: first.id, name: 'chat m', startTime: first.startTime, endTime: first.endTime, status: 'ok',
+        parentId: 'moved-agent', agentCallId: 'moved-agent', requestModel: 'm',
+      };
+      const partB = bareSession('moved', 1000, { llmCalls: [again] });
+      await store.writeSessions([partB]);
+      const back = await store.getSession('moved');
+      expect(back?.toolCalls).toStrictEqual([toolCall('moved', 1, 1000)]);
+      expect(back?.llmCalls).toStrictEqual([again]);
+      expect(back?.agentCalls).toStrictEqual([agent]);
+      expect(mergeSessions(partA, partB)).toStrictEqual(back);
+    });
+
     it('stores an element id repeated within one write once: first position, last value', async () => {
       const first = toolCall('dup', 1, 0);
       const last = toolCall('dup', 1, 0, { toolName: 'renamed' });
