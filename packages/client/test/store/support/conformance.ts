@@ -102,7 +102,9 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       // The span is read again, now classified as an LLM call inside the agent (a dialect learned its operation).
       const again: Session['llmCalls'][number] = {
         kind: 'LLMCall', id: first.id, name: 'chat m', startTime: first.startTime, endTime: first.endTime, status: 'ok',
-        parentId: 'moved-agent', agentCallId: 'moved-agent', requestModel: 'm',
+        parentId: 'moved-agent', agentCallId: 'moved-agent', requestModel: 'm', operation: 'chat',
+        usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 12 },
+        inputMessages: [], outputMessages: [], finishReasons: ['stop'], toolDefinitions: [],
       };
       const partB = bareSession('moved', 1000, { llmCalls: [again] });
       await store.writeSessions([partB]);
