@@ -36,8 +36,11 @@ describe('mce metric / provider', () => {
 
   it('shows one metric and names an unknown one with exit code 2', async () => {
     const ws = tempWorkspace();
-    const shown = (await runCli(['metric', 'show', 'WorkflowEfficiency', '--json'], ws)).json<{ levels: string[]; unit: string }>();
-    expect(shown.levels).toEqual(['Session']);
+    const shown = (await runCli(['metric', 'show', 'WorkflowEfficiency', '--json'], ws)).json<{ levels: string[]; unit: string; options: string[] }>();
+    expect([shown.levels, shown.options]).toEqual([['Session'], []]);
+    const judged = (await runCli(['metric', 'show', 'AnswerRelevancy', '--json'], ws)).json<{ options: string[] }>();
+    expect(judged.options).toEqual(['model']);
+    expect((await runCli(['metric', 'show', 'MCPUse'], ws)).stdout).toContain('  options:      threshold, model, include_reason,');
     const bad = await runCli(['metric', 'show', 'NoSuchMetric'], ws);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown metric "NoSuchMetric"');

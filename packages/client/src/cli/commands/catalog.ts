@@ -35,6 +35,8 @@ function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}
     description: m.description,
     requirements: [...m.requirements],
     dependsOn: [...m.dependsOn],
+    // The options it reads; absent when the metric does not say (then any option is passed to it).
+    ...(m.options ? { options: [...m.options] } : {}),
     ...extra,
   };
 }
@@ -106,6 +108,7 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
         `  value range:  ${info.valueRange}`,
         `  requires:     ${info.requirements.join(', ') || '—'}`,
         `  depends on:   ${info.dependsOn.join(', ') || '—'}`,
+        `  options:      ${info.options ? info.options.join(', ') || 'none' : 'not declared (any option is passed through)'}`,
       ];
       io.stdout.write(`${lines.join('\n')}\n`);
     });
