@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { EngineOptionError, MetricEngine, MetricTimeoutError, engineOptionsFromEnv } from '@mce/core';
-import { aborted, crash, duration, fixtureProvider, hangingBatch, hangs, slow, spins, unclonable, unreachable, where } from './fixtures/engine-metrics.mjs';
+import {
+  aborted, busyJudged, crash, duration, fixtureProvider, hangingBatch, hangs, limitedJudge, slow, slowDeterministic, unclonable, unreachable, where,
+} from './fixtures/engine-metrics.mjs';
 import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
@@ -195,19 +198,36 @@ describe('execution strategies', () => {
     }
   });
 
-  it('stops a worker stuck in a synchronous loop past the timeout; the pool recovers', async () => {
-    for (const strategy of ['thread', 'process'] as const) {
-      const e = new MetricEngine({ strategy, maxWorkers: 1, metricTimeoutMs: 50 });
+  it('times only LLM-judged computations, each from its own start, and fails a synchronous overrun once it returns', async () => {
+    for (const strategy of STRATEGIES) {
+      const e = new MetricEngine({ strategy, maxWorkers: 2, metricTimeoutMs: 500 });
       engines.push(e);
-      e.registerMetric(spins, ref('spins'));
-      e.registerMetric(duration, ref('duration'));
-      const run = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Spins'] } });
-      expect(run.failed, strategy).toEqual([
-        { name: 'Spins', level: 'Session', measures: 's1', error: `MetricTimeoutError: timed out after 1050 ms (the ${strategy} computing it was stopped)`, transient: true },
+      for (const [m, name] of [[slowDeterministic, 'slowDeterministic'], [busyJudged, 'busyJudged'], [limitedJudge, 'limitedJudge']] as const) {
+        e.registerMetric(m, ref(name));
+      }
+      // 10 elements behind the metric's own limit of 2, 100 ms each: 500 ms in all, but none waits its turn on the clock.
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['SlowDeterministic'], LLMCall: ['LimitedJudge'], ToolCall: ['LimitedJudge'], AgentCall: ['LimitedJudge'], TaskCall: ['LimitedJudge'], MASCall: ['LimitedJudge'] } });
+      expect([run.failed, run.results.length], strategy).toEqual([[], 10]);
+      const strict = new MetricEngine({ strategy, maxWorkers: 2, metricTimeoutMs: 50 });
+      engines.push(strict);
+      strict.registerMetric(slowDeterministic, ref('slowDeterministic'));
+      strict.registerMetric(busyJudged, ref('busyJudged'));
+      const overrun = await strict.computeLoadedSession(sampleSession(), { metrics: { Session: ['SlowDeterministic', 'BusyJudged'] } });
+      expect(overrun.results.map((r) => [r.name, r.result]), strategy).toEqual([['SlowDeterministic', 2]]); // 150 ms: not timed
+      expect(overrun.failed, strategy).toEqual([
+        { name: 'BusyJudged', level: 'Session', measures: 's1', error: 'MetricTimeoutError: timed out after 50 ms', transient: true },
       ]);
-      const after = await e.computeLoadedSession(sampleSession(), { metrics: { Session: ['Duration'] } });
-      expect(after.results.map((r) => r.result), strategy).toEqual([100]);
     }
+  });
+
+  it('leaves no listener on the run signal once its timed computations are done', async () => {
+    const e = new MetricEngine({ maxWorkers: 2, metricTimeoutMs: 1000 });
+    engines.push(e);
+    e.registerMetric(hangs, ref('hangs'));
+    const run = new AbortController();
+    const before = EventEmitter.getEventListeners(run.signal, 'abort').length;
+    for (let i = 0; i < 3; i++) await e.computeLoadedSession({ ...sampleSession(), llmCalls: sampleSession().llmCalls.filter((c) => !c.id.endsWith('-l2')) }, { metrics: { LLMCall: ['Hangs'] }, signal: run.signal });
+    expect(EventEmitter.getEventListeners(run.signal, 'abort').length - before).toBe(0);
   });
 
   it('a worker that dies fails its tasks, and the pool recovers', async () => {

@@ -13,8 +13,9 @@ export interface EngineOptions {
   /** Worker entry module (plain JS); defaults to the engine's own `worker-entry.js`. */
   workerEntry?: URL;
   /**
-   * The longest one computation may take — one element's `compute` or one `computeBatch` call, in milliseconds. Past
-   * it the computation's elements fail (transiently) and its `ctx.signal` aborts. Default: no limit.
+   * The longest one LLM-judged computation may take — one element's `compute` or one `computeBatch` call, in
+   * milliseconds. Past it the computation's elements fail (transiently) and its `ctx.signal` aborts. Deterministic and
+   * aggregate metrics are never timed (timeout.ts). Default: no limit.
    */
   metricTimeoutMs?: number;
 }

@@ -3,7 +3,7 @@ import type { Element } from '../../ontology/types.js';
 import type { ElementOutcome } from '../record-builder.js';
 import { toError } from '../record-builder.js';
 import type { TaskJob } from './strategy.js';
-import { timedContext, withDeadline } from './timeout.js';
+import { withTimeout } from './timeout.js';
 
 export type Limiter = <T>(fn: () => Promise<T> | T) => Promise<T>;
 
@@ -13,22 +13,20 @@ const direct: Limiter = async (fn) => fn();
 /**
  * Computes a job on this thread. Deterministic and aggregate metrics are called directly (a synchronous outcome is
  * used as is: no promise per element); LLM-judged calls (per element, or per batch) go through `limit`, the async
- * pool's concurrency limit. With `timeoutMs`, each asynchronous computation has that long (see timeout.ts); an
- * LLM-judged one gets a signal of its own that aborts when it times out.
+ * pool's concurrency limit, and with `timeoutMs` each has that long (timeout.ts), counted from when it starts, not
+ * while it waits for a free slot.
  */
 export async function runInProcess(job: TaskJob, limit: Limiter, timeoutMs?: number): Promise<ElementOutcome[]> {
   const metric = job.entry.metric as Metric;
   const { elements, ctx } = job;
   const throttled = metric.metadata.nature === 'llm-judged';
-  if (metric.computeBatch) return runBatch(metric, elements, ctx, throttled ? limit : direct, timeoutMs);
+  if (metric.computeBatch) return runBatch(metric, elements, ctx, throttled ? limit : direct, throttled ? timeoutMs : undefined);
   const outcomes: ElementOutcome[] = new Array<ElementOutcome>(elements.length);
   let pending: Array<Promise<void>> | undefined;
-  const judged = (element: Element): Promise<MetricOutcome> => {
-    if (timeoutMs === undefined) return Promise.resolve(metric.compute(element, ctx));
-    const timed = timedContext(ctx);
-    // The deadline starts when the call does (inside the limit), not while it waits for a free slot.
-    return withDeadline(Promise.resolve().then(() => metric.compute(element, timed.ctx)), timeoutMs, timed.expire);
-  };
+  const judged = (element: Element): Promise<MetricOutcome> =>
+    timeoutMs === undefined
+      ? Promise.resolve(metric.compute(element, ctx))
+      : withTimeout(ctx, timeoutMs, (timed) => metric.compute(element, timed));
   for (let i = 0; i < elements.length; i++) {
     const element = elements[i] as Element;
     if (throttled) {
@@ -44,7 +42,7 @@ export async function runInProcess(job: TaskJob, limit: Limiter, timeoutMs?: num
       const outcome = metric.compute(element, ctx);
       if (isPromise(outcome)) {
         (pending ??= []).push(
-          (timeoutMs === undefined ? outcome : withDeadline(outcome, timeoutMs)).then(
+          outcome.then(
             (o) => void (outcomes[i] = o),
             (e: unknown) => void (outcomes[i] = toError(e)),
           ),
@@ -68,11 +66,10 @@ async function runBatch(
   timeoutMs: number | undefined,
 ): Promise<ElementOutcome[]> {
   const batch = metric.computeBatch as NonNullable<Metric['computeBatch']>;
-  const call = (): Promise<Array<MetricOutcome | Error>> => {
-    if (timeoutMs === undefined) return batch.call(metric, elements as Element[], ctx);
-    const timed = timedContext(ctx);
-    return withDeadline(Promise.resolve().then(() => batch.call(metric, elements as Element[], timed.ctx)), timeoutMs, timed.expire);
-  };
+  const call = (): Promise<Array<MetricOutcome | Error>> =>
+    timeoutMs === undefined
+      ? batch.call(metric, elements as Element[], ctx)
+      : withTimeout(ctx, timeoutMs, (timed) => batch.call(metric, elements as Element[], timed));
   try {
     const outcomes = await limit(call);
     if (!Array.isArray(outcomes) || outcomes.length !== elements.length) {

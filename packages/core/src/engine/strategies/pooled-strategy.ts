@@ -46,11 +46,8 @@ export class PooledStrategy implements ExecutionStrategy {
     const chunkJobs = chunk.map((i) => jobs[i] as TaskJob);
     let replies: WireOutcome[][];
     try {
-      const tasks = chunkJobs.map((job) => toWire(job, this.timeoutMs));
-      // The worker times each computation itself; the pool stops a worker that is still busy well past the request's
-      // longest legitimate time (its tasks run one after the other): a synchronous computation that never returns.
-      const deadlineMs = this.timeoutMs === undefined ? undefined : tasks.length * this.timeoutMs + Math.max(WORKER_GRACE_MS, this.timeoutMs);
-      replies = await this.pool.run(session, dependencyResults(chunkJobs), tasks, deadlineMs);
+      const tasks = chunkJobs.map((job) => toWire(job, this.timeoutMs, this.pool.size));
+      replies = await this.pool.run(session, dependencyResults(chunkJobs), tasks);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       chunk.forEach((jobIndex, k) => done(jobIndex, (chunkJobs[k] as TaskJob).elements.map(() => failure)));
@@ -81,13 +78,8 @@ function balance(indices: number[], jobs: readonly TaskJob[], n: number): number
   return groups.map((g) => g.items.sort((a, b) => a - b));
 }
 
-/**
- * What a worker may take beyond its computations' timeouts (loading the metric modules, copying the session): this,
- * or one more timeout if that is longer.
- */
-const WORKER_GRACE_MS = 1_000;
-
-function toWire(job: TaskJob, timeoutMs: number | undefined): WireTask {
+/** `timeoutMs`: the metric timeout, for LLM-judged tasks (the worker times them as runInProcess does). */
+function toWire(job: TaskJob, timeoutMs: number | undefined, concurrency: number): WireTask {
   const task: WireTask = {
     ref: job.entry.portableRef as NonNullable<TaskJob['entry']['portableRef']>,
     metricKey: job.entry.key,
@@ -96,7 +88,10 @@ function toWire(job: TaskJob, timeoutMs: number | undefined): WireTask {
     dependencyKeys: Object.fromEntries(job.ctx.results.keys),
   };
   if (job.indices) task.indices = [...job.indices];
-  if (timeoutMs !== undefined) task.timeoutMs = timeoutMs;
+  if (timeoutMs !== undefined && job.entry.metric.metadata.nature === 'llm-judged') {
+    task.timeoutMs = timeoutMs;
+    task.concurrency = concurrency;
+  }
   return task;
 }
 

@@ -1,45 +1,56 @@
 /**
- * The engine's metric timeout (`EngineOptions.metricTimeoutMs`): the longest one computation may take — one element's
- * `compute`, or one `computeBatch` call. A computation past it fails its elements with a MetricTimeoutError, which is
- * transient (a slow judge may answer a later attempt: the worker retries the message) and aborts the computation's
- * `ctx.signal`. JavaScript cannot interrupt a synchronous computation on its own thread: on the async pool such a
- * metric is only reported once it returns; on worker threads and processes the pool stops the worker (pool.ts).
+ * The engine's metric timeout (`EngineOptions.metricTimeoutMs`): the longest one LLM-judged computation may take —
+ * one element's `compute`, or one `computeBatch` call. It is for metrics that wait on a service; deterministic and
+ * aggregate metrics are CPU work whose time grows with the session and the machine's load, so they are never timed
+ * (their results must not depend on either). A computation past it fails its elements with a MetricTimeoutError,
+ * which is transient (a slow judge may answer a later attempt: the worker retries the message), and its
+ * `ctx.signal` aborts (the judge abandons its request). One that overran synchronously fails too, once it returns:
+ * JavaScript cannot interrupt it.
  */
 export class MetricTimeoutError extends Error {
   override readonly name = 'MetricTimeoutError';
   readonly transient = true;
-  constructor(readonly timeoutMs: number, detail = '') {
-    super(`timed out after ${timeoutMs} ms${detail}`);
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
   }
 }
 
-/** `promise`, or a MetricTimeoutError once `ms` have passed (then `onTimeout` runs, e.g. to abort the computation). */
-export function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout?: (error: MetricTimeoutError) => void): Promise<T> {
+/**
+ * `compute(ctx)` within `ms`: it gets a context whose `signal` aborts when the run's does or when the time is up, and
+ * the result is a MetricTimeoutError when the time is up first (or was overrun before the computation returned).
+ */
+export function withTimeout<C extends { signal?: AbortSignal }, T>(ctx: C, ms: number, compute: (ctx: C) => T | Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const run = ctx.signal;
+  // Forwarded by a listener removed when the computation settles (AbortSignal.any would keep one entry per
+  // computation on a long-lived run signal for as long as that signal lives).
+  const forward = () => controller.abort(run?.reason);
+  if (run?.aborted) controller.abort(run.reason);
+  else run?.addEventListener('abort', forward, { once: true });
+  const started = performance.now();
   return new Promise<T>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(timer);
+      run?.removeEventListener('abort', forward);
+    };
     const timer = setTimeout(() => {
+      settle();
       const error = new MetricTimeoutError(ms);
-      onTimeout?.(error);
+      controller.abort(error);
       reject(error);
     }, ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
+    Promise.resolve()
+      .then(() => compute({ ...ctx, signal: controller.signal }))
+      .then(
+        (value) => {
+          settle();
+          if (performance.now() - started > ms) reject(new MetricTimeoutError(ms));
+          else resolve(value);
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
   });
-}
-
-/**
- * A context for one timed computation: its `signal` aborts when the run's does or when the computation times out.
- * `expire` is what `withDeadline` calls on timeout.
- */
-export function timedContext<C extends { signal?: AbortSignal }>(ctx: C): { ctx: C; expire: (error: MetricTimeoutError) => void } {
-  const controller = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
-  return { ctx: { ...ctx, signal }, expire: (error) => controller.abort(error) };
 }

@@ -13,8 +13,10 @@ export interface WireTask {
   options: Record<string, unknown>;
   /** Each name it may look up (its declared dependencies and their keys) → the key in `dependencyResults`. */
   dependencyKeys: Record<string, string>;
-  /** The metric timeout: the longest one `compute` or `computeBatch` may take (see timeout.ts). */
+  /** The metric timeout of an LLM-judged task: the longest one `compute` or `computeBatch` may take (timeout.ts). */
   timeoutMs?: number;
+  /** With `timeoutMs`: how many of its computations run at once (as on the async pool), each timed from its start. */
+  concurrency?: number;
 }
 
 export interface WorkerRequest {

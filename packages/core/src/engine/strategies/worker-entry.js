@@ -92,20 +92,51 @@ const failure = (error) => ({
 function timed(ctx, timeoutMs, compute) {
   if (timeoutMs === undefined) return Promise.resolve().then(() => compute(ctx));
   const controller = new AbortController();
-  const own = { ...ctx, signal: controller.signal };
+  const started = performance.now();
+  const timeout = () => Object.assign(new Error(`timed out after ${timeoutMs} ms`), { name: 'MetricTimeoutError', transient: true });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      const error = Object.assign(new Error(`timed out after ${timeoutMs} ms`), { name: 'MetricTimeoutError', transient: true });
+      const error = timeout();
       controller.abort(error);
       reject(error);
     }, timeoutMs);
     Promise.resolve()
-      .then(() => compute(own))
+      .then(() => compute({ ...ctx, signal: controller.signal }))
       .then(
-        (value) => (clearTimeout(timer), resolve(value)),
-        (error) => (clearTimeout(timer), reject(error)),
+        (value) => {
+          clearTimeout(timer);
+          if (performance.now() - started > timeoutMs) reject(timeout());
+          else resolve(value);
+        },
+        (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
       );
   });
+}
+
+/** Runs the functions given to it at most `n` at a time (p-limit's contract, for this dependency-free file). */
+function limiter(n) {
+  let active = 0;
+  const waiting = [];
+  const next = () => {
+    if (active >= n || waiting.length === 0) return;
+    active++;
+    const { fn, resolve, reject } = waiting.shift();
+    Promise.resolve()
+      .then(fn)
+      .then(resolve, reject)
+      .finally(() => {
+        active--;
+        next();
+      });
+  };
+  return (fn) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ fn, resolve, reject });
+      next();
+    });
 }
 
 async function runTask(session, dependencyResults, task) {
@@ -125,10 +156,12 @@ async function runTask(session, dependencyResults, task) {
       return elements.map(() => failure(error));
     }
   }
+  // A timed (LLM-judged) task runs as on the async pool: a limited number at once, each timed from its own start.
+  const limit = task.timeoutMs === undefined ? (fn) => fn() : limiter(task.concurrency ?? 1);
   return Promise.all(
     elements.map(async (element) => {
       try {
-        const outcome = await timed(ctx, task.timeoutMs, (c) => metric.compute(element, c));
+        const outcome = await limit(() => timed(ctx, task.timeoutMs, (c) => metric.compute(element, c)));
         return outcome instanceof Error ? failure(outcome) : outcome; // a returned Error keeps its transient flag
       } catch (error) {
         return failure(error);

@@ -2,7 +2,6 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Session } from '../../ontology/types.js';
-import { MetricTimeoutError } from './timeout.js';
 import type { WireOutcome, WireTask, WorkerReply, WorkerRequest } from './wire.js';
 
 /** A worker thread or a child process running `worker-entry.js`. */
@@ -68,8 +67,6 @@ function spawnProcess(entry: URL, listeners: Listeners): WorkerHandle {
 
 interface Pending {
   request: WorkerRequest;
-  /** Past this, the worker is stopped and the request fails with a MetricTimeoutError. */
-  deadlineMs: number | undefined;
   resolve(outcomes: WireOutcome[][]): void;
   reject(error: Error): void;
 }
@@ -78,10 +75,6 @@ interface Slot {
   handle: WorkerHandle;
   current?: Pending;
   dead: boolean;
-  /** The running request's deadline timer. */
-  watchdog?: NodeJS.Timeout;
-  /** Set when the watchdog stopped the worker: what its request fails with. */
-  expired?: MetricTimeoutError;
 }
 
 /**
@@ -100,14 +93,9 @@ export class WorkerPool {
     readonly size: number,
   ) {}
 
-  run(
-    session: Session,
-    dependencyResults: WorkerRequest['dependencyResults'],
-    tasks: WireTask[],
-    deadlineMs?: number,
-  ): Promise<WireOutcome[][]> {
+  run(session: Session, dependencyResults: WorkerRequest['dependencyResults'], tasks: WireTask[]): Promise<WireOutcome[][]> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ request: { id: this.#nextId++, session, dependencyResults, tasks }, deadlineMs, resolve, reject });
+      this.#queue.push({ request: { id: this.#nextId++, session, dependencyResults, tasks }, resolve, reject });
       this.#pump();
     });
   }
@@ -137,15 +125,6 @@ export class WorkerPool {
         slot.current = undefined;
         this.#release(slot);
         pending.reject(error as Error);
-        continue;
-      }
-      if (pending.deadlineMs !== undefined) {
-        const ms = pending.deadlineMs;
-        slot.watchdog = setTimeout(() => {
-          slot.expired = new MetricTimeoutError(ms, ` (the ${this.kind} computing it was stopped)`);
-          void slot.handle.terminate();
-        }, ms);
-        slot.watchdog.unref();
       }
     }
   }
@@ -156,7 +135,6 @@ export class WorkerPool {
       onReply: (reply) => {
         const pending = slot.current;
         if (!pending || pending.request.id !== reply.id) return;
-        clearTimeout(slot.watchdog);
         slot.current = undefined;
         this.#release(slot);
         if (reply.outcomes) pending.resolve(reply.outcomes);
@@ -169,10 +147,9 @@ export class WorkerPool {
         this.#slots.delete(slot);
         const at = this.#idle.indexOf(slot);
         if (at >= 0) this.#idle.splice(at, 1);
-        clearTimeout(slot.watchdog);
         const pending = slot.current;
         slot.current = undefined;
-        pending?.reject(slot.expired ?? new Error(reason));
+        pending?.reject(new Error(reason));
         this.#pump();
       },
     };
