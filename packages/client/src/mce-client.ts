@@ -249,15 +249,20 @@ export class MCEClient implements AsyncDisposable {
       batch = [];
       batchCalls = 0;
     };
-    for await (const session of stream) {
-      const count = elementCount(session);
-      calls += count;
-      batchCalls += count;
-      seen.add(session.id);
-      batch.push(session);
-      if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
+    try {
+      for await (const session of stream) {
+        const count = elementCount(session);
+        calls += count;
+        batchCalls += count;
+        seen.add(session.id);
+        batch.push(session);
+        if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
+      }
+    } finally {
+      // On a bad file too: the sessions of the files before it are whole, and stored (the stream hands them over
+      // before its error).
+      await flush();
     }
-    await flush();
     warnings.push(...stream.warnings.list);
     return { sessionIds: [...seen], calls, warnings };
   }

@@ -288,20 +288,22 @@ class Inventory {
 
 export function normaliseSession(sessionId: string, spans: readonly SpanRecord[], opts: NormaliseOptions): Session {
   const { warnings } = opts;
-  const badCount = (message: string) => warnings.add({ code: 'malformed-span', message, sessionId, ...ifDefined('file', opts.file) });
+  // A span's own file first: a session read from several files has spans of each.
+  const fileOf = (span: SpanRecord) => ifDefined('file', span.file ?? opts.file);
+  const badCount = (span: SpanRecord) => (message: string) => warnings.add({ code: 'malformed-span', message, sessionId, ...fileOf(span) });
   // 1. Nodes, deduplicated by span id, in start order.
   const byId = new Map<string, Node>();
   const ordered = [...spans].sort((a, b) => a.startTime - b.startTime || a.endTime - b.endTime);
   for (const span of ordered) {
     if (byId.has(span.spanId)) {
-      warnings.add({ code: 'duplicate-span', message: `span ${span.spanId} (${span.name}) appears twice; the first copy is kept`, span: span.spanId, sessionId, ...ifDefined('file', opts.file) });
+      warnings.add({ code: 'duplicate-span', message: `span ${span.spanId} (${span.name}) appears twice; the first copy is kept`, span: span.spanId, sessionId, ...fileOf(span) });
       continue;
     }
     let cls: Classification;
     try {
       cls = classify(span);
     } catch (err) {
-      warnings.add({ code: 'malformed-span', message: `skipped span ${span.spanId} (${span.name}): ${errorMessage(err)}`, span: span.spanId, sessionId, ...ifDefined('file', opts.file) });
+      warnings.add({ code: 'malformed-span', message: `skipped span ${span.spanId} (${span.name}): ${errorMessage(err)}`, span: span.spanId, sessionId, ...fileOf(span) });
       continue;
     }
     byId.set(span.spanId, { span, cls });
@@ -491,7 +493,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           set(c, 'requestModel', stringField(s, 'requestModel'));
           set(c, 'responseModel', stringField(s, 'responseModel'));
           set(c, 'provider', stringField(s, 'provider'));
-          c.usage = usageOf(s, badCount);
+          c.usage = usageOf(s, badCount(s));
           c.inputMessages = inputMessages(s);
           c.outputMessages = outputMessages(s);
           c.finishReasons = finishReasonsOf(s);
@@ -502,7 +504,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
             if (c.requestModel === undefined) set(c, 'requestModel', stringField(is, 'requestModel'));
             if (c.responseModel === undefined) set(c, 'responseModel', stringField(is, 'responseModel'));
             if (c.provider === undefined) set(c, 'provider', stringField(is, 'provider'));
-            if (c.usage.totalTokens === 0) c.usage = usageOf(is, badCount);
+            if (c.usage.totalTokens === 0) c.usage = usageOf(is, badCount(is));
             if (!c.inputMessages.length) c.inputMessages = inputMessages(is);
             if (!c.outputMessages.length) c.outputMessages = outputMessages(is);
             if (!c.finishReasons.length) c.finishReasons = finishReasonsOf(is);
@@ -557,7 +559,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         }
       }
     } catch (err) {
-      warnings.add({ code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId, ...ifDefined('file', opts.file) });
+      warnings.add({ code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId, ...fileOf(s) });
     }
   }
 

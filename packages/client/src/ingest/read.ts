@@ -191,46 +191,60 @@ export function streamSessions(
 
 async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
   const grouper = new SpanGrouper(options, warnings);
-  for (const [index, path] of files.entries()) {
-    options.onFile?.(path, index);
-    const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
-    const format = detected.format;
-    if (format === 'otlp-jsonl') {
-      yield* jsonlSessions(path, grouper, warnings);
-      continue;
+  try {
+    for (const [index, path] of files.entries()) {
+      options.onFile?.(path, index);
+      yield* fileSessions(path, options, grouper, warnings);
     }
-    const doc = detected.doc ?? (await parseWholeFile(path));
-    if (format === 'session-json') {
-      try {
-        yield* sessionsFromDocument(doc);
-      } catch (err) {
-        throw new IngestError(errorMessage(err), path, undefined, { cause: err });
-      }
-      continue;
-    }
-    if (options.format) {
-      // A forced format must still fit the content.
-      const actual = (() => {
-        try {
-          return documentFormat(doc, path);
-        } catch {
-          return undefined;
-        }
-      })();
-      if (actual !== format) throw new IngestError(`content is not ${format}`, path);
-    }
-    for (const span of documentSpans(doc, format, warnings, path)) grouper.add(span, path);
-    yield* grouper.due();
+  } catch (error) {
+    // The files before the bad one are whole: their sessions are handed over before the error is.
+    yield* grouper.rest();
+    throw error;
   }
   yield* grouper.rest();
+}
+
+async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
+  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
+  const format = detected.format;
+  if (format === 'otlp-jsonl') {
+    yield* jsonlSessions(path, grouper, warnings);
+    return;
+  }
+  const doc = detected.doc ?? (await parseWholeFile(path));
+  if (format === 'session-json') {
+    let sessions: Session[];
+    try {
+      sessions = [...sessionsFromDocument(doc)];
+    } catch (err) {
+      throw new IngestError(errorMessage(err), path, undefined, { cause: err });
+    }
+    yield* grouper.addSessions(sessions);
+    return;
+  }
+  if (options.format) {
+    // A forced format must still fit the content.
+    const actual = (() => {
+      try {
+        return documentFormat(doc, path);
+      } catch {
+        return undefined;
+      }
+    })();
+    if (actual !== format) throw new IngestError(`content is not ${format}`, path);
+  }
+  for (const span of documentSpans(doc, format, warnings, path)) grouper.add(span, path);
+  yield* grouper.due();
 }
 
 interface Buffered {
   spans: SpanRecord[];
   /** Value of the span counter when the last span of this group arrived. */
   last: number;
-  /** The file of the group's first span (named by the normaliser's warnings). */
+  /** The file of the group's first span (named by the normaliser's session-level warnings). */
   file: string;
+  /** A session read whole (session JSON), held only to keep first-seen order when nothing is emitted early. */
+  ready?: Session;
 }
 
 /**
@@ -246,6 +260,7 @@ class SpanGrouper {
   readonly #traceSession = new Map<string, string>();
   readonly #emitted = new Map<string, true>();
   #seen = 0;
+  #readyCount = 0;
   #nextSweep: number;
 
   constructor(options: StreamOptions, warnings: WarningSink) {
@@ -257,6 +272,7 @@ class SpanGrouper {
 
   add(span: SpanRecord, file: string): void {
     this.#seen++;
+    span.file = file;
     const explicit = explicitSessionId(span, this.#sessionKeys);
     let key: string;
     if (explicit) {
@@ -280,6 +296,18 @@ class SpanGrouper {
     buf.last = this.#seen;
   }
 
+  /**
+   * Sessions read whole: handed on at once when sessions are emitted as they go, else held in their place so that
+   * the read's sessions come out in the order they were first seen (the first part of a session then stays first).
+   */
+  *addSessions(sessions: readonly Session[]): Generator<Session> {
+    if (Number.isFinite(this.#window)) {
+      yield* sessions;
+      return;
+    }
+    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { spans: [], last: this.#seen, file: '', ready });
+  }
+
   /** The sessions none of whose spans was seen for the window (checked every few thousand spans). */
   *due(): Generator<Session> {
     if (this.#seen < this.#nextSweep || !Number.isFinite(this.#window)) return;
@@ -294,6 +322,7 @@ class SpanGrouper {
 
   #emit(key: string, buf: Buffered): Session {
     this.#buffers.delete(key);
+    if (buf.ready) return buf.ready;
     const id = key.startsWith('\u0000') ? key.slice(1) : key;
     if (this.#emitted.has(id)) {
       this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
@@ -333,7 +362,7 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
       } else if (isSessionDocument(record)) {
         recognised++;
         try {
-          for (const s of sessionsFromDocument(record)) yield s;
+          yield* grouper.addSessions([...sessionsFromDocument(record)]);
         } catch (err) {
           warnings.add({ code: 'malformed-line', message: `skipped line: ${errorMessage(err)}`, file: path, line: lineNo });
         }

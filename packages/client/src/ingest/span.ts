@@ -31,4 +31,6 @@ export interface SpanRecord {
   events: SpanEvent[];
   /** Session id chosen by the source itself (e.g. the key of a ClickHouse `{session id → rows}` object). */
   sourceSessionId?: string;
+  /** The file the span was read from, when a read spans several (named by the normaliser's warnings about it). */
+  file?: string;
 }

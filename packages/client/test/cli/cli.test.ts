@@ -248,6 +248,17 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect(shape(fromStore.sessions[0]!)).toEqual(shape(whole.sessions[0]!));
   });
 
+  it('ingest stops at a bad file, naming it, with the files before it stored', async () => {
+    const ws = tempWorkspace();
+    const bad = join(ws.dir, 'bad.json');
+    writeFileSync(bad, '{"truncated": ');
+    const run = await runCli(['ingest', example('sessions/single-agent-tool.json'), bad, example('sessions/mcp-tools.json')], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${bad}: invalid JSON`);
+    const listed = (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string }[]>();
+    expect(listed.map((x) => x.id)).toEqual(['weather-001']);
+  });
+
   it('compute --no-store of stored sessions follows the configuration (engine.recursive: false → Session level only)', async () => {
     const ws = tempWorkspace();
     await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);

@@ -87,6 +87,32 @@ describe('format detection', () => {
     expect(far.warnings.counts).toEqual({ 'session-reemitted': 1, 'unknown-parent': 1 });
   });
 
+  it('a read of several files keeps first-seen order, names the file of each span in its warnings, and hands over the files before a bad one', async () => {
+    const traced = write(JSON.stringify(req(span(T1, sid(1), { 'gen_ai.operation.name': 'chat', 'session.id': 'traced' }))));
+    const whole = write(JSON.stringify({ kind: 'Session', id: 'whole', startTime: 0, endTime: 1, traceIds: [], masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [], mcpServers: [] }));
+    expect((await readSessions([traced, whole])).sessions.map((x) => x.id)).toEqual(['traced', 'whole']);
+    expect((await readSessions([whole, traced])).sessions.map((x) => x.id)).toEqual(['whole', 'traced']);
+    // A bad token count in the second file is reported there, though its session began in the first.
+    const later = write(JSON.stringify(req(span(T1, sid(2), { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '12abc' }))));
+    const warned = await readSessions([traced, later]);
+    expect(warned.warnings.map((w) => [w.code, w.file])).toEqual([['malformed-span', later]]);
+    // A bad file: the sessions of the files before it come out, then its error.
+    const bad = write('not json at all');
+    const seen: string[] = [];
+    const stream = streamSessions([traced, bad]);
+    const failure = await (async () => {
+      try {
+        for await (const x of stream) seen.push(x.id);
+      } catch (error) {
+        return error as IngestError;
+      }
+      return undefined;
+    })();
+    expect(seen).toEqual(['traced']);
+    expect(failure).toBeInstanceOf(IngestError);
+    expect(failure?.message).toContain(bad);
+  });
+
   it('warns, once per session, about spans whose parent is not among the spans at hand (another file, say)', async () => {
     const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a', 'session.id': 'split' });
     const chat = (i: number) => span(T1, sid(i), { 'gen_ai.operation.name': 'chat', 'session.id': 'split' }, { parentSpanId: sid(1) });
