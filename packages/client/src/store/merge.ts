@@ -2,7 +2,8 @@
  * How a session written again (the ingester may emit one session in parts) merges with what is stored.
  * Every adapter follows these rules; the conformance suite uses `mergeSessions` as its oracle.
  */
-import { CALL_LISTS, type Call, type MCPServer, type Session } from '@mce/core';
+import type { Call, MCPServer, Session } from '@mce/core';
+import { allCalls } from './rows.js';
 
 /** The session's own fields, without its element lists and MCP inventory. */
 export type SessionHeader = Omit<Session, 'masCalls' | 'agentCalls' | 'taskCalls' | 'llmCalls' | 'toolCalls' | 'mcpServers'>;
@@ -47,33 +48,35 @@ function upsertBy<T>(stored: readonly T[], incoming: readonly T[], key: (item: T
   return result;
 }
 
-const byId = (call: Call) => call.id;
 const byName = (server: MCPServer) => server.name;
 
 /**
  * A call id is one call of the session whatever its class: a call written again as another class (the span read
- * again by a dialect that now knows its operation) leaves its old class's list, as the stores key calls by id.
+ * again by a dialect that now knows its operation) leaves its old class's list. Positions are the stores' `seq`:
+ * the stored calls in their order (all classes, `allCalls` order), then the calls new to the session in the incoming
+ * order; a call written again keeps its position and takes its last value.
  */
 export function mergeSessions(stored: Session | undefined, incoming: Session): Session {
   if (!stored) return incoming;
-  const merged = (list: CallList) => {
-    const others = new Set(CALL_LIST_NAMES.filter((l) => l !== list).flatMap((l) => (incoming[l] as Call[]).map(byId)));
-    const kept = others.size === 0 ? stored[list] : (stored[list] as Call[]).filter((call) => !others.has(call.id));
-    return upsertBy(kept as Call[], incoming[list] as Call[], byId);
+  const position = new Map<string, number>();
+  for (const call of [...allCalls(stored), ...allCalls(incoming)]) if (!position.has(call.id)) position.set(call.id, position.size);
+  const incomingKind = new Map(allCalls(incoming).map((call) => [call.id, call.kind]));
+  const merged = <T extends Call>(storedList: readonly T[], incomingList: readonly T[]): T[] => {
+    const kept = new Map<string, T>();
+    for (const call of storedList) if ((incomingKind.get(call.id) ?? call.kind) === call.kind) kept.set(call.id, call);
+    for (const call of incomingList) kept.set(call.id, call);
+    return [...kept.values()].sort((a, b) => (position.get(a.id) as number) - (position.get(b.id) as number));
   };
   return {
     ...mergeSessionHeader(sessionHeader(stored), sessionHeader(incoming)),
-    masCalls: merged('masCalls') as Session['masCalls'],
-    agentCalls: merged('agentCalls') as Session['agentCalls'],
-    taskCalls: merged('taskCalls') as Session['taskCalls'],
-    llmCalls: merged('llmCalls') as Session['llmCalls'],
-    toolCalls: merged('toolCalls') as Session['toolCalls'],
+    masCalls: merged(stored.masCalls, incoming.masCalls),
+    agentCalls: merged(stored.agentCalls, incoming.agentCalls),
+    taskCalls: merged(stored.taskCalls, incoming.taskCalls),
+    llmCalls: merged(stored.llmCalls, incoming.llmCalls),
+    toolCalls: merged(stored.toolCalls, incoming.toolCalls),
     mcpServers: upsertBy(stored.mcpServers, incoming.mcpServers, byName),
   };
 }
-
-type CallList = (typeof CALL_LISTS)[keyof typeof CALL_LISTS];
-const CALL_LIST_NAMES = Object.values(CALL_LISTS) as CallList[];
 
 /** One entry per session id, parts of the same session merged in order (a batch may hold several parts). */
 export function coalesceSessions(sessions: readonly Session[]): Session[] {

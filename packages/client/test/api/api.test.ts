@@ -50,6 +50,15 @@ describe('REST API', () => {
     const bad = await app.request('/sessions', { method: 'POST', body: '{"id": 3}', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/not an mce session document/);
+    const twice = { id: 'dup', startTime: 0, endTime: 2, toolCalls: [
+      { kind: 'ToolCall', id: 'c1', name: 't', startTime: 0, endTime: 1, status: 'ok', toolName: 't' },
+      { kind: 'ToolCall', id: 'c1', name: 't', startTime: 1, endTime: 2, status: 'ok', toolName: 't' },
+    ] };
+    const duplicate = await app.request('/sessions', { method: 'POST', body: JSON.stringify(twice), headers: { 'content-type': 'application/json' } });
+    expect([duplicate.status, ((await duplicate.json()) as { error: string }).error]).toEqual([
+      400, 'not an mce session document: toolCalls.1.id: call id "c1" is already used by toolCalls[0]',
+    ]);
+    expect((await app.request('/sessions/dup')).status).toBe(404); // nothing written
     expect((await app.request('/sessions?limit=-1')).status).toBe(400);
     const badTime = await app.request('/sessions?from=yesterday');
     expect(badTime.status).toBe(400);

@@ -150,6 +150,17 @@ export const SessionSchema = z.object({
   toolCalls: z.array(ToolCallSchema).default([]),
   mcpServers: z.array(MCPServerSchema).default([]),
   attributes: record.optional(),
+}).superRefine((session, ctx) => {
+  // A call id names one call of the session whatever its class: the stores key calls by it, and a second call with
+  // the same id would silently replace the first.
+  const seen = new Map<string, string>();
+  for (const list of ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'] as const) {
+    session[list].forEach((call, i) => {
+      const first = seen.get(call.id);
+      if (first === undefined) seen.set(call.id, `${list}[${i}]`);
+      else ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `call id "${call.id}" is already used by ${first}` });
+    });
+  }
 });
 
 /** The session JSON file: one session, or `{ "sessions": [...] }`. */

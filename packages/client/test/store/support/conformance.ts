@@ -92,24 +92,26 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect((await store.getSession('split2'))?.traceIds).toEqual(['t1', 't2']);
     });
 
-    it('a call written again as another class, under another parent, is read back as written last, once', async () => {
+    it('a call written again as another class, under another parent, is read back as written last, once, in its place', async () => {
       const agent: Session['agentCalls'][number] = {
         kind: 'AgentCall', id: 'moved-agent', name: 'invoke_agent a', startTime: 1000, endTime: 1900, status: 'ok', agentName: 'a',
       };
-      const first = toolCall('moved', 2, 1000, { parentId: 'moved-tool-1' });
-      const partA = bareSession('moved', 1000, { agentCalls: [agent], toolCalls: [toolCall('moved', 1, 1000), first] });
-      await store.writeSessions([partA]);
-      // The span is read again, now classified as an LLM call inside the agent (a dialect learned its operation).
-      const again: Session['llmCalls'][number] = {
-        kind: 'LLMCall', id: first.id, name: 'chat m', startTime: first.startTime, endTime: first.endTime, status: 'ok',
-        parentId: 'moved-agent', agentCallId: 'moved-agent', requestModel: 'm', operation: 'chat',
+      const llm = (id: string, extra: Partial<Session['llmCalls'][number]> = {}): Session['llmCalls'][number] => ({
+        kind: 'LLMCall', id, name: 'chat m', startTime: 1001, endTime: 1002, status: 'ok', requestModel: 'm', operation: 'chat',
         usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 12 },
-        inputMessages: [], outputMessages: [], finishReasons: ['stop'], toolDefinitions: [],
-      };
-      const partB = bareSession('moved', 1000, { llmCalls: [again] });
+        inputMessages: [], outputMessages: [], finishReasons: ['stop'], toolDefinitions: [], ...extra,
+      });
+      const first = toolCall('moved', 2, 1000, { parentId: 'moved-tool-1' });
+      // Written first: the agent, an LLM call, two tool calls (positions 0, 1, 2, 3).
+      const partA = bareSession('moved', 1000, { agentCalls: [agent], llmCalls: [llm('moved-early')], toolCalls: [toolCall('moved', 1, 1000), first] });
+      await store.writeSessions([partA]);
+      // Read again: the second tool span is an LLM call inside the agent, the LLM span a tool call (dialects learned).
+      const again = llm(first.id, { startTime: first.startTime, endTime: first.endTime, parentId: 'moved-agent', agentCallId: 'moved-agent' });
+      const asTool = toolCall('moved', 0, 1000, { id: 'moved-early', toolName: 'lookup' });
+      const partB = bareSession('moved', 1000, { llmCalls: [again], toolCalls: [asTool] });
       await store.writeSessions([partB]);
       const back = await store.getSession('moved');
-      expect(back?.toolCalls).toStrictEqual([toolCall('moved', 1, 1000)]);
+      expect(back?.toolCalls).toStrictEqual([asTool, toolCall('moved', 1, 1000)]); // in its place: before tool 1
       expect(back?.llmCalls).toStrictEqual([again]);
       expect(back?.agentCalls).toStrictEqual([agent]);
       expect(mergeSessions(partA, partB)).toStrictEqual(back);
