@@ -10,6 +10,24 @@ export interface EnqueueOptions {
   window?: number;
   /** The main queue's arguments (the worker's `queue_arguments`), declared with it. */
   queueArguments?: Readonly<Record<string, string | number | boolean>>;
+  /** How long to wait for the broker before giving up. Default 10 s. */
+  connectTimeoutMs?: number;
+}
+
+/** The broker could not be reached (nothing was published). */
+export class BrokerUnreachableError extends Error {
+  override readonly name = 'BrokerUnreachableError';
+}
+
+/** `amqp://user:secret@host/vhost` → `amqp://user:***@host/vhost`: URLs in messages never show a password. */
+export function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url;
+  }
 }
 
 export interface EnqueueResult {
@@ -35,6 +53,16 @@ export async function enqueueSessions(
     bodies.push(perMessage === 1 ? { session_id: chunk[0] } : { session_ids: chunk });
   }
   const connection = new Connection({ url: amqpUrl, connectionName: 'mce-enqueue', retryLow: 200, retryHigh: 2000 });
+  // Without a listener a connection error would be thrown as an unhandled 'error' event; the last one explains a
+  // broker that cannot be reached.
+  let lastError: unknown;
+  connection.on('error', (error: unknown) => (lastError = error));
+  try {
+    await connection.onConnect(options.connectTimeoutMs ?? 10_000);
+  } catch (error) {
+    const reason = lastError instanceof Error ? lastError.message : error instanceof Error ? error.message : String(error);
+    throw new BrokerUnreachableError(`cannot reach the broker at ${withoutCredentials(amqpUrl)}: ${reason}`);
+  }
   try {
     const publisher = connection.createPublisher({ confirm: true, maxAttempts: 3, queues: [topology(queue, options.queueArguments).main] });
     const window = Math.max(1, options.window ?? 500);

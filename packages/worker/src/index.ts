@@ -7,4 +7,4 @@ export { startHealthServer, type HealthServer } from './health-server.js';
 export { createLogger, type Logger } from './logger.js';
 export { MceWorker, type WorkerOptions } from './worker.js';
 export { runWorker, type RunWorkerOptions, type RunWorkerResult } from './run-worker.js';
-export { enqueueSessions, type EnqueueOptions, type EnqueueResult } from './enqueue.js';
+export { BrokerUnreachableError, enqueueSessions, withoutCredentials, type EnqueueOptions, type EnqueueResult } from './enqueue.js';

@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { config as loadDotenv } from 'dotenv';
 import { existsSync } from 'node:fs';
-import { MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
+import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
 import { PluginError } from '../plugins/load-providers.js';
@@ -19,7 +19,10 @@ import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
 import { UsageError, type CliIO } from './context.js';
 
-const BAD_INPUT = [PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError];
+const BAD_INPUT = [
+  PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
+  UnknownDependencyError,
+];
 
 export function createProgram(io: CliIO): Command {
   const program = new Command('mce')
@@ -53,6 +56,9 @@ export function createProgram(io: CliIO): Command {
   return program;
 }
 
+/** A bad `worker:` section or MCE_AMQP_URL: `@mce/worker` is loaded on demand, so its error class is known by name. */
+const isBadWorkerInput = (error: unknown): boolean => error instanceof Error && error.name === 'WorkerConfigError';
+
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   const program = createProgram(io);
   try {
@@ -66,7 +72,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`mce: ${message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    return BAD_INPUT.some((E) => error instanceof E) ? 2 : 1;
+    return BAD_INPUT.some((E) => error instanceof E) || isBadWorkerInput(error) ? 2 : 1;
   }
 }
 

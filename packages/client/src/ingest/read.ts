@@ -3,8 +3,9 @@
  * memory. Public entry points: `readSessions`, `streamSessions`, `detectFormat`, `writeSessionsFile`.
  */
 import { createWriteStream } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
-import { once } from 'node:events';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
@@ -382,24 +383,30 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
 
 /**
  * Write sessions as the project's session JSON (`{ "sessions": [...] }`), streamed one session per line so
- * big exports never sit in memory as one string. Returns the number of sessions written.
+ * big exports never sit in memory as one string. Returns the number of sessions written. The file appears whole or
+ * not at all (written beside it, then renamed); one that cannot be written (no such folder, a folder, no permission)
+ * is an IngestError naming it.
  */
 export async function writeSessionsFile(path: string, sessions: Iterable<Session> | AsyncIterable<Session>): Promise<number> {
-  const out = createWriteStream(path, { encoding: 'utf8' });
-  const write = async (chunk: string) => {
-    if (!out.write(chunk)) await once(out, 'drain');
-  };
   let n = 0;
-  try {
-    await write('{"sessions":[');
+  async function* text(): AsyncGenerator<string> {
+    yield '{"sessions":[';
     for await (const s of sessions) {
-      await write(`${n === 0 ? '\n' : ',\n'}${JSON.stringify(s)}`);
+      yield `${n === 0 ? '\n' : ',\n'}${JSON.stringify(s)}`;
       n++;
     }
-    await write('\n]}\n');
-  } finally {
-    out.end();
-    await once(out, 'close');
+    yield '\n]}\n';
+  }
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new IngestError('cannot write: it is a folder', path);
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    await pipeline(Readable.from(text()), createWriteStream(partial, { encoding: 'utf8' }));
+    await rename(partial, path);
+  } catch (err) {
+    await rm(partial, { force: true }).catch(() => undefined);
+    if (err instanceof IngestError) throw err;
+    const reason = errorMessage(err).replaceAll(partial, path);
+    throw new IngestError(`cannot write: ${reason}`, path, undefined, { cause: err });
   }
   return n;
 }

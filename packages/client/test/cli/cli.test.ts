@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -287,6 +287,16 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const again = (await runCli(['compute', '--input', out, '--json', '--no-store', '--run-id', 'x'], ws)).json<{ sessions: SessionComputation[] }>();
     const strip = (s: SessionComputation[]) => s.map((c) => ({ ...c, results: c.results.map(({ timestamp: _t, ...r }) => r) }));
     expect(strip(again.sessions)).toEqual(strip(direct.sessions));
+  });
+
+  it('an export to a path that cannot be written exits 2 naming it, and leaves no file behind', async () => {
+    const ws = tempWorkspace();
+    const missing = join(ws.dir, 'no-such-folder', 'out.json');
+    const run = await runCli(['sessions', 'export', '--input', example('traces'), '-o', missing], ws);
+    expect([run.code, run.stderr]).toEqual([2, `mce: ${missing}: cannot write: ENOENT: no such file or directory, open '${missing}'\n`]);
+    const folder = await runCli(['sessions', 'export', '--input', example('traces'), '-o', ws.dir], ws);
+    expect([folder.code, folder.stderr]).toEqual([2, `mce: ${ws.dir}: cannot write: it is a folder\n`]);
+    expect(readdirSync(ws.dir).filter((f) => f.includes('partial'))).toEqual([]);
   });
 });
 
