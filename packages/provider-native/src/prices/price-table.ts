@@ -138,13 +138,30 @@ export class PriceTable {
   }
 
   #find(query: ModelQuery): PriceLookup {
-    const entries = this.#load();
     const response = nonEmpty(query.responseModel);
     const request = nonEmpty(query.requestModel);
     const provider = nonEmpty(query.provider);
     const model = response ?? request;
-    const names = [response, request].filter((n): n is string => n !== undefined);
+    // The names as reported, then lower-cased (`GPT-4o-mini`), then without a cloud vendor's prefix
+    // (`us.anthropic.claude-…` on Bedrock): each variant goes through every step before the next is tried.
+    const variants: Array<[string | undefined, string | undefined]> = [[response, request]];
+    const lower = (n: string | undefined) => n?.toLowerCase();
+    if (lower(response) !== response || lower(request) !== request) variants.push([lower(response), lower(request)]);
+    const unvendored = (n: string | undefined) => (n === undefined ? undefined : withoutVendorPrefix(n.toLowerCase()));
+    if (unvendored(response) !== undefined || unvendored(request) !== undefined) {
+      variants.push([unvendored(response) ?? lower(response), unvendored(request) ?? lower(request)]);
+    }
+    for (const [r, q] of variants) {
+      const found = this.#findNames(r, q, provider, model);
+      if (found) return found;
+    }
+    const gpt4o = this.#load().get(FALLBACK_MODEL);
+    return { prices: gpt4o ?? GPT_4O_PRICE, key: FALLBACK_MODEL, matchedBy: 'fallback', fallback: true, model };
+  }
 
+  #findNames(response: string | undefined, request: string | undefined, provider: string | undefined, model: string | undefined): PriceLookup | undefined {
+    const entries = this.#load();
+    const names = [response, request].filter((n): n is string => n !== undefined);
     const hit = (key: string | undefined, matchedBy: PriceMatch): PriceLookup | undefined => {
       if (key === undefined) return undefined;
       const prices = entries.get(key);
@@ -173,14 +190,27 @@ export class PriceTable {
       if (found) return found;
     }
     for (const n of names) {
-      for (const alias of [provider && `${provider}/${n}`, n, withoutProviderPrefix(n)]) {
+      // `-latest` names the newest snapshot too (`claude-3-7-sonnet-latest`).
+      const base = n.endsWith(LATEST) ? n.slice(0, -LATEST.length) : n;
+      for (const alias of [provider && `${provider}/${base}`, base, withoutProviderPrefix(base)]) {
         const found = hit(alias === undefined ? undefined : this.#snapshotOf(alias), 'snapshot');
         if (found) return found;
       }
     }
-    const gpt4o = entries.get(FALLBACK_MODEL);
-    return { prices: gpt4o ?? GPT_4O_PRICE, key: FALLBACK_MODEL, matchedBy: 'fallback', fallback: true, model };
+    return undefined;
   }
+}
+
+const LATEST = '-latest';
+
+/**
+ * `us.anthropic.claude-…` / `anthropic.claude-…` → `claude-…`: Bedrock's vendor prefix (and cross-region inference
+ * profile) before the model name; undefined when there is none. A dot between digits is a version (`gpt-4.1`), not a
+ * prefix.
+ */
+function withoutVendorPrefix(model: string): string | undefined {
+  const match = /^(?:(?:us|eu|apac|au|ca|jp|global|us-gov)\.)?[a-z][a-z0-9-]*\.(?=[a-z])/.exec(model);
+  return match ? model.slice(match[0].length) : undefined;
 }
 
 /**

@@ -101,6 +101,21 @@ describe('PriceTable.lookup order', () => {
     expect(defaultPriceTable().lookup({ requestModel: 'claude-sonnet-4' })).toMatchObject({ key: 'claude-sonnet-4-20250514', matchedBy: 'snapshot', fallback: false });
   });
 
+  it('every step again with the names lower-cased, then without a cloud vendor\'s prefix; -latest is an undated alias', () => {
+    const t = defaultPriceTable();
+    const match = (responseModel: string) => {
+      const r = t.lookup({ responseModel });
+      return [r.key, r.matchedBy, r.model];
+    };
+    expect(match('GPT-4o-mini')).toEqual(['gpt-4o-mini', 'responseModel', 'GPT-4o-mini']);
+    expect(match('anthropic.claude-sonnet-4-5-20250929-v1:0')).toEqual(['claude-sonnet-4-5-20250929-v1:0', 'responseModel', 'anthropic.claude-sonnet-4-5-20250929-v1:0']);
+    expect(match('us.anthropic.claude-sonnet-4-5-20250929-v1:0')[0]).toBe('claude-sonnet-4-5-20250929-v1:0');
+    expect(match('claude-3-7-sonnet-latest')).toEqual(['claude-3-7-sonnet-20250219', 'snapshot', 'claude-3-7-sonnet-latest']);
+    expect(match('gpt-5-chat-latest')[0]).toBe('gpt-5-chat-latest'); // a -latest entry of its own comes first
+    expect(match('gpt-4.1-mini')[0]).toBe('gpt-4.1-mini'); // a version's dot is not a vendor prefix
+    expect(match('Mystery.Model')).toEqual(['gpt-4o', 'fallback', 'Mystery.Model']);
+  });
+
   it('7. an unknown model is priced like the table\'s gpt-4o and flagged', () => {
     const r = table().lookup({ responseModel: 'mystery', requestModel: 'mystery-req', provider: 'acme' });
     expect(r).toEqual({ prices: p(2e-6, 8e-6), key: 'gpt-4o', matchedBy: 'fallback', fallback: true, model: 'mystery' });

@@ -205,9 +205,9 @@ const DESCRIPTION =
   'Estimated USD cost of LLM calls from the LiteLLM price table: (input − cacheRead − cacheWrite)·input price + ' +
   'cacheRead·cache-read price + cacheWrite·cache-creation price + output·output price (the input price where a ' +
   'cache price is missing; input tokens include the cached ones). The price is looked up by response model, request ' +
-  'model, provider/model, the name without a date suffix, the name without a provider prefix, an undated alias\'s ' +
-  'dated snapshot (claude-sonnet-4 → claude-sonnet-4-20250514); a model with no price is priced like gpt-4o and the ' +
-  'reasoning says so. AgentCall, MASCall and Session sum their LLM calls ' +
+  'model, provider/model, the name without a date suffix, the name without a provider prefix, an undated (or -latest) ' +
+  'alias\'s dated snapshot (claude-sonnet-4 → claude-sonnet-4-20250514), then the same lower-cased and without a cloud ' +
+  'vendor\'s prefix (us.anthropic.…); a model with no price is priced like gpt-4o and the reasoning says so. AgentCall, MASCall and Session sum their LLM calls ' +
   '(AgentCall: calls whose nearest enclosing agent call it is), with a per-model breakdown in details.';
 
 const NO_CALLS: ContainerCost = Object.freeze({ value: 0, calls: 0, byModel: new Map<string, ModelTotals>() });
