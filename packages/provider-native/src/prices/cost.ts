@@ -28,7 +28,8 @@ function count(name: string, value: number | undefined): number {
 /**
  * USD cost of one call: (input − cacheRead − cacheWrite)·input + cacheRead·cacheRead price +
  * cacheWrite·cacheWrite price + output·output price; a missing cache price is the input price. When the cached
- * counts exceed the input count (a source reporting input without cached tokens), the uncached part is 0.
+ * counts exceed the input count, the source reported its input without the cached tokens (Anthropic's
+ * `input_tokens`): the input count is then all uncached, and charged at the input price.
  * Throws on a non-finite or negative count rather than returning NaN.
  */
 export function costBreakdown(usage: CostUsage, prices: ModelPrice): CostBreakdown {
@@ -36,7 +37,7 @@ export function costBreakdown(usage: CostUsage, prices: ModelPrice): CostBreakdo
   const output = count('outputTokens', usage.outputTokens);
   const cacheRead = count('cacheReadTokens', usage.cacheReadTokens);
   const cacheWrite = count('cacheWriteTokens', usage.cacheWriteTokens);
-  const uncached = Math.max(0, input - cacheRead - cacheWrite);
+  const uncached = input >= cacheRead + cacheWrite ? input - cacheRead - cacheWrite : input;
   const uncachedInputCost = uncached * prices.inputCostPerToken;
   const cacheReadCost = cacheRead * (prices.cacheReadCostPerToken ?? prices.inputCostPerToken);
   const cacheWriteCost = cacheWrite * (prices.cacheWriteCostPerToken ?? prices.inputCostPerToken);

@@ -34,9 +34,9 @@ describe('costOf', () => {
     expect(costOf({ inputTokens: 0, outputTokens: 0 }, withCache)).toBe(0);
   });
 
-  it('never charges negative uncached input when cached counts exceed the input count', () => {
-    // 0 uncached; 300 read·1e-7 = 3e-5
-    expect(costOf({ inputTokens: 100, cacheReadTokens: 300, outputTokens: 0 }, withCache)).toBeCloseTo(3e-5, 15);
+  it('cached counts above the input count: the input was reported without them, so all of it is uncached', () => {
+    // 100 uncached·1e-6 + 300 read·1e-7 = 1e-4 + 3e-5 (Anthropic's input_tokens exclude the cache)
+    expect(costOf({ inputTokens: 100, cacheReadTokens: 300, outputTokens: 0 }, withCache)).toBeCloseTo(1.3e-4, 15);
   });
 
   it('throws on NaN, infinite or negative counts instead of returning NaN', () => {
