@@ -30,6 +30,10 @@ export interface ScriptedStep {
   model?: string;
   /** A 400 naming logprobs when the request asks for them; a normal reply otherwise. */
   rejectLogprobs?: boolean;
+  /** Answered as is with status 200 (an endpoint that is not an OpenAI API). */
+  rawBody?: string;
+  /** The content type of `rawBody` (default text/html). */
+  contentType?: string;
   rejectMessage?: string;
 }
 export interface RecordedRequest {

@@ -53,7 +53,8 @@ function send(res, status, body, headers = {}) {
 /**
  * Starts the server. `script` is an array of steps (consumed in order; when it runs out, `fallback` answers) or a
  * function `(body, index) => step`. A step: { text, usage (null = none), logprobs (token array), omitLogprobs,
- * status, error, headers, latencyMs, model, rejectLogprobs (400 naming logprobs when they are asked for) }.
+ * status, error, headers, latencyMs, model, rejectLogprobs (400 naming logprobs when they are asked for), rawBody
+ * (answered as is with status 200 and `contentType`, default text/html: an endpoint that is not an OpenAI API) }.
  */
 export async function startScriptedLLMServer(options = {}) {
   let script = options.script ?? [];
@@ -94,6 +95,10 @@ export async function startScriptedLLMServer(options = {}) {
                 code: null,
               },
             });
+          }
+          if (step.rawBody !== undefined) {
+            res.writeHead(200, { 'content-type': step.contentType ?? 'text/html' });
+            return res.end(step.rawBody);
           }
           if (step.status && step.status >= 400) {
             return send(res, step.status, { error: step.error ?? { message: `scripted ${step.status}` } }, step.headers);

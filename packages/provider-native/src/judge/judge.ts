@@ -226,6 +226,15 @@ export class Judge {
         retries++;
         continue;
       }
+      if (!isChatCompletion(reply)) {
+        // An HTML page or other text with status 200: a base URL that is not an OpenAI-compatible API (a proxy's
+        // login page, a web app's root). Not a judgement, and asking again will not make it one.
+        const text = typeof reply === 'string' ? reply : JSON.stringify(reply) ?? String(reply);
+        throw new JudgeReplyError(
+          `the endpoint ${this.endpoint} did not answer with a chat completion (got ${clip(text.trim(), 120) || 'an empty reply'}); is it an OpenAI-compatible API?`,
+          text,
+        );
+      }
       usage = addCallUsage(usage, callUsageOf(reply));
       const choice = reply.choices[0];
       const text = choice?.message?.content ?? '';
@@ -320,4 +329,13 @@ function describe(error: unknown, endpoint: string, calls: number, transient: bo
   const wrapped = new Error(`judge request to ${endpoint} failed after ${calls} call(s): ${reason}`, { cause: error });
   wrapped.name = 'JudgeRequestError';
   return transient ? Object.assign(wrapped, { transient: true }) : wrapped;
+}
+
+/** Whether an endpoint's 200 reply is a chat completion at all (an HTML page arrives as a string). */
+function isChatCompletion(reply: unknown): reply is ChatCompletion {
+  return typeof reply === 'object' && reply !== null && Array.isArray((reply as { choices?: unknown }).choices);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

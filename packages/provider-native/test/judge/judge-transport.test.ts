@@ -77,6 +77,19 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a 200 reply that is not a chat completion (an HTML page) fails naming the endpoint, not as a TypeError', async () => {
+    server.setScript([{ rawBody: '<html><body>Sign in to the proxy</body></html>' }, { rawBody: '{"status":"ok"}', contentType: 'application/json' }]);
+    for (const got of ['<html><body>Sign in to the proxy</body></html>', '{"status":"ok"}']) {
+      const failure = await ask(judge()).catch((e: unknown) => e);
+      expect((failure as Error).name).toBe('JudgeReplyError');
+      expect((failure as Error).message).toBe(
+        `the endpoint ${server.url} did not answer with a chat completion (got ${got}); is it an OpenAI-compatible API?`,
+      );
+      expect(isTransientError(failure)).toBe(false);
+    }
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('times a request out, retries it, and fails when retries are exhausted', async () => {
     server.setScript([{ latencyMs: 2000, text: 'Score: 1' }, { text: 'Score: 5' }]);
     expect((await ask(judge({ MCE_JUDGE_TIMEOUT_SECONDS: '0.2' }))).value).toBe(1);
