@@ -5,6 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
 import type { Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
@@ -145,13 +146,22 @@ async function parseWholeFile(path: string): Promise<unknown> {
   }
 }
 
-/** Line and column (1-based) of the character offset a JSON.parse error names ("… at position 617"). */
+/**
+ * Line and column (1-based) of a JSON.parse error: the offset its message names ("… at position 617"), or, where
+ * V8's message names none ("Unexpected token ','"), the first error a strict JSON scanner finds.
+ */
 function positionOf(text: string, err: unknown): { line: number; column: number } | undefined {
   const match = /at position (\d+)/.exec(errorMessage(err));
-  if (!match) return undefined;
-  const offset = Math.min(Number(match[1]), text.length);
-  const lines = text.slice(0, offset).split('\n');
+  const offset = match ? Number(match[1]) : firstSyntaxError(text);
+  if (offset === undefined) return undefined;
+  const lines = text.slice(0, Math.min(offset, text.length)).split('\n');
   return { line: lines.length, column: (lines.at(-1) as string).length + 1 };
+}
+
+function firstSyntaxError(text: string): number | undefined {
+  const errors: jsonc.ParseError[] = [];
+  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset;
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */

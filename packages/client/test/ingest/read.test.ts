@@ -148,6 +148,12 @@ describe('format detection', () => {
     expect(e.message).toMatch(new RegExp(`^${p.replace(/[.]/g, '\\.')}:4: invalid JSON: .* \\(line 4, column 3\\)$`));
   });
 
+  it('names the line and column where V8\'s message gives no position (an unexpected token)', async () => {
+    const p = write('{\n  "resourceSpans": [,,]\n}\n');
+    const e = await catchError(readSessions(p));
+    expect(e.message).toMatch(/^.*:2: invalid JSON: Unexpected token ','.* \(line 2, column 21\)$/s);
+  });
+
   it('skips an invalid JSON line with a warning naming it, and keeps the lines around it', async () => {
     const line = (i: number) => JSON.stringify(req(span(T1, sid(i), { 'gen_ai.operation.name': 'chat' })));
     const p = write(`${line(1)}\n{"resourceSpans": [\n${line(2)}\n{"resourceSp`, 'jsonl'); // the last line cut off
