@@ -4,6 +4,7 @@
  */
 import type { EngineOptions, StrategyName } from '@mce/core';
 import { EngineOptionError, engineOptionsFromEnv } from '@mce/core';
+import { priceRefreshOptionsFromEnv } from '@mce/provider-native';
 import { EVAL_MODES, isEvalMode } from '@mce/provider-native';
 import { parseStoreUrl, storeUrlFromEnv } from '../store/url.js';
 import type { MceConfig } from './mce-config.js';
@@ -112,6 +113,13 @@ export class MCEClientConfig {
       } catch (error) {
         throw new EnvError(env.MCE_STORE_URL?.trim() ? 'MCE_STORE_URL' : 'NEO4J_URI', (error as Error).message);
       }
+    }
+    // The price refresh reads its variables at the first price lookup; a bad one would fail every Cost result.
+    try {
+      priceRefreshOptionsFromEnv(env);
+    } catch (error) {
+      const [, name = 'MODEL_PRICES_*', detail = (error as Error).message] = /^([A-Z_]+)=[^:]*: (.*)$/s.exec((error as Error).message) ?? [];
+      throw new EnvError(name, `${detail}, got "${env[name] ?? ''}"`);
     }
     c.configPath = first(env, 'MCE_CONFIG');
     return c;
