@@ -254,7 +254,7 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     writeFileSync(bad, '{"truncated": ');
     const run = await runCli(['ingest', example('sessions/single-agent-tool.json'), bad, example('sessions/mcp-tools.json')], ws);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${bad}: invalid JSON`);
+    expect(run.stderr).toContain(`${bad}:1: invalid JSON`);
     const listed = (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string }[]>();
     expect(listed.map((x) => x.id)).toEqual(['weather-001']);
   });

@@ -24,6 +24,11 @@ const suggestion = (word: string, candidates: Iterable<string>): string => {
   return near ? ` (did you mean "${near}"?)` : '';
 };
 
+/** ` (did you mean "Duration"?)` for a misspelt metric name, or nothing when no registered name is close. */
+export function likelyMetric(registry: MetricRegistry, name: string): string {
+  return suggestion(name, registry.list().flatMap((e) => [e.key, e.metric.metadata.name]));
+}
+
 /**
  * Throws a MetricOptionsError naming every option set for a metric that is not registered, and every option a metric
  * does not read (when its metadata lists the options it reads).
@@ -39,8 +44,7 @@ export function checkMetricOptions(registry: MetricRegistry, metricOptions: Metr
       continue;
     }
     if (!entry) {
-      const names = registry.list().flatMap((e) => [e.key, e.metric.metadata.name]);
-      problems.push({ metric: name, problem: `options for unknown metric "${name}"${suggestion(name, names)}` });
+      problems.push({ metric: name, problem: `options for unknown metric "${name}"${likelyMetric(registry, name)}` });
       continue;
     }
     const declared = entry.metric.metadata.options;

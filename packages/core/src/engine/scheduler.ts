@@ -2,6 +2,7 @@ import type { OntologyLevel } from '../ontology/types.js';
 import { ONTOLOGY_LEVELS } from '../ontology/types.js';
 import { DependencyCycleError, MetricSelectionError, UnknownDependencyError } from './errors.js';
 import type { MetricRegistry, RegisteredMetric } from './metric-registry.js';
+import { likelyMetric } from './metric-options.js';
 
 /** One unit of scheduling: a metric at one ontology level (computed on every element of that level). */
 export interface ScheduledTask {
@@ -106,7 +107,7 @@ export class TopologicalScheduler {
         continue;
       }
       if (!entry) {
-        problems.push({ metric, level, problem: `Unknown metric "${metric}" selected at ${level}` });
+        problems.push({ metric, level, problem: `Unknown metric "${metric}" selected at ${level}${likelyMetric(this.registry, metric)}` });
       } else if (!(ONTOLOGY_LEVELS as readonly string[]).includes(level)) {
         problems.push({ metric, level, problem: `Unknown ontology level "${level}" for metric "${metric}" (levels: ${ONTOLOGY_LEVELS.join(', ')})` });
       } else if (!entry.metric.metadata.levels.includes(level)) {
