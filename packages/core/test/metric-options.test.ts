@@ -66,4 +66,12 @@ describe('metric options', () => {
     const run = await engine.computeLoadedSession(sampleSession(), { metricOptions: { Counted: { threshold: 0.5 } } });
     expect(run.results.map((r) => r.result)).toEqual([1]);
   });
+
+  it('an unknown metric in a selection names the likely one', () => {
+    const engine = new MetricEngine();
+    engine.registerMetric(judged);
+    expect(() => engine.plan({ metrics: { Session: ['Relevence', 'Zzz'] } })).toThrow(
+      'Invalid metric selection:\n- Unknown metric "Relevence" selected at Session (did you mean "Relevance"?)\n- Unknown metric "Zzz" selected at Session',
+    );
+  });
 });
