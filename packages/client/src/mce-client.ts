@@ -9,6 +9,8 @@ import {
   MetricEngine,
   MetricOptionsError,
   MetricSelectionError,
+  SessionNotFoundError,
+  likelyMetric,
   toMetricResult,
   toResultRecord,
   type CacheManager,
@@ -207,6 +209,14 @@ export class MCEClient implements AsyncDisposable {
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
   async getMetrics(sessionId: string, options: { metricIds?: readonly string[]; recursive?: boolean } = {}): Promise<ResultRecord[]> {
+    // An unknown session or a misspelt metric name is an error, not an empty answer.
+    if ((await this.#store.sessionExists([sessionId])).size === 0) throw new SessionNotFoundError([sessionId]);
+    const unknown = (options.metricIds ?? []).filter((name) => !this.#isMetricName(name));
+    if (unknown.length > 0) {
+      throw new MetricSelectionError(
+        unknown.map((metric) => ({ metric, level: 'any', problem: `Unknown metric "${metric}"${likelyMetric(this.engine.registry, metric)}` })),
+      );
+    }
     const stored = await this.#store.getMetricResults(sessionId, {
       recursive: options.recursive ?? false,
       ...(options.metricIds ? { metricNames: options.metricIds } : {}),
@@ -265,6 +275,15 @@ export class MCEClient implements AsyncDisposable {
     }
     warnings.push(...stream.warnings.list);
     return { sessionIds: [...seen], calls, warnings };
+  }
+
+  /** A registered metric's name or `provider:name` (an ambiguous bare name counts: it names metrics that exist). */
+  #isMetricName(name: string): boolean {
+    try {
+      return this.engine.registry.get(name) !== undefined;
+    } catch {
+      return true;
+    }
   }
 
   async close(): Promise<void> {

@@ -66,6 +66,8 @@ describe('REST API', () => {
     expect((await app.request('/sessions?limit=99999999999999999999')).status).toBe(400);
     expect((await app.request('/sessions?limit=')).status).toBe(400);
     expect((await app.request('/sessions/nope/metrics')).status).toBe(404);
+    const misspelt = await app.request('/sessions/weather-001/metrics?metrics=Durration');
+    expect([misspelt.status, ((await misspelt.json()) as { error: string }).error]).toEqual([400, 'Unknown metric "Durration" (did you mean "Duration"?)']);
     const recursive = await app.request('/sessions/weather-001/metrics?recursive=yes');
     expect([recursive.status, await recursive.json()]).toEqual([400, { error: 'query parameter recursive must be true or false (got "yes")' }]);
     const noRoute = await app.request('/healthz', { method: 'DELETE' });

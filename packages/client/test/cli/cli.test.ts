@@ -276,6 +276,11 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const run = await runCli(['compute', 'no-such-session'], ws);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no-such-session');
+    const get = await runCli(['kg', 'metric', 'get', 'no-such-session'], ws);
+    expect([get.code, get.stderr]).toEqual([2, 'mce: Session not found: no-such-session\n']);
+    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
+    const misspelt = await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', 'Durration'], ws);
+    expect([misspelt.code, misspelt.stderr]).toEqual([2, 'mce: Unknown metric "Durration" (did you mean "Duration"?)\n']);
   });
 
   it('exports trace files as session JSON that re-imports to the same sessions', async () => {
