@@ -312,7 +312,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const orphans: string[] = [];
   for (const n of nodes) {
     const p = n.span.parentSpanId ? byId.get(n.span.parentSpanId) : undefined;
-    if (n.span.parentSpanId && !p) orphans.push(n.span.spanId);
+    if (n.span.parentSpanId && !p) orphans.push(`${n.span.spanId} → ${n.span.parentSpanId}`);
     // Guard against cycles in broken files: a parent must not be the node itself or one of its descendants.
     if (p && p !== n) {
       let cyclic = false;
@@ -326,7 +326,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     const shown = orphans.slice(0, 5).join(', ') + (orphans.length > 5 ? `, … (${orphans.length - 5} more)` : '');
     warnings.add({
       code: 'unknown-parent',
-      message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (${shown}): they are roots here, not linked through that parent`,
+      message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (span → missing parent: ${shown}): they are roots here, not linked through that parent`,
       sessionId,
       ...ifDefined('file', opts.file),
     });
