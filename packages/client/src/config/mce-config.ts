@@ -83,6 +83,11 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineAt = (node: unknown) => (isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined);
+  /** The line of `key` itself in the mapping at `path` (a key's value may start on a later line). */
+  const keyLineOf: KeyLineOf = (path, key) => {
+    const parent = doc.getIn(path, true);
+    return isMap(parent) ? lineAt(parent.items.find((pair) => isScalar(pair.key) && pair.key.value === key)?.key) : undefined;
+  };
   if (doc.errors.length > 0) {
     throw new ConfigError(
       file,
@@ -110,12 +115,9 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
           ? [...path, String(e.params.additionalProperty)].join('.')
           : path.join('.') || '(root)';
         // An unknown key is reported at the key itself, anything else at its value.
-        const parent = doc.getIn(path, true);
-        const node =
-          e.keyword === 'additionalProperties' && isMap(parent)
-            ? parent.items.find((pair) => isScalar(pair.key) && pair.key.value === e.params.additionalProperty)?.key
-            : parent;
-        return { line: lineAt(node), field, message: describe(e) };
+        const line =
+          e.keyword === 'additionalProperties' ? keyLineOf(path, String(e.params.additionalProperty)) : lineAt(doc.getIn(path, true));
+        return { line, field, message: describe(e) };
       })
       .filter((p) => (seen.has(p.field) ? false : (seen.add(p.field), true)));
     throw new ConfigError(file, problems);
@@ -131,24 +133,26 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
     }
   }
   if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
-  config.optionPlaces = optionPlaces(lineOf, raw);
+  config.optionPlaces = optionPlaces(lineOf, keyLineOf, raw);
   return config;
 }
 
 /** Where the file wrote each metric's options: under `metric_options`, then inline in `metrics` (which wins). */
-function optionPlaces(lineOf: LineOf, raw: Record<string, unknown>): Record<string, ConfigPlace> {
+function optionPlaces(lineOf: LineOf, keyLineOf: KeyLineOf, raw: Record<string, unknown>): Record<string, ConfigPlace> {
   const places: Record<string, ConfigPlace> = {};
   const place = (path: (string | number)[]): ConfigPlace => ({ field: path.join('.'), line: lineOf(path) });
+  // A key's own line: `Durration:` rather than the first line of its options.
+  const keyPlace = (path: (string | number)[], key: string): ConfigPlace => ({ field: [...path, key].join('.'), line: keyLineOf(path, key) });
   for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
-    places[name] = place(['metric_options', name]);
-    for (const option of Object.keys(options ?? {})) places[`${name}\u0000${option}`] = place(['metric_options', name, option]);
+    places[name] = keyPlace(['metric_options'], name);
+    for (const option of Object.keys(options ?? {})) places[`${name}\u0000${option}`] = keyPlace(['metric_options', name], option);
   }
   for (const [level, list] of Object.entries((raw.metrics ?? {}) as Record<string, unknown[] | undefined>)) {
     (list ?? []).forEach((entry, i) => {
       if (typeof entry !== 'object' || entry === null) return;
       const { name, ...options } = entry as { name: string } & MetricOptions;
       places[name] ??= place(['metrics', level, i]);
-      for (const option of Object.keys(options)) places[`${name}\u0000${option}`] = place(['metrics', level, i, option]);
+      for (const option of Object.keys(options)) places[`${name}\u0000${option}`] = keyPlace(['metrics', level, i], option);
     });
   }
   return places;
@@ -169,6 +173,8 @@ export function optionsConfigError(config: MceConfig, error: MetricOptionsError)
 
 /** Where a path of the file is written, for error messages. */
 type LineOf = (path: readonly (string | number)[]) => number | undefined;
+/** Where a key of the mapping at a path is written. */
+type KeyLineOf = (path: readonly (string | number)[], key: string) => number | undefined;
 
 /**
  * Options are per metric, not per scope: `Session: [{name: X, threshold: 0.2}]` and `AgentCall: [{name: X,

@@ -167,7 +167,7 @@ describe('mce compute --input', () => {
     const config = join(ws.dir, 'mce_config.yaml');
     writeFileSync(
       config,
-      'metrics:\n  Session:\n    - Duration\n    - name: MCPUse\n      treshold: 0.5\nmetric_options:\n  Cost:\n    model: gpt-4o\n  Durration: {}\n',
+      'metrics:\n  Session:\n    - Duration\n    - name: MCPUse\n      treshold: 0.5\nmetric_options:\n  Cost:\n    model: gpt-4o\n  Durration:\n    x: 1\n',
     );
     const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--worker-config', config], ws);
     expect(run.code).toBe(2);
