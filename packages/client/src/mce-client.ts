@@ -114,7 +114,7 @@ export class MCEClient implements AsyncDisposable {
     }
     let plugins: MetricProvider[];
     try {
-      plugins = await loadProviders(config.providers ?? [], config.source);
+      plugins = await loadProviders(config.providers ?? [], config.source, process.cwd(), config.providerLines);
     } catch (error) {
       if (!options.store) await store.close();
       throw error;

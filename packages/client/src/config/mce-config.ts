@@ -24,6 +24,8 @@ export interface MceConfig {
   store: { url?: string };
   /** Provider plugins to load (package names or paths relative to the config file). */
   providers: string[];
+  /** Where the file wrote each `providers` entry (for errors about loading it). */
+  providerLines?: (number | undefined)[];
   /** Metrics per scope; undefined = the default metric set. */
   metrics?: MetricSelection;
   /** Where the file wrote each selected metric: `Level:Name` → line (for errors about the selection). */
@@ -134,6 +136,7 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   }
   if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
   config.optionPlaces = optionPlaces(lineOf, keyLineOf, raw);
+  if (config.providers.length > 0) config.providerLines = config.providers.map((_, i) => lineOf(['providers', i]));
   return config;
 }
 

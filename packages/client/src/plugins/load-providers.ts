@@ -23,45 +23,56 @@ function isProvider(value: unknown): value is MetricProvider {
  * name is a package resolved from the config file's directory (the project's `node_modules`, not mce's own). URLs
  * (`data:`, `http:`, …) are refused: a config file names code to load, it does not carry it.
  */
-export function pluginSpecifier(entry: string, configFile: string | undefined, cwd: string): string {
+export function pluginSpecifier(entry: string, configFile: string | undefined, cwd: string, where = 'providers'): string {
   const base = configFile ? dirname(resolve(cwd, configFile)) : cwd;
   if (entry.startsWith('.') || isAbsolute(entry)) return pathToFileURL(resolve(base, entry)).href;
   if (/^[a-z][a-z0-9+.-]*:/i.test(entry) && !entry.startsWith('@')) {
-    throw new PluginError(`providers: "${entry}" is a URL; name a package or a file relative to the config file`);
+    throw new PluginError(`${where}: "${entry}" is a URL; name a package or a file relative to the config file`);
   }
   let resolved: string;
   try {
     resolved = createRequire(join(base, 'mce_config.yaml')).resolve(entry);
   } catch (error) {
-    throw new PluginError(`providers: cannot find package "${entry}" from ${base}: ${(error as Error).message.split('\n')[0]}`);
+    throw new PluginError(`${where}: cannot find package "${entry}" from ${base}: ${(error as Error).message.split('\n')[0]}`);
   }
   return pathToFileURL(resolved).href;
 }
 
-export async function loadProviders(entries: readonly string[], configFile: string | undefined, cwd = process.cwd()): Promise<MetricProvider[]> {
+/**
+ * Loads the `providers:` entries. `lines`: where the config file writes each entry, so that a problem is reported at
+ * `file:line` (as every other problem of the file is).
+ */
+export async function loadProviders(
+  entries: readonly string[],
+  configFile: string | undefined,
+  cwd = process.cwd(),
+  lines: readonly (number | undefined)[] = [],
+): Promise<MetricProvider[]> {
   const providers: MetricProvider[] = [];
   // Checked as the engine will register them, next to the built-in catalog, so that a problem names its plugin.
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
-  for (const entry of entries) {
+  for (const [i, entry] of entries.entries()) {
+    const line = lines[i];
+    const where = configFile ? `${configFile}${line === undefined ? '' : `:${line}`}: providers` : 'providers';
     let mod: Record<string, unknown>;
-    const specifier = pluginSpecifier(entry, configFile, cwd);
+    const specifier = pluginSpecifier(entry, configFile, cwd, where);
     try {
       mod = (await import(specifier)) as Record<string, unknown>;
     } catch (error) {
-      throw new PluginError(`providers: cannot load "${entry}": ${(error as Error).message}`);
+      throw new PluginError(`${where}: cannot load "${entry}": ${(error as Error).message}`);
     }
     const exported = mod.default ?? mod.provider;
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isProvider)) {
-      throw new PluginError(`providers: "${entry}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
+      throw new PluginError(`${where}: "${entry}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
     }
     for (const provider of list) {
       try {
         checkMetrics(provider);
         registry.registerProvider(provider);
       } catch (error) {
-        throw new PluginError(`providers: "${entry}" (provider "${provider.name}"): ${(error as Error).message}`);
+        throw new PluginError(`${where}: "${entry}" (provider "${provider.name}"): ${(error as Error).message}`);
       }
     }
     providers.push(...list);

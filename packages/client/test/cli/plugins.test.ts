@@ -52,7 +52,7 @@ describe('provider plugins', () => {
     const missing = workspaceWithPlugin('./plugins/none.mjs');
     const a = await runCli(['--config', missing.config, 'compute', '--input', example, '--no-store'], missing.ws);
     expect(a.code).toBe(2);
-    expect(a.stderr).toContain('providers: cannot load "./plugins/none.mjs"');
+    expect(a.stderr).toContain(`mce: ${missing.config}:1: providers: cannot load "./plugins/none.mjs"`);
     const empty = workspaceWithPlugin('./plugins/empty.mjs');
     const b = await runCli(['--config', empty.config, 'provider', 'list'], empty.ws);
     expect(b.code).toBe(2);
