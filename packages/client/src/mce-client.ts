@@ -26,7 +26,7 @@ import {
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
 import { loadProviders } from './plugins/load-providers.js';
-import { MCEClientConfig } from './config/client-config.js';
+import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
@@ -103,6 +103,7 @@ export class MCEClient implements AsyncDisposable {
   /** Opens the configured store (creating/migrating it) and the engine with every provider registered. */
   static async open(options: MCEClientOptions = {}): Promise<MCEClient> {
     const env = options.env ?? process.env;
+    checkPriceRefreshEnv(); // the price refresh is per process, like the judge: it reads process.env
     const config = options.config ?? MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(undefined, env));
     loadPersistedEvalMode(userConfigPath(env));
     const cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
@@ -254,25 +255,34 @@ export class MCEClient implements AsyncDisposable {
     let batchCalls = 0;
     const flush = async () => {
       if (batch.length === 0) return;
-      await this.#store.writeSessions(batch);
-      options.onBatch?.(batch.length, batchCalls);
+      const sessions = batch;
       batch = [];
       batchCalls = 0;
+      await this.#store.writeSessions(sessions);
+      options.onBatch?.(sessions.length, sessions.reduce((n, s) => n + elementCount(s), 0));
     };
-    try {
-      for await (const session of stream) {
-        const count = elementCount(session);
-        calls += count;
-        batchCalls += count;
-        seen.add(session.id);
-        batch.push(session);
-        if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
+    const iterator = stream[Symbol.asyncIterator]();
+    for (;;) {
+      let next: IteratorResult<Session>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        // A bad file: the sessions of the files before it are whole (the stream handed them over before its error),
+        // so they are stored, and the file's own error is the one reported (should that write fail too, a run after
+        // the fix stores everything again: sessions merge by id).
+        await flush().catch(() => undefined);
+        throw error;
       }
-    } finally {
-      // On a bad file too: the sessions of the files before it are whole, and stored (the stream hands them over
-      // before its error).
-      await flush();
+      if (next.done) break;
+      const session = next.value;
+      const count = elementCount(session);
+      calls += count;
+      batchCalls += count;
+      seen.add(session.id);
+      batch.push(session);
+      if (batch.length >= batchSize || batchCalls >= batchElements) await flush();
     }
+    await flush();
     warnings.push(...stream.warnings.list);
     return { sessionIds: [...seen], calls, warnings };
   }

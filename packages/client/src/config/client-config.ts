@@ -58,6 +58,19 @@ function first(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * The price refresh's variables (MODEL_PRICES_*), checked as it will read them: from the process's environment, at
+ * the first price lookup, where a bad value would fail every Cost result. A bad one is an EnvError naming it.
+ */
+export function checkPriceRefreshEnv(env: NodeJS.ProcessEnv = process.env): void {
+  try {
+    priceRefreshOptionsFromEnv(env);
+  } catch (error) {
+    const [, name = 'MODEL_PRICES_*', detail = (error as Error).message] = /^([A-Z_]+)=[^:]*: (.*)$/s.exec((error as Error).message) ?? [];
+    throw new EnvError(name, `${detail}, got "${env[name] ?? ''}"`);
+  }
+}
+
 export class MCEClientConfig {
   /** `MCE_STORE_URL`; else a Neo4j URI from `NEO4J_URI` / `KG_DB_HOST`; else undefined (the embedded default). */
   storeUrl?: string;
@@ -113,13 +126,6 @@ export class MCEClientConfig {
       } catch (error) {
         throw new EnvError(env.MCE_STORE_URL?.trim() ? 'MCE_STORE_URL' : 'NEO4J_URI', (error as Error).message);
       }
-    }
-    // The price refresh reads its variables at the first price lookup; a bad one would fail every Cost result.
-    try {
-      priceRefreshOptionsFromEnv(env);
-    } catch (error) {
-      const [, name = 'MODEL_PRICES_*', detail = (error as Error).message] = /^([A-Z_]+)=[^:]*: (.*)$/s.exec((error as Error).message) ?? [];
-      throw new EnvError(name, `${detail}, got "${env[name] ?? ''}"`);
     }
     c.configPath = first(env, 'MCE_CONFIG');
     return c;

@@ -3,7 +3,7 @@
  * memory. Public entry points: `readSessions`, `streamSessions`, `detectFormat`, `writeSessionsFile`.
  */
 import { createWriteStream } from 'node:fs';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
@@ -399,21 +399,33 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
  */
 export async function writeSessionsFile(path: string, sessions: Iterable<Session> | AsyncIterable<Session>): Promise<number> {
   let n = 0;
+  let inputError: { error: unknown } | undefined;
   async function* text(): AsyncGenerator<string> {
     yield '{"sessions":[';
-    for await (const s of sessions) {
-      yield `${n === 0 ? '\n' : ',\n'}${JSON.stringify(s)}`;
-      n++;
+    try {
+      for await (const s of sessions) {
+        yield `${n === 0 ? '\n' : ',\n'}${JSON.stringify(s)}`;
+        n++;
+      }
+    } catch (error) {
+      inputError = { error }; // the sessions' own failure, not the file's: rethrown as it is
+      throw error;
     }
     yield '\n]}\n';
   }
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) throw new IngestError('cannot write: it is a folder', path);
-  const partial = `${path}.${process.pid}.partial`;
+  // The real file behind a link is the one replaced. A path that exists and is not a regular file (a FIFO,
+  // /dev/stdout) is written in place: there is nothing to rename over.
+  const target = await realpath(path).catch(() => path);
+  const existing = await stat(target).catch(() => undefined);
+  if (existing?.isDirectory()) throw new IngestError('cannot write: it is a folder', path);
+  const inPlace = existing !== undefined && !existing.isFile();
+  const partial = inPlace ? target : `${target}.${process.pid}.partial`;
   try {
     await pipeline(Readable.from(text()), createWriteStream(partial, { encoding: 'utf8' }));
-    await rename(partial, path);
+    if (!inPlace) await rename(partial, target);
   } catch (err) {
-    await rm(partial, { force: true }).catch(() => undefined);
+    if (!inPlace) await rm(partial, { force: true }).catch(() => undefined);
+    if (inputError) throw inputError.error;
     if (err instanceof IngestError) throw err;
     const reason = errorMessage(err).replaceAll(partial, path);
     throw new IngestError(`cannot write: ${reason}`, path, undefined, { cause: err });

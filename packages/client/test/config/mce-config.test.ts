@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '@mce/core';
-import { ConfigError, EnvError, MCE_CONFIG_SCHEMA, MCEClientConfig, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
+import { ConfigError, EnvError, MCE_CONFIG_SCHEMA, MCEClientConfig, checkPriceRefreshEnv, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
 import { storeTargetFromEnv } from '../../src/store/index.js';
 
 describe('mce_config.yaml', () => {
@@ -128,10 +128,11 @@ describe('MCEClientConfig.fromEnv', () => {
     const strategy = new EnvError('MCE_ENGINE_STRATEGY', 'expected one of asyncio, thread, process, hybrid, got "fibers"');
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(strategy);
     expect(() => MCEClientConfig.fromEnv({ MCE_ENGINE_STRATEGY: 'fibers' })).toThrow(EnvError);
-    expect(() => MCEClientConfig.fromEnv({ MODEL_PRICES_TTL_SECONDS: 'abc' })).toThrow(
+    expect(() => checkPriceRefreshEnv({ MODEL_PRICES_TTL_SECONDS: 'abc' })).toThrow(
       'environment variable MODEL_PRICES_TTL_SECONDS: expected a number >= 0.001, got "abc"',
     );
-    expect(() => MCEClientConfig.fromEnv({ MODEL_PRICES_REFRESH: 'maybe' })).toThrow(/^environment variable MODEL_PRICES_REFRESH: /);
+    expect(() => checkPriceRefreshEnv({ MODEL_PRICES_REFRESH: 'maybe' })).toThrow(/^environment variable MODEL_PRICES_REFRESH: /);
+    expect(() => checkPriceRefreshEnv({})).not.toThrow();
     expect(() => MCEClientConfig.fromEnv({ MCE_METRIC_TIMEOUT_MS: '30s' })).toThrow(
       'environment variable MCE_METRIC_TIMEOUT_MS: expected a whole number of milliseconds from 1 to 2147483647, got "30s"',
     );

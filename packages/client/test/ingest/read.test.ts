@@ -1,5 +1,5 @@
 /** Format detection, errors that name the file (and line), tolerance, session ids, streaming windows, export round trip. */
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,24 @@ describe('format detection', () => {
     const e = await catchError(readSessions(p));
     expect(e.line).toBe(4);
     expect(e.message).toMatch(new RegExp(`^${p.replace(/[.]/g, '\\.')}:4: invalid JSON: .* \\(line 4, column 3\\)$`));
+  });
+
+  it('writeSessionsFile replaces the file behind a link, and an error of the sessions themselves is not a write error', async () => {
+    const target = write('{}');
+    const link = join(dir, `link-${n++}.json`);
+    symlinkSync(target, link);
+    const session = (await readSessions(dataFile('multi-agent/genai.jsonl'))).sessions[0]!;
+    expect(await writeSessionsFile(link, [session])).toBe(1);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((JSON.parse(readFileSync(target, 'utf8')) as { sessions: Session[] }).sessions.map((x) => x.id)).toEqual([session.id]);
+    async function* failing(): AsyncGenerator<Session> {
+      yield session;
+      throw new TypeError('store connection lost');
+    }
+    const out = join(dir, `out-${n++}.json`);
+    await expect(writeSessionsFile(out, failing())).rejects.toThrow(new TypeError('store connection lost'));
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
   it('names the line and column where V8\'s message gives no position (an unexpected token)', async () => {
