@@ -210,19 +210,27 @@ export class MCEClient implements AsyncDisposable {
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
   async getMetrics(sessionId: string, options: { metricIds?: readonly string[]; recursive?: boolean } = {}): Promise<ResultRecord[]> {
-    // An unknown session or a misspelt metric name is an error, not an empty answer.
+    // An unknown session, or a metric name that is neither registered nor stored, is an error, not an empty answer.
     if ((await this.#store.sessionExists([sessionId])).size === 0) throw new SessionNotFoundError([sessionId]);
-    const unknown = (options.metricIds ?? []).filter((name) => !this.#isMetricName(name));
-    if (unknown.length > 0) {
-      throw new MetricSelectionError(
-        unknown.map((metric) => ({ metric, level: 'any', problem: `Unknown metric "${metric}"${likelyMetric(this.engine.registry, metric)}` })),
-      );
-    }
+    // `provider:name` asks for one provider's results of that name (the stores keep results by metric name).
+    const wanted = options.metricIds?.map((id) => {
+      const colon = id.indexOf(':');
+      return colon > 0 ? { id, name: id.slice(colon + 1), provider: id.slice(0, colon) } : { id, name: id, provider: undefined };
+    });
     const stored = await this.#store.getMetricResults(sessionId, {
       recursive: options.recursive ?? false,
-      ...(options.metricIds ? { metricNames: options.metricIds } : {}),
+      ...(wanted ? { metricNames: [...new Set(wanted.map((w) => w.name))] } : {}),
     });
-    return stored.map(({ result, metric }) => toResultRecord(result, metric));
+    const records = stored.map(({ result, metric }) => toResultRecord(result, metric));
+    if (!wanted) return records;
+    const matches = (w: (typeof wanted)[number], r: ResultRecord) => r.name === w.name && (w.provider === undefined || r.provider === w.provider);
+    const unknown = wanted.filter((w) => !this.#isMetricName(w.id) && !records.some((r) => matches(w, r)));
+    if (unknown.length > 0) {
+      throw new MetricSelectionError(
+        unknown.map(({ id }) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })),
+      );
+    }
+    return records.filter((r) => wanted.some((w) => matches(w, r)));
   }
 
   /**

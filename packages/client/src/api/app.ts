@@ -108,8 +108,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       throw new BadRequest(`query parameter recursive must be true or false (got "${recursive}")`);
     }
     const id = c.req.param('id');
-    if ((await client.store.sessionExists([id])).size === 0) throw new SessionNotFoundError([id]);
-    const results = await client.getMetrics(id, {
+    const results = await client.getMetrics(id, { // an unknown session is a SessionNotFoundError (404)
       recursive: recursive === 'true',
       ...(metricIds ? { metricIds } : {}),
     });

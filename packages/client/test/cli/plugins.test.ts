@@ -46,6 +46,13 @@ describe('provider plugins', () => {
     // Stored with its own Metric definition and read back.
     const stored = (await runCli(['--config', config, 'kg', 'metric', 'get', 'weather-001', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
     expect(stored.sessions[0]?.results.find((r) => r.name === 'SpanCount')).toMatchObject({ provider: 'acme', unit: 'count', result: 5 });
+    // Without the plugin, its stored results are still found by name (and by provider:name); a name nobody has is not.
+    for (const name of ['SpanCount', 'acme:SpanCount']) {
+      const without = (await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', name, '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+      expect(without.sessions[0]?.results.map((r) => [r.provider, r.name, r.result]), name).toEqual([['acme', 'SpanCount', 5]]);
+    }
+    const other = await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', 'other:SpanCount'], ws);
+    expect([other.code, other.stderr]).toEqual([2, 'mce: Unknown metric "other:SpanCount"\n']);
   });
 
   it('names a plugin that cannot be loaded or exports no provider, with exit code 2', async () => {
