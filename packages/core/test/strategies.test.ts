@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Metric, PortableMetricRef, SessionComputation, StrategyName } from '@mce/core';
 import { EngineOptionError, MetricEngine, MetricTimeoutError, engineOptionsFromEnv } from '@mce/core';
 import {
-  aborted, busyJudged, crash, duration, fixtureProvider, hangingBatch, hangs, limitedJudge, slow, slowDeterministic, unclonable, unreachable, where,
+  aborted, busyJudged, concurrencyProbe, crash, duration, fixtureProvider, hangingBatch, hangs, limitedJudge, slow, slowDeterministic, unclonable, unreachable, where,
 } from './fixtures/engine-metrics.mjs';
 import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
@@ -217,6 +217,18 @@ describe('execution strategies', () => {
       expect(overrun.failed, strategy).toEqual([
         { name: 'BusyJudged', level: 'Session', measures: 's1', error: 'MetricTimeoutError: timed out after 50 ms', transient: true },
       ]);
+    }
+  });
+
+  it('computes a judged task in a worker maxWorkers at a time, with or without a timeout', async () => {
+    for (const strategy of ['thread', 'process'] as const) {
+      for (const metricTimeoutMs of [undefined, 5_000]) {
+        const e = new MetricEngine({ strategy, maxWorkers: 2, ...(metricTimeoutMs ? { metricTimeoutMs } : {}) });
+        engines.push(e);
+        e.registerMetric(concurrencyProbe, ref('concurrencyProbe'));
+        const run = await e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['InFlight'], ToolCall: ['InFlight'] } });
+        expect(Math.max(...run.results.map((r) => r.result)), `${strategy} ${metricTimeoutMs}`).toBe(2);
+      }
     }
   });
 

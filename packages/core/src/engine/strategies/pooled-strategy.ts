@@ -78,7 +78,10 @@ function balance(indices: number[], jobs: readonly TaskJob[], n: number): number
   return groups.map((g) => g.items.sort((a, b) => a - b));
 }
 
-/** `timeoutMs`: the metric timeout, for LLM-judged tasks (the worker times them as runInProcess does). */
+/**
+ * An LLM-judged task runs in the worker as on the async pool: `concurrency` computations at a time, each timed from
+ * its own start with the metric timeout (if any).
+ */
 function toWire(job: TaskJob, timeoutMs: number | undefined, concurrency: number): WireTask {
   const task: WireTask = {
     ref: job.entry.portableRef as NonNullable<TaskJob['entry']['portableRef']>,
@@ -88,9 +91,9 @@ function toWire(job: TaskJob, timeoutMs: number | undefined, concurrency: number
     dependencyKeys: Object.fromEntries(job.ctx.results.keys),
   };
   if (job.indices) task.indices = [...job.indices];
-  if (timeoutMs !== undefined && job.entry.metric.metadata.nature === 'llm-judged') {
-    task.timeoutMs = timeoutMs;
+  if (job.entry.metric.metadata.nature === 'llm-judged') {
     task.concurrency = concurrency;
+    if (timeoutMs !== undefined) task.timeoutMs = timeoutMs;
   }
   return task;
 }

@@ -15,7 +15,7 @@ export interface WireTask {
   dependencyKeys: Record<string, string>;
   /** The metric timeout of an LLM-judged task: the longest one `compute` or `computeBatch` may take (timeout.ts). */
   timeoutMs?: number;
-  /** With `timeoutMs`: how many of its computations run at once (as on the async pool), each timed from its start. */
+  /** For an LLM-judged task: how many of its computations run at once (as on the async pool). */
   concurrency?: number;
 }
 

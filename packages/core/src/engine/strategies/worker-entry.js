@@ -156,8 +156,8 @@ async function runTask(session, dependencyResults, task) {
       return elements.map(() => failure(error));
     }
   }
-  // A timed (LLM-judged) task runs as on the async pool: a limited number at once, each timed from its own start.
-  const limit = task.timeoutMs === undefined ? (fn) => fn() : limiter(task.concurrency ?? 1);
+  // An LLM-judged task runs as on the async pool: a limited number at once, each timed from its own start.
+  const limit = task.concurrency === undefined ? (fn) => fn() : limiter(task.concurrency);
   return Promise.all(
     elements.map(async (element) => {
       try {
