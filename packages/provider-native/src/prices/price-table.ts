@@ -147,7 +147,11 @@ export class PriceTable {
     const variants: Array<[string | undefined, string | undefined]> = [[response, request]];
     const lower = (n: string | undefined) => n?.toLowerCase();
     if (lower(response) !== response || lower(request) !== request) variants.push([lower(response), lower(request)]);
-    const unvendored = (n: string | undefined) => (n === undefined ? undefined : withoutVendorPrefix(n.toLowerCase()));
+    const unvendored = (n: string | undefined) => {
+      if (n === undefined) return undefined;
+      const lowered = n.toLowerCase();
+      return withoutVendorPrefix(lowered) ?? withoutVendorPrefix(withoutProviderPrefix(lowered) ?? '');
+    };
     if (unvendored(response) !== undefined || unvendored(request) !== undefined) {
       variants.push([unvendored(response) ?? lower(response), unvendored(request) ?? lower(request)]);
     }
@@ -190,8 +194,13 @@ export class PriceTable {
       if (found) return found;
     }
     for (const n of names) {
-      // `-latest` names the newest snapshot too (`claude-3-7-sonnet-latest`).
+      // `-latest` names the current model: its own entry (`gemini-2.5-pro-latest` → `gemini-2.5-pro`), else the
+      // newest snapshot (`claude-3-7-sonnet-latest` → `claude-3-7-sonnet-20250219`).
       const base = n.endsWith(LATEST) ? n.slice(0, -LATEST.length) : n;
+      if (base !== n) {
+        const found = hit(base, 'undated') ?? hit(provider && `${provider}/${base}`, 'undated');
+        if (found) return found;
+      }
       for (const alias of [provider && `${provider}/${base}`, base, withoutProviderPrefix(base)]) {
         const found = hit(alias === undefined ? undefined : this.#snapshotOf(alias), 'snapshot');
         if (found) return found;

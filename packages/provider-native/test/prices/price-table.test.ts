@@ -112,6 +112,8 @@ describe('PriceTable.lookup order', () => {
     expect(match('us.anthropic.claude-sonnet-4-5-20250929-v1:0')[0]).toBe('claude-sonnet-4-5-20250929-v1:0');
     expect(match('claude-3-7-sonnet-latest')).toEqual(['claude-3-7-sonnet-20250219', 'snapshot', 'claude-3-7-sonnet-latest']);
     expect(match('gpt-5-chat-latest')[0]).toBe('gpt-5-chat-latest'); // a -latest entry of its own comes first
+    expect(match('gemini-2.5-pro-latest')).toEqual(['gemini-2.5-pro', 'undated', 'gemini-2.5-pro-latest']);
+    expect(match('bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0')[0]).toBe('claude-sonnet-4-5-20250929-v1:0');
     expect(match('gpt-4.1-mini')[0]).toBe('gpt-4.1-mini'); // a version's dot is not a vendor prefix
     expect(match('Mystery.Model')).toEqual(['gpt-4o', 'fallback', 'Mystery.Model']);
   });
