@@ -232,14 +232,20 @@ describe('execution strategies', () => {
     }
   });
 
-  it('leaves no listener on the run signal once its timed computations are done', async () => {
+  it('adds one listener to the run signal, whatever the number of timed computations, and aborts them through it', async () => {
     const e = new MetricEngine({ maxWorkers: 2, metricTimeoutMs: 1000 });
     engines.push(e);
     e.registerMetric(hangs, ref('hangs'));
     const run = new AbortController();
     const before = EventEmitter.getEventListeners(run.signal, 'abort').length;
     for (let i = 0; i < 3; i++) await e.computeLoadedSession({ ...sampleSession(), llmCalls: sampleSession().llmCalls.filter((c) => !c.id.endsWith('-l2')) }, { metrics: { LLMCall: ['Hangs'] }, signal: run.signal });
-    expect(EventEmitter.getEventListeners(run.signal, 'abort').length - before).toBe(0);
+    expect(EventEmitter.getEventListeners(run.signal, 'abort').length - before).toBe(1);
+    // Aborting the run reaches a computation in flight: the element that never answers fails with the run's reason.
+    const started = performance.now();
+    const aborting = e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Hangs'] }, signal: run.signal });
+    setTimeout(() => run.abort(new Error('shutting down')), 50);
+    await expect(aborting).rejects.toThrow('shutting down');
+    expect(performance.now() - started).toBeLessThan(600); // at the abort, not at the 1,000 ms timeout
   });
 
   it('a worker that dies fails its tasks, and the pool recovers', async () => {

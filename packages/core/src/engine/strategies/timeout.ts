@@ -22,16 +22,12 @@ export class MetricTimeoutError extends Error {
 export function withTimeout<C extends { signal?: AbortSignal }, T>(ctx: C, ms: number, compute: (ctx: C) => T | Promise<T>): Promise<T> {
   const controller = new AbortController();
   const run = ctx.signal;
-  // Forwarded by a listener removed when the computation settles (AbortSignal.any would keep one entry per
-  // computation on a long-lived run signal for as long as that signal lives).
-  const forward = () => controller.abort(run?.reason);
-  if (run?.aborted) controller.abort(run.reason);
-  else run?.addEventListener('abort', forward, { once: true });
+  const unfollow = run ? follow(run, controller) : undefined;
   const started = performance.now();
   return new Promise<T>((resolve, reject) => {
     const settle = () => {
       clearTimeout(timer);
-      run?.removeEventListener('abort', forward);
+      unfollow?.();
     };
     const timer = setTimeout(() => {
       settle();
@@ -53,4 +49,32 @@ export function withTimeout<C extends { signal?: AbortSignal }, T>(ctx: C, ms: n
         },
       );
   });
+}
+
+/**
+ * The computations in flight under each run signal. One listener per run signal aborts them all: a listener per
+ * computation would pile up on a long-lived signal (and AbortSignal.any keeps an entry per computation for as long as
+ * the run signal lives).
+ */
+const followers = new WeakMap<AbortSignal, Set<AbortController>>();
+
+/** Aborts `controller` when `run` aborts, until the returned function is called. */
+function follow(run: AbortSignal, controller: AbortController): () => void {
+  if (run.aborted) {
+    controller.abort(run.reason);
+    return () => undefined;
+  }
+  let set = followers.get(run);
+  if (!set) {
+    const all = new Set<AbortController>();
+    followers.set(run, all);
+    run.addEventListener('abort', () => {
+      for (const c of all) c.abort(run.reason);
+      all.clear();
+    }, { once: true });
+    set = all;
+  }
+  set.add(controller);
+  const current = set;
+  return () => void current.delete(controller);
 }
