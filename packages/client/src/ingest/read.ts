@@ -249,6 +249,8 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
 }
 
 interface Buffered {
+  /** The session id it is emitted as (a trace's spans waiting for their session id: the trace id, until then). */
+  id: string;
   spans: SpanRecord[];
   /** Value of the span counter when the last span of this group arrived. */
   last: number;
@@ -268,6 +270,8 @@ class SpanGrouper {
   readonly #sessionKeys: readonly string[] | undefined;
   readonly #warnings: WarningSink;
   readonly #buffers = new Map<string, Buffered>();
+  /** Session id → the key its buffer keeps: a trace's waiting spans keep their place when their session id appears. */
+  readonly #slots = new Map<string, string>();
   readonly #traceSession = new Map<string, string>();
   readonly #emitted = new Map<string, true>();
   #seen = 0;
@@ -290,21 +294,32 @@ class SpanGrouper {
       key = explicit;
       if (!this.#traceSession.has(span.traceId)) {
         remember(this.#traceSession, span.traceId, explicit);
-        const pending = this.#buffers.get(pendingKey(span.traceId));
+        const waiting = pendingKey(span.traceId);
+        const pending = this.#buffers.get(waiting);
         if (pending) {
-          this.#buffers.delete(pendingKey(span.traceId));
-          const target = this.#buffers.get(key);
-          if (target) for (const p of pending.spans) target.spans.push(p);
-          else this.#buffers.set(key, pending);
+          const target = this.#buffers.get(this.#slotOf(key));
+          if (target) {
+            this.#buffers.delete(waiting);
+            for (const p of pending.spans) target.spans.push(p);
+          } else {
+            // The waiting spans came first: the session keeps their place in the read's order.
+            pending.id = explicit;
+            this.#slots.set(explicit, waiting);
+          }
         }
       }
     } else {
       key = this.#traceSession.get(span.traceId) ?? pendingKey(span.traceId);
     }
-    let buf = this.#buffers.get(key);
-    if (!buf) this.#buffers.set(key, (buf = { spans: [], last: this.#seen, file }));
+    const slot = this.#slotOf(key);
+    let buf = this.#buffers.get(slot);
+    if (!buf) this.#buffers.set(slot, (buf = { id: explicit ?? this.#traceSession.get(span.traceId) ?? span.traceId, spans: [], last: this.#seen, file }));
     buf.spans.push(span);
     buf.last = this.#seen;
+  }
+
+  #slotOf(key: string): string {
+    return this.#slots.get(key) ?? key;
   }
 
   /**
@@ -316,7 +331,7 @@ class SpanGrouper {
       yield* sessions;
       return;
     }
-    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { spans: [], last: this.#seen, file: '', ready });
+    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { id: ready.id, spans: [], last: this.#seen, file: '', ready });
   }
 
   /** The sessions none of whose spans was seen for the window (checked every few thousand spans). */
@@ -333,8 +348,9 @@ class SpanGrouper {
 
   #emit(key: string, buf: Buffered): Session {
     this.#buffers.delete(key);
+    if (this.#slots.get(buf.id) === key) this.#slots.delete(buf.id);
     if (buf.ready) return buf.ready;
-    const id = key.startsWith('\u0000') ? key.slice(1) : key;
+    const id = buf.id;
     if (this.#emitted.has(id)) {
       this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
     }

@@ -92,6 +92,11 @@ describe('format detection', () => {
     const whole = write(JSON.stringify({ kind: 'Session', id: 'whole', startTime: 0, endTime: 1, traceIds: [], masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [], mcpServers: [] }));
     expect((await readSessions([traced, whole])).sessions.map((x) => x.id)).toEqual(['traced', 'whole']);
     expect((await readSessions([whole, traced])).sessions.map((x) => x.id)).toEqual(['whole', 'traced']);
+    // A trace's spans that wait for their session id keep their place once a later file names it.
+    const unnamed = write(JSON.stringify(req(span(T2, sid(7), { 'gen_ai.operation.name': 'chat' }))) + '\n', 'jsonl');
+    const named = write(JSON.stringify(req(span(T2, sid(8), { 'gen_ai.operation.name': 'chat', 'session.id': 'late-key' }))) + '\n', 'jsonl');
+    const ordered = await readSessions([unnamed, whole, named]);
+    expect(ordered.sessions.map((x) => [x.id, x.llmCalls.length])).toEqual([['late-key', 2], ['whole', 0]]);
     // A bad token count in the second file is reported there, though its session began in the first.
     const later = write(JSON.stringify(req(span(T1, sid(2), { 'gen_ai.operation.name': 'chat', 'gen_ai.usage.input_tokens': '12abc' }))));
     const warned = await readSessions([traced, later]);
