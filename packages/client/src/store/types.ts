@@ -75,6 +75,8 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
   getSessions(ids: readonly string[]): Promise<Map<string, Session>>;
   /** Summaries, newest (latest start) first. */
   listSessions(options?: ListSessionsOptions): Promise<SessionSummary[]>;
+  /** The ids `listSessions` lists, in its order, without counting their calls (to compute or enqueue all of them). */
+  listSessionIds(options?: ListSessionsOptions): Promise<string[]>;
   /** The subset of `ids` that are stored. */
   sessionExists(ids: readonly string[]): Promise<Set<string>>;
   /**

@@ -231,6 +231,14 @@ describe('Neo4j store statements', () => {
     await store.listSessions();
     expect(driver.runs[1]?.cypher).not.toContain('LIMIT');
     expect(driver.runs[1]?.params).not.toHaveProperty('limit');
+    // The ids alone: the same filtered, ordered, paged sessions, returned without counting their calls.
+    expect(await store.listSessionIds({ limit: 2, offset: 4, serviceName: 'svc', from: 1 })).toEqual(['a', 'b']);
+    const idsRun = driver.runs[2];
+    expect(idsRun?.cypher.split('\n').at(-1)).toBe('RETURN s.id AS id');
+    expect(idsRun?.cypher).not.toContain('HAS_CALL');
+    expect(idsRun?.cypher).toContain('SKIP $offset LIMIT $limit');
+    expect(isInt(idsRun?.params.limit, 2)).toBe(true);
+    expect(idsRun?.params).toMatchObject({ from: 1, to: null, serviceName: 'svc', appName: null });
   });
 
   it('reads a session back from its nodes', async () => {

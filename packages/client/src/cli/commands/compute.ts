@@ -87,5 +87,5 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
 }
 
 async function allSessionIds(client: MCEClient): Promise<string[]> {
-  return (await client.store.listSessions()).map((s) => s.id).reverse();
+  return (await client.store.listSessionIds()).reverse();
 }

@@ -58,7 +58,7 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
       let sessionIds = ids;
       if (opts.all) {
         await using client = await openClient(cmd, io, opts.workerConfig);
-        sessionIds = (await client.store.listSessions()).map((s) => s.id);
+        sessionIds = await client.store.listSessionIds();
       }
       const sent = await mod.enqueueSessions(amqpUrl, queue, sessionIds, { perMessage, queueArguments });
       logger(cmd, io).info(sent, 'enqueued');

@@ -85,12 +85,22 @@ export const READ_SESSION = `MATCH (s:Session {id: $id}) WHERE s.startTime IS NO
 export const READ_CALLS = `MATCH (:Session {id: $id})-[:HAS_CALL]->(c) RETURN c.payload AS payload ORDER BY c.seq`;
 export const READ_SERVERS = `MATCH (:Session {id: $id})-[:HAS_MCP_SERVER]->(m) RETURN m.payload AS payload ORDER BY m.seq`;
 
-export function listSessions(hasLimit: boolean): string {
+/** The stored sessions a listing's filters keep, newest first, paged. */
+function listedSessions(hasLimit: boolean): string {
   return `MATCH (s:Session)
 WHERE s.startTime IS NOT NULL
   AND ($from IS NULL OR s.startTime >= $from) AND ($to IS NULL OR s.startTime <= $to)
   AND ($serviceName IS NULL OR s.serviceName = $serviceName) AND ($appName IS NULL OR s.appName = $appName)
-WITH s ORDER BY s.startTime DESC, s.id SKIP $offset${hasLimit ? ' LIMIT $limit' : ''}
+WITH s ORDER BY s.startTime DESC, s.id SKIP $offset${hasLimit ? ' LIMIT $limit' : ''}`;
+}
+
+export function listSessionIds(hasLimit: boolean): string {
+  return `${listedSessions(hasLimit)}
+RETURN s.id AS id`;
+}
+
+export function listSessions(hasLimit: boolean): string {
+  return `${listedSessions(hasLimit)}
 OPTIONAL MATCH (s)-[:HAS_CALL]->(c)
 WITH s, c.kind AS kind, count(c) AS n
 WITH s, collect({kind: kind, n: n}) AS kinds

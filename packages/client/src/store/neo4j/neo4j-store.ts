@@ -147,14 +147,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
-    const params = {
-      from: options.from === undefined ? null : toEpochMs(options.from),
-      to: options.to === undefined ? null : toEpochMs(options.to),
-      serviceName: options.serviceName ?? null,
-      appName: options.appName ?? null,
-      offset: int(options.offset ?? 0),
-      ...(options.limit === undefined ? {} : { limit: int(options.limit) }),
-    };
+    const params = listingParams(options);
     const records = await this.read(async (tx) => (await tx.run(cypher.listSessions(options.limit !== undefined), params)).records);
     return records.map((record) => {
       const r = fromNeo4j(record.toObject()) as Record<string, unknown>;
@@ -169,6 +162,11 @@ export class Neo4jStore implements KnowledgeGraphStore {
       if (typeof r.appName === 'string') summary.appName = r.appName;
       return summary;
     });
+  }
+
+  async listSessionIds(options: ListSessionsOptions = {}): Promise<string[]> {
+    const records = await this.read(async (tx) => (await tx.run(cypher.listSessionIds(options.limit !== undefined), listingParams(options))).records);
+    return records.map((record) => record.toObject().id as string);
   }
 
   async sessionExists(ids: readonly string[]): Promise<Set<string>> {
@@ -253,4 +251,16 @@ export class Neo4jStore implements KnowledgeGraphStore {
     const database = this.options.database ?? this.target.database;
     return database ? { database, bookmarkManager: this.bookmarks } : { bookmarkManager: this.bookmarks };
   }
+}
+
+/** The parameters of a session listing (`cypher.listSessions`, `cypher.listSessionIds`). */
+function listingParams(options: ListSessionsOptions): Record<string, unknown> {
+  return {
+    from: options.from === undefined ? null : toEpochMs(options.from),
+    to: options.to === undefined ? null : toEpochMs(options.to),
+    serviceName: options.serviceName ?? null,
+    appName: options.appName ?? null,
+    offset: int(options.offset ?? 0),
+    ...(options.limit === undefined ? {} : { limit: int(options.limit) }),
+  };
 }

@@ -241,16 +241,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const filter = (clause: string, value: unknown) => {
-      params.push(value);
-      where.push(clause.replace('?', `$${params.length}`));
-    };
-    if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
-    if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
-    if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
-    if (options.appName !== undefined) filter('app_name = ?', options.appName);
+    const { where, params } = sessionFilter(options);
     params.push(options.limit ?? null, options.offset ?? 0);
     const { rows } = await this.pool.query<Row>(
       `SELECT s.id, s.start_time AS "startTime", s.end_time AS "endTime", s.service_name AS "serviceName",
@@ -258,7 +249,7 @@ export class PostgresStore implements KnowledgeGraphStore {
          (SELECT COUNT(*)::int FROM mcp_servers m WHERE m.session_id = s.id) AS servers,
          (SELECT json_agg(json_build_object('kind', kind, 'n', n)) FROM
            (SELECT kind, COUNT(*)::int AS n FROM calls c WHERE c.session_id = s.id GROUP BY kind) AS k) AS kinds
-       FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       FROM sessions s ${where}
        ORDER BY s.start_time DESC, s.id COLLATE "C" LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
     );
@@ -273,6 +264,17 @@ export class PostgresStore implements KnowledgeGraphStore {
       if (r.appName !== null) summary.appName = r.appName as string;
       return summary;
     });
+  }
+
+  async listSessionIds(options: ListSessionsOptions = {}): Promise<string[]> {
+    const { where, params } = sessionFilter(options);
+    params.push(options.limit ?? null, options.offset ?? 0);
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT s.id FROM sessions s ${where}
+       ORDER BY s.start_time DESC, s.id COLLATE "C" LIMIT $${params.length - 1} OFFSET $${params.length}`,
+      params,
+    );
+    return rows.map((r) => r.id);
   }
 
   async sessionExists(ids: readonly string[]): Promise<Set<string>> {
@@ -398,4 +400,19 @@ export class PostgresStore implements KnowledgeGraphStore {
       client.release();
     }
   }
+}
+
+/** The WHERE clause (with `$n` placeholders) and values of a session listing's filters. */
+function sessionFilter(options: ListSessionsOptions): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const filter = (clause: string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause.replace('?', `$${params.length}`));
+  };
+  if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
+  if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
+  if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
+  if (options.appName !== undefined) filter('app_name = ?', options.appName);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

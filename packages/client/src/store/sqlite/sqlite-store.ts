@@ -140,20 +140,10 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const filter = (clause: string, value: unknown) => {
-      where.push(clause);
-      params.push(value);
-    };
-    if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
-    if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
-    if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
-    if (options.appName !== undefined) filter('app_name = ?', options.appName);
+    const { where, params } = sessionFilter(options);
     const sql = `SELECT id, start_time AS startTime, end_time AS endTime, service_name AS serviceName, app_name AS appName,
         (SELECT COUNT(*) FROM mcp_servers m WHERE m.session_id = s.id) AS servers
-      FROM sessions s ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-      ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
+      FROM sessions s ${where} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
     const rows = this.prepare(sql).all(...params, options.limit ?? -1, options.offset ?? 0) as Row[];
     const countCalls = this.prepare('SELECT kind, COUNT(*) AS n FROM calls WHERE session_id = ? GROUP BY kind');
     return rows.map((r) => {
@@ -167,6 +157,12 @@ export class SqliteStore implements KnowledgeGraphStore {
       if (r.appName !== null) summary.appName = r.appName as string;
       return summary;
     });
+  }
+
+  async listSessionIds(options: ListSessionsOptions = {}): Promise<string[]> {
+    const { where, params } = sessionFilter(options);
+    const sql = `SELECT id FROM sessions s ${where} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
+    return this.prepare(sql).pluck().all(...params, options.limit ?? -1, options.offset ?? 0) as string[];
   }
 
   async sessionExists(ids: readonly string[]): Promise<Set<string>> {
@@ -283,4 +279,19 @@ function resultValues(result: MetricResult): unknown[] {
 
 function sqliteHeader(row: Row): SessionHeader {
   return headerFromRow({ ...row, traceIds: JSON.parse(row.traceIds as string) as string[] } as HeaderRow);
+}
+
+/** The WHERE clause (with `?` placeholders) and values of a session listing's filters. */
+function sessionFilter(options: ListSessionsOptions): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const filter = (clause: string, value: unknown) => {
+    clauses.push(clause);
+    params.push(value);
+  };
+  if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
+  if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
+  if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
+  if (options.appName !== undefined) filter('app_name = ?', options.appName);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

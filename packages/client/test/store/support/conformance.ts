@@ -141,7 +141,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(summary?.counts).toEqual({ masCalls: 1, agentCalls: 200, taskCalls: 2400, llmCalls: 2499, toolCalls: 4900, mcpServers: 0 });
     });
 
-    it('lists sessions newest first with filters, paging and element counts', async () => {
+    it('lists sessions (and only their ids) newest first with filters, paging and element counts', async () => {
       await store.writeSessions([
         bareSession('s1', 1000, { serviceName: 'alpha', appName: 'web' }),
         bareSession('s2', 2000, { serviceName: 'beta', appName: 'web' }),
@@ -149,8 +149,12 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         richSession('s4', 4000),
         bareSession('s5', 5000, { serviceName: 'alpha', appName: 'web', toolCalls: [toolCall('s5', 1, 5000)] }),
       ]);
-      const ids = async (options: Parameters<KnowledgeGraphStore['listSessions']>[0]) =>
-        (await store.listSessions(options)).map((s) => s.id);
+      // listSessionIds answers what listSessions lists, in its order, for every filter.
+      const ids = async (options: Parameters<KnowledgeGraphStore['listSessions']>[0]) => {
+        const listed = (await store.listSessions(options)).map((s) => s.id);
+        expect(await store.listSessionIds(options)).toEqual(listed);
+        return listed;
+      };
       expect(await ids({})).toEqual(['s5', 's4', 's3', 's2', 's1']);
       expect(await ids({ serviceName: 'alpha' })).toEqual(['s5', 's3', 's1']);
       expect(await ids({ appName: 'web' })).toEqual(['s5', 's2', 's1']);
