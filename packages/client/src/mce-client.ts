@@ -42,6 +42,8 @@ export interface MCEClientOptions {
   env?: NodeJS.ProcessEnv;
   /** A store to use (left open by `close()`); default: the one `config.store.url` / the environment names. */
   store?: KnowledgeGraphStore;
+  /** The configured store must exist already (an SQLite file is not created): for work that only reads it. */
+  existingStore?: boolean;
   /** Providers registered after the native one. */
   providers?: readonly MetricProvider[];
   /** A record/replay cache; default: the `cache:` section (SQLite file); false: none. */
@@ -111,7 +113,7 @@ export class MCEClient implements AsyncDisposable {
     if (!store) {
       // Through the environment's store selection either way: a Neo4j URL takes its credentials from NEO4J_USERNAME etc.
       const target = storeTargetFromEnv(config.store.url ? { ...env, MCE_STORE_URL: config.store.url } : env);
-      store = await openStore(target, options.logger ? { logger: options.logger } : {});
+      store = await openStore(target, { ...(options.logger ? { logger: options.logger } : {}), ...(options.existingStore ? { mustExist: true } : {}) });
     }
     let plugins: MetricProvider[];
     try {

@@ -61,9 +61,10 @@ export function timeOption(value: string, option: string): number {
   }
 }
 
-export async function openClient(cmd: Command, io: CliIO, configPath?: string): Promise<MCEClient> {
+/** The client of a command; `reads`: the command only reads the store, which must then exist (a typo is no new store). */
+export async function openClient(cmd: Command, io: CliIO, configPath?: string, reads = false): Promise<MCEClient> {
   const config = resolveConfig(cmd, io, configPath);
-  return MCEClient.open({ config, env: io.env, logger: logger(cmd, io) });
+  return MCEClient.open({ config, env: io.env, logger: logger(cmd, io), ...(reads ? { existingStore: true } : {}) });
 }
 
 export function writeJson(io: CliIO, value: unknown): void {

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
+import { StoreNotFoundError } from '../store/index.js';
 import { PluginError } from '../plugins/load-providers.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerComputeCommand } from './commands/compute.js';
@@ -21,7 +22,7 @@ import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
   PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
-  UnknownDependencyError,
+  UnknownDependencyError, StoreNotFoundError,
 ];
 
 export function createProgram(io: CliIO): Command {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
 import { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -12,6 +13,16 @@ export interface OpenStoreOptions {
   maxConnections?: number;
   /** Neo4j only: rows per UNWIND batch, database, or an injected driver. */
   neo4j?: Neo4jStoreOptions;
+  /**
+   * SQLite only: the file must exist already (commands that only read: a misspelt path is an error, not a new
+   * empty store).
+   */
+  mustExist?: boolean;
+}
+
+/** A store that must exist does not (an SQLite file nobody has written). */
+export class StoreNotFoundError extends Error {
+  override readonly name = 'StoreNotFoundError';
 }
 
 /**
@@ -20,6 +31,12 @@ export interface OpenStoreOptions {
  */
 export async function openStore(target: string | StoreTarget, options: OpenStoreOptions = {}): Promise<KnowledgeGraphStore> {
   const resolved = typeof target === 'string' ? parseStoreUrl(target) : target;
+  if (options.mustExist && resolved.kind === 'sqlite') {
+    const file = sqliteFile(resolved);
+    if (file !== ':memory:' && !existsSync(file)) {
+      throw new StoreNotFoundError(`no store at ${file}: nothing has been ingested there yet (mce ingest FILE…), or the path is misspelt`);
+    }
+  }
   const store = createStore(resolved, options);
   try {
     await store.init();

@@ -271,14 +271,23 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect(stored.sessions[0]?.results).toEqual([]);
   });
 
-  it('an unknown session id is a clear error', async () => {
+  it('an unknown session id, metric name or store is a clear error', async () => {
     const ws = tempWorkspace();
+    // Nothing ingested yet: commands that only read do not create an empty store at a (misspelt?) path.
+    const db = join(ws.dir, 'mce.db');
+    for (const args of [['compute', 'no-such-session'], ['kg', 'metric', 'get', 'x'], ['sessions', 'list']]) {
+      const none = await runCli(args, ws);
+      expect([none.code, none.stderr], args.join(' ')).toEqual([
+        2, `mce: no store at ${db}: nothing has been ingested there yet (mce ingest FILE…), or the path is misspelt\n`,
+      ]);
+    }
+    expect(readdirSync(ws.dir)).not.toContain('mce.db');
+    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
     const run = await runCli(['compute', 'no-such-session'], ws);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('no-such-session');
     const get = await runCli(['kg', 'metric', 'get', 'no-such-session'], ws);
     expect([get.code, get.stderr]).toEqual([2, 'mce: Session not found: no-such-session\n']);
-    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
     const misspelt = await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', 'Durration'], ws);
     expect([misspelt.code, misspelt.stderr]).toEqual([2, 'mce: Unknown metric "Durration" (did you mean "Duration"?)\n']);
   });

@@ -49,7 +49,8 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         ...(opts.recursive === false ? { recursive: false } : {}),
       };
       const log = logger(cmd, io);
-      await using client = await openClient(cmd, io, opts.workerConfig);
+      // Stored sessions are read from a store that must exist; --input may write into a new one.
+      await using client = await openClient(cmd, io, opts.workerConfig, !opts.input?.length);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       const computations: SessionComputation[] = [];
       const emit = (batch: SessionComputation[]) => {

@@ -66,7 +66,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
         limit: positiveInt(opts.limit, '--limit'),
         offset: positiveInt(opts.offset, '--offset'),
       };
-      await using client = await openClient(cmd, io);
+      await using client = await openClient(cmd, io, undefined, true);
       const list = await client.store.listSessions(filter);
       if (opts.json) return writeJson(io, list);
       const rows = list.map((s) => [

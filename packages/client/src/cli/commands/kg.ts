@@ -16,7 +16,7 @@ export function registerKgCommands(program: Command, io: CliIO): void {
     .option('--metrics <names>', 'only these metric names (comma-separated)')
     .option('--json', 'JSON output (same shape as compute --json)')
     .action(async (sessionId: string, opts: { recursive?: boolean; metrics?: string; json?: boolean }, cmd: Command) => {
-      await using client = await openClient(cmd, io);
+      await using client = await openClient(cmd, io, undefined, true);
       const metricIds = parseList(opts.metrics);
       const results = await client.getMetrics(sessionId, { recursive: Boolean(opts.recursive), ...(metricIds ? { metricIds } : {}) });
       const computation: SessionComputation = { sessionId, results, failed: [], skipped: [] };

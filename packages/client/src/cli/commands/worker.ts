@@ -57,7 +57,7 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
       const { amqpUrl, queue, queueArguments } = mod.workerConfigFrom(config.worker, io.env);
       let sessionIds = ids;
       if (opts.all) {
-        await using client = await openClient(cmd, io, opts.workerConfig);
+        await using client = await openClient(cmd, io, opts.workerConfig, true);
         sessionIds = await client.store.listSessionIds();
       }
       const sent = await mod.enqueueSessions(amqpUrl, queue, sessionIds, { perMessage, queueArguments });
