@@ -108,17 +108,20 @@ export class MCEClient implements AsyncDisposable {
     checkPriceRefreshEnv(); // the price refresh is per process, like the judge: it reads process.env
     const config = options.config ?? MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(undefined, env));
     loadPersistedEvalMode(userConfigPath(env));
-    const cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
+    // The store first: a store that must exist and does not leaves nothing behind (no cache file either).
     let store = options.store;
     if (!store) {
       // Through the environment's store selection either way: a Neo4j URL takes its credentials from NEO4J_USERNAME etc.
       const target = storeTargetFromEnv(config.store.url ? { ...env, MCE_STORE_URL: config.store.url } : env);
       store = await openStore(target, { ...(options.logger ? { logger: options.logger } : {}), ...(options.existingStore ? { mustExist: true } : {}) });
     }
+    let cache: CacheManager | undefined;
     let plugins: MetricProvider[];
     try {
+      cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
       plugins = await loadProviders(config.providers ?? [], config.source, process.cwd(), config.providerLines);
     } catch (error) {
+      if (options.cache === undefined) await (cache as { close?: () => unknown } | undefined)?.close?.();
       if (!options.store) await store.close();
       throw error;
     }
@@ -212,7 +215,8 @@ export class MCEClient implements AsyncDisposable {
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
   async getMetrics(sessionId: string, options: { metricIds?: readonly string[]; recursive?: boolean } = {}): Promise<ResultRecord[]> {
-    // An unknown session, or a metric name that is neither registered nor stored, is an error, not an empty answer.
+    // An unknown session, or a metric name neither registered nor stored for the session (at any level), is an error,
+    // not an empty answer.
     if ((await this.#store.sessionExists([sessionId])).size === 0) throw new SessionNotFoundError([sessionId]);
     // `provider:name` asks for one provider's results of that name (the stores keep results by metric name).
     const wanted = options.metricIds?.map((id) => {
@@ -226,7 +230,14 @@ export class MCEClient implements AsyncDisposable {
     const records = stored.map(({ result, metric }) => toResultRecord(result, metric));
     if (!wanted) return records;
     const matches = (w: (typeof wanted)[number], r: ResultRecord) => r.name === w.name && (w.provider === undefined || r.provider === w.provider);
-    const unknown = wanted.filter((w) => !this.#isMetricName(w.id) && !records.some((r) => matches(w, r)));
+    let unknown = wanted.filter((w) => !this.#isMetricName(w.id) && !records.some((r) => matches(w, r)));
+    if (unknown.length > 0 && !options.recursive) {
+      // Stored at the session's calls rather than the session itself is stored all the same.
+      const anywhere = (await this.#store.getMetricResults(sessionId, { recursive: true, metricNames: unknown.map((w) => w.name) })).map(
+        ({ result, metric }) => toResultRecord(result, metric),
+      );
+      unknown = unknown.filter((w) => !anywhere.some((r) => matches(w, r)));
+    }
     if (unknown.length > 0) {
       throw new MetricSelectionError(
         unknown.map(({ id }) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })),

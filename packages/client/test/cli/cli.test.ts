@@ -281,7 +281,7 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
         2, `mce: no store at ${db}: nothing has been ingested there yet (mce ingest FILE…), or the path is misspelt\n`,
       ]);
     }
-    expect(readdirSync(ws.dir)).not.toContain('mce.db');
+    expect(readdirSync(ws.dir).filter((f) => f.endsWith('.db'))).toEqual([]); // no store, no record/replay cache
     await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
     const run = await runCli(['compute', 'no-such-session'], ws);
     expect(run.code).toBe(2);

@@ -96,7 +96,8 @@ WITH s ORDER BY s.startTime DESC, s.id SKIP $offset${hasLimit ? ' LIMIT $limit' 
 
 export function listSessionIds(hasLimit: boolean): string {
   return `${listedSessions(hasLimit)}
-RETURN s.id AS id`;
+RETURN s.id AS id, s.startTime AS startTime
+ORDER BY startTime DESC, id`;
 }
 
 export function listSessions(hasLimit: boolean): string {

@@ -1,0 +1,38 @@
+/** Stored results by metric name, with the metric's provider not loaded (a plugin removed since, say). */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MetricSelectionError, type Metric, type MetricProvider } from '@mce/core';
+import { MCEClient, defaultMceConfig, openStore, readSessions } from '../src/index.js';
+
+const callScore: Metric = {
+  metadata: {
+    name: 'CallScore', provider: 'acme', levels: ['ToolCall'], nature: 'deterministic', unit: 'count',
+    valueRange: 'non-negative number', description: 'test', requirements: [], dependsOn: [],
+  },
+  compute: () => ({ value: 7 }),
+};
+const acme: MetricProvider = { name: 'acme', description: 'test', version: '1.0.0', metrics: () => [callScore] };
+
+describe('getMetrics by name', () => {
+  it('finds results stored at the calls of a metric no longer registered, at any level asked; a name nobody has is an error', async () => {
+    const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-get-')), 'kg.db')}`;
+    const [session] = (await readSessions(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url).pathname)).sessions;
+    const config = { ...defaultMceConfig(), metrics: { ToolCall: ['acme:CallScore'] } };
+    const withPlugin = await MCEClient.open({ config, store: await openStore(url), providers: [acme], cache: false });
+    await withPlugin.store.writeSessions([session!]);
+    await withPlugin.computeAndStore(session!.id);
+    await withPlugin.store.close();
+    await withPlugin.close();
+
+    const without = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(url), cache: false });
+    for (const name of ['CallScore', 'acme:CallScore']) {
+      expect((await without.getMetrics(session!.id, { metricIds: [name], recursive: true })).map((r) => r.result), name).toEqual([7]);
+      expect(await without.getMetrics(session!.id, { metricIds: [name] }), name).toEqual([]); // stored, at the calls
+    }
+    await expect(without.getMetrics(session!.id, { metricIds: ['other:CallScore'] })).rejects.toBeInstanceOf(MetricSelectionError);
+    await without.store.close();
+    await without.close();
+  });
+});
