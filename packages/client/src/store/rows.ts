@@ -4,7 +4,7 @@
  * Reading a session back is one JSON.parse per call, which keeps a 10k-span read fast.
  */
 import { CALL_LISTS, type Call, type CallLevel, type MCPServer, type Session } from '@mce/core';
-import type { SessionCounts } from './types.js';
+import type { ListSessionsOptions, SessionCounts } from './types.js';
 import type { SessionHeader } from './merge.js';
 
 export interface CallRow {
@@ -172,4 +172,22 @@ export function toEpochMs(value: number | Date | string): number {
   const ms = value instanceof Date ? value.getTime() : Date.parse(value);
   if (!Number.isFinite(ms)) throw new Error(`not a time: ${String(value)}`);
   return ms;
+}
+
+/**
+ * The WHERE clause and values of a session listing's filters (both SQL stores), with the store's placeholder for the
+ * n-th value (`?` in SQLite, `$n` in PostgreSQL).
+ */
+export function sessionFilter(options: ListSessionsOptions, placeholder: (n: number) => string): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const filter = (column: string, op: string, value: unknown) => {
+    params.push(value);
+    clauses.push(`${column} ${op} ${placeholder(params.length)}`);
+  };
+  if (options.from !== undefined) filter('start_time', '>=', toEpochMs(options.from));
+  if (options.to !== undefined) filter('start_time', '<=', toEpochMs(options.to));
+  if (options.serviceName !== undefined) filter('service_name', '=', options.serviceName);
+  if (options.appName !== undefined) filter('app_name', '=', options.appName);
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

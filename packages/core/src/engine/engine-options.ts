@@ -41,11 +41,7 @@ export function engineOptionsFromEnv(env: EngineEnv): EngineOptions {
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 export function parseTimeoutMs(value: string | number, source = 'metricTimeoutMs'): number {
-  const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_TIMEOUT_MS) {
-    throw new EngineOptionError(source, `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`, value);
-  }
-  return n;
+  return wholeNumber(value, source, MAX_TIMEOUT_MS, `a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
 }
 
 export function parseStrategy(value: string, source = 'strategy'): StrategyName {
@@ -60,11 +56,13 @@ export function parseStrategy(value: string, source = 'strategy'): StrategyName 
 export const MAX_WORKERS_LIMIT = 1024;
 
 export function parseMaxWorkers(value: string | number, source = 'maxWorkers'): number {
-  // Digits only from text: Number() would also take "1e3" or "0x10".
+  return wholeNumber(value, source, MAX_WORKERS_LIMIT, `an integer from 1 to ${MAX_WORKERS_LIMIT}`);
+}
+
+/** An integer from 1 to `max`; text must be digits only (Number() would also take "1e3" or "0x10"). */
+function wholeNumber(value: string | number, source: string, max: number, expected: string): number {
   const n = typeof value === 'number' ? value : /^\s*\d+\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_WORKERS_LIMIT) {
-    throw new EngineOptionError(source, `an integer from 1 to ${MAX_WORKERS_LIMIT}`, value);
-  }
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new EngineOptionError(source, expected, value);
   return n;
 }
 

@@ -5,8 +5,8 @@ import { MetricOptionsError } from './errors.js';
 /** Options per metric name (`provider:name` or a bare name), as a run is given them. */
 export type MetricOptionsByName = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
-/** `systemOneModel` → `system_one_model`: the library API may write options in camelCase. */
-const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `systemOneModel` → `system_one_model`: the library API may write options in camelCase (metrics read snake_case). */
+export const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** The candidate closest to `word` (ignoring case), when it is near enough to be a likely typo. */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {

@@ -10,6 +10,7 @@ import type { EvaluationUsage } from '@mce/core';
 import { tokenizer } from './tokenizer.js';
 import { type JudgeConfig, judgeTemperature } from './config.js';
 import { JudgeNotConfiguredError, JudgeReplyError } from './errors.js';
+import { clip } from '../text.js';
 import { sharedLimiter, type RequestLimiter } from './limiter.js';
 import { capTopLogprobs, dropLogprobs, logprobRejection, logprobSupport } from './logprob-support.js';
 import { backoffMs, isRetryable, sleep } from './retry.js';
@@ -334,8 +335,4 @@ function describe(error: unknown, endpoint: string, calls: number, transient: bo
 /** Whether an endpoint's 200 reply is a chat completion at all (an HTML page arrives as a string). */
 function isChatCompletion(reply: unknown): reply is ChatCompletion {
   return typeof reply === 'object' && reply !== null && Array.isArray((reply as { choices?: unknown }).choices);
-}
-
-function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -2,6 +2,7 @@
  * Parameters of the MCP metrics, from the metric's options in mce_config.yaml (snake_case) or the library API
  * (snake_case or camelCase). Validated here, at the edge.
  */
+import { snakeCase } from '@mce/core';
 import { z } from 'zod';
 import { SYSTEM_ONE_QUESTIONS, type SystemOneQuestion } from './system-one/types.js';
 
@@ -49,13 +50,11 @@ export const McpOptionsSchema = z.object({
   system_one_weights: weightsSchema.optional(),
 });
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /** Parse options (later sources win); unknown keys are ignored (other metrics share config blocks). */
 export function parseMcpOptions(...sources: ReadonlyArray<Readonly<Record<string, unknown>> | undefined>): McpMetricOptions {
   const merged: Record<string, unknown> = {};
   for (const source of sources)
-    for (const [k, v] of Object.entries(source ?? {})) if (v !== undefined) merged[snake(k)] = v;
+    for (const [k, v] of Object.entries(source ?? {})) if (v !== undefined) merged[snakeCase(k)] = v;
   const parsed = McpOptionsSchema.safeParse(merged);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`).join('; ');

@@ -16,7 +16,7 @@ import {
   headerFromRow,
   headerRow,
   serverRows,
-  toEpochMs,
+  sessionFilter,
   type HeaderRow,
 } from '../rows.js';
 import { assertDefinitions, missingMetricIds, storedResult, validateResults } from '../results.js';
@@ -241,7 +241,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
-    const { where, params } = sessionFilter(options);
+    const { where, params } = sessionFilter(options, (n) => `$${n}`);
     params.push(options.limit ?? null, options.offset ?? 0);
     const { rows } = await this.pool.query<Row>(
       `SELECT s.id, s.start_time AS "startTime", s.end_time AS "endTime", s.service_name AS "serviceName",
@@ -267,7 +267,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async listSessionIds(options: ListSessionsOptions = {}): Promise<string[]> {
-    const { where, params } = sessionFilter(options);
+    const { where, params } = sessionFilter(options, (n) => `$${n}`);
     params.push(options.limit ?? null, options.offset ?? 0);
     const { rows } = await this.pool.query<{ id: string }>(
       `SELECT s.id FROM sessions s ${where}
@@ -402,17 +402,3 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 }
 
-/** The WHERE clause (with `$n` placeholders) and values of a session listing's filters. */
-function sessionFilter(options: ListSessionsOptions): { where: string; params: unknown[] } {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const filter = (clause: string, value: unknown) => {
-    params.push(value);
-    clauses.push(clause.replace('?', `$${params.length}`));
-  };
-  if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
-  if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
-  if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
-  if (options.appName !== undefined) filter('app_name = ?', options.appName);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
-import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
+import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
 import type {
   KnowledgeGraphStore,
@@ -140,7 +140,7 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
-    const { where, params } = sessionFilter(options);
+    const { where, params } = sessionFilter(options, () => '?');
     const sql = `SELECT id, start_time AS startTime, end_time AS endTime, service_name AS serviceName, app_name AS appName,
         (SELECT COUNT(*) FROM mcp_servers m WHERE m.session_id = s.id) AS servers
       FROM sessions s ${where} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
@@ -160,7 +160,7 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async listSessionIds(options: ListSessionsOptions = {}): Promise<string[]> {
-    const { where, params } = sessionFilter(options);
+    const { where, params } = sessionFilter(options, () => '?');
     const sql = `SELECT id FROM sessions s ${where} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
     return this.prepare(sql).pluck().all(...params, options.limit ?? -1, options.offset ?? 0) as string[];
   }
@@ -281,17 +281,3 @@ function sqliteHeader(row: Row): SessionHeader {
   return headerFromRow({ ...row, traceIds: JSON.parse(row.traceIds as string) as string[] } as HeaderRow);
 }
 
-/** The WHERE clause (with `?` placeholders) and values of a session listing's filters. */
-function sessionFilter(options: ListSessionsOptions): { where: string; params: unknown[] } {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const filter = (clause: string, value: unknown) => {
-    clauses.push(clause);
-    params.push(value);
-  };
-  if (options.from !== undefined) filter('start_time >= ?', toEpochMs(options.from));
-  if (options.to !== undefined) filter('start_time <= ?', toEpochMs(options.to));
-  if (options.serviceName !== undefined) filter('service_name = ?', options.serviceName);
-  if (options.appName !== undefined) filter('app_name = ?', options.appName);
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}
