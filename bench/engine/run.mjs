@@ -13,9 +13,12 @@
 // wall clock. Results live until their batch is returned, so with V8's default young generation (16 MB semi-spaces)
 // most of them are promoted and collected by full GCs; node --max-semi-space-size=64 lets them die young. That is
 // how mce's processes should be started, and the default here (`--semi-space 0` measures V8's default).
+// The interleaved ratio rounds also print the garbage collection that ran inside each timed computation (from the
+// `gc` performance entries) and the hot ratio with it taken out of both sizes.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MetricEngine } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
@@ -172,6 +175,14 @@ async function ratioPhase() {
   const SMALL_RUNS = 30;
   const rounds = [];
   let largeSize = 0;
+  // Garbage collections (their start and duration) and the timed windows, matched once the rounds are over: the
+  // observer hears of a collection only after the window that contains it.
+  const collections = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) collections.push([e.startTime, e.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const gcWithin = ([from, to]) => collections.reduce((sum, [at, ms]) => (at >= from && at < to ? sum + ms : sum), 0);
   // Read again each round rather than cloned from a copy kept alive: no 300 MB template in the heap while timing; the
   // session dies with this function's frame, before the small ones are timed.
   const timeLarge = async () => {
@@ -181,13 +192,14 @@ async function ratioPhase() {
     const readMs = timeRead(session);
     const start = performance.now();
     await engine.computeLoadedSession(session, options);
-    return { largeMs: performance.now() - start, largeReadMs: readMs };
+    const end = performance.now();
+    return { largeMs: end - start, largeReadMs: readMs, largeWindow: [start, end] };
   };
   // One untimed large session first: the heap grows to its size once per process, and a round that pays for it
   // measures the growth, not the engine (the first 100k run is 30–40% slower than the next ones).
   await timeLarge();
   for (let r = 0; r < Number(args.rounds); r++) {
-    const { largeMs, largeReadMs } = await timeLarge();
+    const { largeMs, largeReadMs, largeWindow } = await timeLarge();
     // Cold: 30 copies made first, then computed one after the other (each out of the CPU caches by its turn, as a
     // session of a batch is). Hot: each copy made right before it is computed (in the caches, as the large one never is).
     const copies = Array.from({ length: SMALL_RUNS }, () => structuredClone(small));
@@ -199,16 +211,28 @@ async function ratioPhase() {
     globalThis.gc();
     let hotTotal = 0;
     let hotReadTotal = 0;
+    const hotWindows = [];
     for (let i = 0; i < SMALL_RUNS; i++) {
       const copy = structuredClone(small);
       hotReadTotal += timeRead(copy);
       const hotStart = performance.now();
       await engine.computeLoadedSession(copy, options);
-      hotTotal += performance.now() - hotStart;
+      const hotEnd = performance.now();
+      hotTotal += hotEnd - hotStart;
+      hotWindows.push([hotStart, hotEnd]);
     }
     const hotMs = hotTotal / SMALL_RUNS;
     const readRatio = largeReadMs / (hotReadTotal / SMALL_RUNS);
-    rounds.push({ largeMs, smallMs, ratio: largeMs / smallMs, hotMs, hotRatio: largeMs / hotMs, readRatio });
+    rounds.push({ largeMs, smallMs, ratio: largeMs / smallMs, hotMs, hotRatio: largeMs / hotMs, readRatio, largeWindow, hotWindows });
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the last collections' entries arrive
+  observer.disconnect();
+  for (const round of rounds) {
+    round.largeGcMs = gcWithin(round.largeWindow);
+    round.hotGcMs = round.hotWindows.reduce((sum, w) => sum + gcWithin(w), 0) / SMALL_RUNS;
+    round.hotRatioWithoutGc = (round.largeMs - round.largeGcMs) / (round.hotMs - round.hotGcMs);
+    delete round.largeWindow;
+    delete round.hotWindows;
   }
   await engine.close();
   return { smallSize: spanCount(small), largeSize, rounds };
@@ -356,11 +380,14 @@ function singleSessions(files, warmupFile, stream) {
     `  interleaved in one process, ${r.rounds.length} rounds (one ${fmt(r.largeSize)}-span session, then 30 × ${fmt(r.smallSize)} spans cold, then 30 hot; mean per small session):`,
   );
   for (const x of r.rounds) {
-    console.log(`  ${fmt(x.largeMs, 1).padStart(8)} ms / ${fmt(x.smallMs, 2).padStart(6)} ms cold = ${fmt(x.ratio, 1).padStart(5)};  / ${fmt(x.hotMs, 2).padStart(6)} ms hot = ${fmt(x.hotRatio, 1)}`);
+    console.log(
+      `  ${fmt(x.largeMs, 1).padStart(8)} ms / ${fmt(x.smallMs, 2).padStart(6)} ms cold = ${fmt(x.ratio, 1).padStart(5)};  / ${fmt(x.hotMs, 2).padStart(6)} ms hot = ${fmt(x.hotRatio, 1).padStart(5)};  GC inside: ${fmt(x.largeGcMs, 1)} ms of the large, ${fmt(x.hotGcMs, 2)} ms of a hot small`,
+    );
   }
   const linear = `linear ≈ ${fmt(r.largeSize / r.smallSize)}, target ≤ 130`;
   console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}, small sessions cold (out of the CPU caches, like the large one): ${summary('ratio')}   (${linear})`);
   console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}, small sessions hot (made right before, in the caches): ${summary('hotRatio')}   (${linear})`);
+  console.log(`  time ratio ${fmt(r.largeSize)} / ${fmt(r.smallSize)}, small sessions hot, garbage collection taken out of both: ${summary('hotRatioWithoutGc')}`);
   console.log(`  floor: the ratio of one loop that only reads each call's start and end time, small session hot: ${summary('readRatio')}`);
 }
 
