@@ -267,6 +267,54 @@ describe('tolerance and warnings', () => {
     expect(r.sessions[0]!.toolCalls).toHaveLength(1);
   });
 
+  it('a span without a real start or end time (missing, or 0: proto3 unset) is skipped, not given a made-up time', async () => {
+    const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a' });
+    const chat = (i: number, times: Attr) => ({ ...span(T1, sid(i), { 'gen_ai.operation.name': 'chat' }), parentSpanId: sid(1), ...times });
+    const doc = req(
+      agent,
+      chat(2, {}),
+      chat(3, { endTimeUnixNano: undefined }),
+      chat(4, { startTimeUnixNano: '0', endTimeUnixNano: '0' }),
+      chat(5, { endTimeUnixNano: 0 }),
+      chat(6, { startTimeUnixNano: undefined }),
+    );
+    const r = await readSessions(write(JSON.stringify(doc)));
+    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([3, 4, 5, 6].map((i) => ['malformed-span', sid(i)]));
+    expect(r.warnings.map((w) => w.message.replace(/^skipped span \S+: /, ''))).toEqual([
+      'span has no end time (endTimeUnixNano)',
+      'span start time is 0, i.e. unset (startTimeUnixNano)',
+      'span end time is 0, i.e. unset (endTimeUnixNano)',
+      'span has no start time (startTimeUnixNano)',
+    ]);
+    const session = r.sessions[0]!;
+    expect(session.llmCalls.map((c) => c.id)).toEqual([sid(2)]);
+    // The session spans the real times only: 1 s, not 56 years.
+    expect([session.startTime, session.endTime]).toEqual([1000, 2000]);
+  });
+
+  it('a ClickHouse row without a Duration, or at the epoch, is skipped with a warning', async () => {
+    const row = (id: string, extra: Record<string, unknown>) => ({
+      Timestamp: '2025-06-20 21:37:02.820000000',
+      TraceId: T1,
+      SpanId: id,
+      ParentSpanId: '',
+      SpanName: 'ChatOpenAI.chat',
+      SpanKind: 'Client',
+      ServiceName: 'svc',
+      SpanAttributes: { 'gen_ai.operation.name': 'chat' },
+      Duration: 1500000000,
+      StatusCode: 'Unset',
+      ...extra,
+    });
+    const p = write(JSON.stringify([row(sid(1), {}), row(sid(2), { Duration: undefined }), row(sid(3), { Timestamp: '1970-01-01 00:00:00.000000000' })]));
+    const r = await readSessions(p, { format: 'clickhouse' });
+    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([['malformed-span', sid(2)], ['malformed-span', sid(3)]]);
+    expect(r.warnings[0]!.message).toMatch(/no readable Duration/);
+    expect(r.warnings[1]!.message).toMatch(/Timestamp is the epoch/);
+    const call = r.sessions[0]!.llmCalls[0]!;
+    expect([call.id, call.endTime - call.startTime]).toEqual([sid(1), 1500]);
+  });
+
   it('errors come from status, exception events and error.type — never from output text', async () => {
     const tool = (i: number, attrs: Attr, extra: Attr = {}) => span(T1, sid(i), { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': `t${i}`, ...attrs }, extra);
     const doc = req(

@@ -85,8 +85,11 @@ function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord
   if (!spanId) throw new TypeError('row has no SpanId');
   const start = parseClickHouseTime(column(row, ['Timestamp', 'startTime']));
   if (start === undefined) throw new TypeError('row has no readable Timestamp');
+  if (start === 0) throw new TypeError('row Timestamp is the epoch, i.e. unset');
+  // A duration made up here would become a real Duration result: a row without one is skipped with a warning.
   const durationNs = decodeInt(column(row, ['Duration', 'duration']));
-  const end = durationNs !== undefined && durationNs >= 0 ? start + durationNs / 1e6 : start;
+  if (durationNs === undefined || durationNs < 0) throw new TypeError('row has no readable Duration (nanoseconds)');
+  const end = start + durationNs / 1e6;
   const resource = decodeKeyValues(row.ResourceAttributes);
   const service = row.ServiceName;
   if (typeof service === 'string' && service !== '' && resource['service.name'] === undefined) resource['service.name'] = service;

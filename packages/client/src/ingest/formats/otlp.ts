@@ -16,16 +16,21 @@ export interface Where {
   line?: number;
 }
 
-/** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start time). */
+/** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start or end time). */
 function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
   const traceId = decodeId(raw.traceId ?? raw.trace_id);
   const spanId = decodeId(raw.spanId ?? raw.span_id);
   if (!traceId) throw new TypeError('span has no trace id');
   if (!spanId) throw new TypeError('span has no span id');
+  // Both times are required; 0 is proto3's unset value, not 1970. A time made up here would become a real Duration
+  // (a 56-year session, a 0 ms call in every mean), so such a span is skipped with a warning instead.
   const start = nanosToMillis(raw.startTimeUnixNano ?? raw.start_time_unix_nano);
-  if (start === undefined) throw new TypeError('span has no start time');
-  const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano) ?? start;
+  if (start === undefined) throw new TypeError('span has no start time (startTimeUnixNano)');
+  if (start === 0) throw new TypeError('span start time is 0, i.e. unset (startTimeUnixNano)');
+  const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano);
+  if (end === undefined) throw new TypeError('span has no end time (endTimeUnixNano)');
+  if (end === 0) throw new TypeError('span end time is 0, i.e. unset (endTimeUnixNano)');
   const status = isObj(raw.status) ? raw.status : undefined;
   const rawEvents = raw.events;
   let events: SpanEvent[] = NO_EVENTS;
