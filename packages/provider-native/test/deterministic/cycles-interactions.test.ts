@@ -55,14 +55,21 @@ describe('CyclesCount', () => {
     expect((await valueOf(CyclesCount, 'Session', b.session, b.session)).value).toBe(1);
   });
 
-  it('keeps agent names and tool names apart', async () => {
+  it('compares names: an agent and a tool of the same name are the same step', async () => {
     const b = new SessionBuilder();
     b.agent('x', { start: 0, end: 1 });
     b.tool('x', { start: 1, end: 2 });
     b.tool('x', { start: 2, end: 3 });
     b.agent('x', { start: 3, end: 4 });
-    // [agent x, tool x, tool x, agent x] has no repeated block (it would, were both just "x")
-    expect((await valueOf(CyclesCount, 'Session', b.session, b.session)).value).toBe(0);
+    // [x, x, x, x]: seq[0:2] = seq[2:4] → 1
+    expect((await valueOf(CyclesCount, 'Session', b.session, b.session)).value).toBe(1);
+    const c = new SessionBuilder();
+    c.agent('x', { start: 0, end: 1 });
+    c.tool('y', { start: 1, end: 2 });
+    c.tool('x', { start: 2, end: 3 });
+    c.agent('y', { start: 3, end: 4 });
+    // [x, y, x, y] across kinds → 1
+    expect((await valueOf(CyclesCount, 'Session', c.session, c.session)).value).toBe(1);
   });
 
   it('at an AgentCall covers its own tool calls and directly nested agent calls', async () => {
@@ -126,7 +133,7 @@ describe('AgentToToolInteractions', () => {
     const s = referenceSession();
     const r = await valueOf(AgentToToolInteractions, 'Session', s, s);
     expect(r.value).toBe(2);
-    expect(r.details).toEqual({ interactions: { 'A -> search': 1, 'B -> search': 1 } });
+    expect(r.details).toEqual({ interactions: { '(A) -> (search)': 1, '(B) -> (search)': 1 } });
     expect(r.reasoning).toBe('2 tool call(s) made by agents, 2 distinct agent -> tool pair(s); 1 tool call(s) outside any agent not counted.');
   });
 
@@ -138,10 +145,10 @@ describe('AgentToToolInteractions', () => {
     b.tool('web', { start: 5, end: 6, agent: a.id });
     const r = await valueOf(AgentToToolInteractions, 'Session', b.session, b.session);
     expect(r.value).toBe(3);
-    expect(r.details).toEqual({ interactions: { 'A -> calc': 2, 'A -> web': 1 } });
+    expect(r.details).toEqual({ interactions: { '(A) -> (calc)': 2, '(A) -> (web)': 1 } });
   });
 
-  it('lists pairs in the order they first occur, and merges pairs whose "agent -> tool" text is the same', async () => {
+  it('lists pairs in the order they first occur; names holding " -> " stay apart', async () => {
     const b = new SessionBuilder();
     const x = b.agent('X', { start: 0, end: 10 });
     const ab = b.agent('a -> b', { start: 10, end: 20 });
@@ -153,11 +160,12 @@ describe('AgentToToolInteractions', () => {
     const r = await valueOf(AgentToToolInteractions, 'Session', b.session, b.session);
     expect(r.value).toBe(4);
     expect(Object.entries(r.details?.interactions as object)).toEqual([
-      ['X -> web', 1],
-      ['a -> b -> c', 2],
-      ['X -> calc', 1],
+      ['(X) -> (web)', 1],
+      ['(a -> b) -> (c)', 1],
+      ['(X) -> (calc)', 1],
+      ['(a) -> (b -> c)', 1],
     ]);
-    expect(r.reasoning).toBe('4 tool call(s) made by agents, 3 distinct agent -> tool pair(s).');
+    expect(r.reasoning).toBe('4 tool call(s) made by agents, 4 distinct agent -> tool pair(s).');
   });
 });
 

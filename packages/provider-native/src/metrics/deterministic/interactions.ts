@@ -70,8 +70,9 @@ export const AgentToToolInteractions = nativeMetric(
   },
   (_element, ctx) => {
     const index = agentIndex(ctx.session);
-    // Counted per agent, then per tool: no "agent -> tool" string per call, only one per distinct pair (in the order
-    // of first occurrence, the order of the details).
+    // Counted per agent, then per tool: no "(agent) -> (tool)" string per call, only one per distinct pair (in the
+    // order of first occurrence, the order of the details). The parentheses keep an agent "a -> b" with tool "c"
+    // apart from agent "a" with tool "b -> c".
     const byAgent = new Map<string, Map<string, { count: number }>>();
     const pairs: Array<[string, { count: number }]> = [];
     let total = 0;
@@ -85,7 +86,7 @@ export const AgentToToolInteractions = nativeMetric(
       let pair = byTool.get(call.toolName);
       if (!pair) {
         byTool.set(call.toolName, (pair = { count: 0 }));
-        pairs.push([`${agent} -> ${call.toolName}`, pair]);
+        pairs.push([`(${agent}) -> (${call.toolName})`, pair]);
       }
       pair.count += 1;
       total += 1;
