@@ -25,20 +25,17 @@ function sessionSequences(session: Session): SessionSequences {
 }
 
 function buildSequences(session: Session): SessionSequences {
-  // Agent and tool names get ids from separate maps (even / odd): an agent called `search` is not the tool `search`.
-  const agentIds = new Map<string, number>();
-  const toolIds = new Map<string, number>();
+  // One name space, as the formula reads names: an agent called `search` and the tool `search` are the same step.
+  const ids = new Map<string, number>();
   const sorted: Step[] = mergeByStartTime(session.agentCalls, session.toolCalls);
   const seq: number[] = new Array<number>(sorted.length);
   const byAgent = new Map<string, number[]>();
   for (let i = 0; i < sorted.length; i++) {
     const step = sorted[i]!;
-    const isAgent = step.kind === 'AgentCall';
-    const ids = isAgent ? agentIds : toolIds;
-    const name = isAgent ? step.agentName : step.toolName;
+    const name = step.kind === 'AgentCall' ? step.agentName : step.toolName;
     let id = ids.get(name);
     if (id === undefined) {
-      id = 2 * ids.size + (isAgent ? 0 : 1);
+      id = ids.size;
       ids.set(name, id);
     }
     seq[i] = id;
@@ -62,7 +59,7 @@ export const CyclesCount = nativeMetric(
     valueRange: 'non-negative integer',
     description:
       'Number of repeated blocks in the sequence of agent-call and tool-call names ordered by start time ' +
-      '(agent names and tool names kept apart): i = 0; while i < n: for k = 2 … ⌊(n − i)/2⌋, if seq[i:i+k] = ' +
+      '(compared as names: an agent and a tool of the same name are the same step): i = 0; while i < n: for k = 2 … ⌊(n − i)/2⌋, if seq[i:i+k] = ' +
       'seq[i+k:i+2k] then count += 1, i += k, stop; if no k matched, i += 1. [A,B,A,B] → 1, [A,A] → 0. ' +
       'Session: every agent call (nested ones included) and tool call; AgentCall: the agent calls nested directly ' +
       'in it and the tool calls whose nearest enclosing agent call it is.',
