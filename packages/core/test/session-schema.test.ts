@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sessionJsonSchema } from '../src/ontology/json-schema.js';
+import { SessionSchema } from '../src/ontology/schemas.js';
 
 describe('published session JSON Schema', () => {
   it('the committed schema/session.schema.json is the one generated from SessionSchema (run scripts/write-schema.mjs)', () => {
@@ -15,5 +16,37 @@ describe('published session JSON Schema', () => {
     expect(Object.keys(schema.properties)).toEqual(
       expect.arrayContaining(['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls', 'mcpServers', 'userInput', 'finalResponse']),
     );
+  });
+});
+
+describe('SessionSchema references', () => {
+  const call = (kind: string, id: string, extra: Record<string, unknown> = {}) => ({
+    kind, id, name: id, startTime: 0, endTime: 1, status: 'ok', ...extra,
+  });
+  const issues = (session: Record<string, unknown>) => {
+    const parsed = SessionSchema.safeParse({ id: 's', startTime: 0, endTime: 1, ...session });
+    return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  };
+
+  it('accepts agent and MAS attributions that name calls of that class in the session', () => {
+    expect(issues({
+      masCalls: [call('MASCall', 'm')],
+      agentCalls: [call('AgentCall', 'a', { masCallId: 'm', agentName: 'a' }), call('AgentCall', 'b', { masCallId: 'm', agentCallId: 'a', agentName: 'b' })],
+      toolCalls: [call('ToolCall', 't', { masCallId: 'm', agentCallId: 'b', toolName: 't', parentId: 'a span never exported' })],
+    })).toEqual([]);
+  });
+
+  it('refuses an attribution to an unknown call, a call of another class or the call itself, naming the field', () => {
+    expect(issues({
+      masCalls: [call('MASCall', 'm')],
+      agentCalls: [call('AgentCall', 'a', { agentName: 'a', agentCallId: 'a' })],
+      llmCalls: [call('LLMCall', 'l', { agentCallId: 'ghost', masCallId: 'a', usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } })],
+      toolCalls: [call('ToolCall', 't', { agentCallId: 'm', toolName: 't' })],
+    })).toEqual([
+      'agentCalls.0.agentCallId: "a" is the call itself',
+      'llmCalls.0.agentCallId: "ghost" is not an agent call of this session',
+      'llmCalls.0.masCallId: "a" is not a MAS call of this session (it is agentCalls[0])',
+      'toolCalls.0.agentCallId: "m" is not an agent call of this session (it is masCalls[0])',
+    ]);
   });
 });

@@ -59,6 +59,13 @@ describe('REST API', () => {
       400, 'not an mce session document: toolCalls.1.id: call id "c1" is already used by toolCalls[0]',
     ]);
     expect((await app.request('/sessions/dup')).status).toBe(404); // nothing written
+    const ghost = { id: 'ghost', startTime: 0, endTime: 2, toolCalls: [
+      { kind: 'ToolCall', id: 'c1', name: 't', startTime: 0, endTime: 1, status: 'ok', toolName: 't', agentCallId: 'nobody' },
+    ] };
+    const dangling = await app.request('/sessions', { method: 'POST', body: JSON.stringify(ghost), headers: { 'content-type': 'application/json' } });
+    expect([dangling.status, ((await dangling.json()) as { error: string }).error]).toEqual([
+      400, 'not an mce session document: toolCalls.0.agentCallId: "nobody" is not an agent call of this session',
+    ]);
     expect((await app.request('/sessions?limit=-1')).status).toBe(400);
     const badTime = await app.request('/sessions?from=yesterday');
     expect(badTime.status).toBe(400);

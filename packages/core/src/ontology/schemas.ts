@@ -161,7 +161,26 @@ export const SessionSchema = z.object({
       else ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `call id "${call.id}" is already used by ${first}` });
     });
   }
+  // The attributions the metrics group by must name a call of the right class in this session: a misspelt agent id
+  // would otherwise count as an agent of its own. (`parentId` may name a span that is not a call, or was not exported.)
+  const agents = new Set(session.agentCalls.map((c) => c.id));
+  const mas = new Set(session.masCalls.map((c) => c.id));
+  for (const list of ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'] as const) {
+    session[list].forEach((call, i) => {
+      const { agentCallId, masCallId } = call;
+      if (agentCallId !== undefined && (!agents.has(agentCallId) || agentCallId === call.id)) {
+        const problem = agentCallId === call.id ? 'is the call itself' : `is not an agent call of this session${where(seen.get(agentCallId))}`;
+        ctx.addIssue({ code: 'custom', path: [list, i, 'agentCallId'], message: `"${agentCallId}" ${problem}` });
+      }
+      if (masCallId !== undefined && (!mas.has(masCallId) || masCallId === call.id)) {
+        const problem = masCallId === call.id ? 'is the call itself' : `is not a MAS call of this session${where(seen.get(masCallId))}`;
+        ctx.addIssue({ code: 'custom', path: [list, i, 'masCallId'], message: `"${masCallId}" ${problem}` });
+      }
+    });
+  }
 });
+
+const where = (place: string | undefined) => (place === undefined ? '' : ` (it is ${place})`);
 
 /** The session JSON file: one session, or `{ "sessions": [...] }`. */
 export const SessionFileSchema = z.union([
