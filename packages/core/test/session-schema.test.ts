@@ -50,3 +50,16 @@ describe('SessionSchema references', () => {
     ]);
   });
 });
+
+describe('SessionSchema times', () => {
+  it('refuses a time no date can hold (a unit mix-up), naming the field', () => {
+    const parsed = SessionSchema.safeParse({ id: 's', startTime: 9e15, endTime: 1, toolCalls: [
+      { kind: 'ToolCall', id: 't', name: 't', startTime: 0, endTime: 1.7e18, status: 'ok', toolName: 't' },
+    ] });
+    expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'startTime: is out of the range of dates (epoch milliseconds, at most ±8.64e15)',
+      'toolCalls.0.endTime: is out of the range of dates (epoch milliseconds, at most ±8.64e15)',
+    ]);
+    expect(SessionSchema.safeParse({ id: 's', startTime: 8.64e15, endTime: 8.64e15 }).success).toBe(true);
+  });
+});

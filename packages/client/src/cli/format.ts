@@ -18,6 +18,12 @@ export function formatValue(value: number): string {
   return Number(value.toPrecision(6)).toString();
 }
 
+/** An epoch-millisecond time as ISO 8601, or the number itself when no date can hold it (a store written by others). */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `${ms} (not a date)` : date.toISOString();
+}
+
 function shortId(level: string, id: string, sessionId: string): string {
   if (level === 'Session' || id === sessionId) return '(session)';
   return id.length > 16 ? `${id.slice(0, 16)}…` : id;

@@ -277,14 +277,16 @@ describe('tolerance and warnings', () => {
       chat(4, { startTimeUnixNano: '0', endTimeUnixNano: '0' }),
       chat(5, { endTimeUnixNano: 0 }),
       chat(6, { startTimeUnixNano: undefined }),
+      chat(7, { endTimeUnixNano: '99999999999999999999999' }),
     );
     const r = await readSessions(write(JSON.stringify(doc)));
-    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([3, 4, 5, 6].map((i) => ['malformed-span', sid(i)]));
+    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([3, 4, 5, 6, 7].map((i) => ['malformed-span', sid(i)]));
     expect(r.warnings.map((w) => w.message.replace(/^skipped span \S+: /, ''))).toEqual([
       'span has no end time (endTimeUnixNano)',
       'span start time is 0, i.e. unset (startTimeUnixNano)',
       'span end time is 0, i.e. unset (endTimeUnixNano)',
       'span has no start time (startTimeUnixNano)',
+      'span time is out of the range of dates (startTimeUnixNano / endTimeUnixNano)',
     ]);
     const session = r.sessions[0]!;
     expect(session.llmCalls.map((c) => c.id)).toEqual([sid(2)]);

@@ -7,6 +7,9 @@ import { ONTOLOGY_LEVELS } from './types.js';
 import type { MetricResult, Session } from '../index.js';
 
 const finite = z.number().refine(Number.isFinite, 'must be a finite number');
+/** The largest epoch-millisecond time a Date can hold: a larger one is a unit mix-up (ns or µs), and no date shows it. */
+export const MAX_EPOCH_MS = 8.64e15;
+const epochMs = finite.refine((n) => Math.abs(n) <= MAX_EPOCH_MS, 'is out of the range of dates (epoch milliseconds, at most ±8.64e15)');
 const count = z.number().int().nonnegative();
 const record = z.record(z.string(), z.unknown());
 
@@ -72,8 +75,8 @@ const callBase = {
   masCallId: z.string().optional(),
   agentCallId: z.string().optional(),
   name: z.string(),
-  startTime: finite,
-  endTime: finite,
+  startTime: epochMs,
+  endTime: epochMs,
   status: StatusSchema.default('unset'),
   error: ElementErrorSchema.optional(),
   input: z.unknown().optional(),
@@ -136,8 +139,8 @@ export const ToolCallSchema = z.object({
 export const SessionSchema = z.object({
   kind: z.literal('Session').default('Session'),
   id: z.string().min(1),
-  startTime: finite,
-  endTime: finite,
+  startTime: epochMs,
+  endTime: epochMs,
   serviceName: z.string().optional(),
   appName: z.string().optional(),
   traceIds: z.array(z.string()).default([]),

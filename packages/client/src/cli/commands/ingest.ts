@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
 import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
-import { formatValue, table } from '../format.js';
+import { formatValue, isoTime, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, timeOption, writeJson, type CliIO } from '../context.js';
 
@@ -71,7 +71,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       if (opts.json) return writeJson(io, list);
       const rows = list.map((s) => [
         s.id,
-        new Date(s.startTime).toISOString(),
+        isoTime(s.startTime),
         `${formatValue(s.endTime - s.startTime)} ms`,
         s.serviceName ?? '',
         String(s.counts.agentCalls),

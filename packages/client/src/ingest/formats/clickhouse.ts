@@ -3,6 +3,7 @@
  * Accepts a list of rows or an object `{ sessionId: rows }`; events spelled `Events.Name` or `EventsName`;
  * `Timestamp` as a `YYYY-MM-DD hh:mm:ss.ffffff` string (UTC), ISO string, or epoch number; `Duration` in ns.
  */
+import { MAX_EPOCH_MS } from '@mce/core';
 import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeId, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
@@ -90,6 +91,7 @@ function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord
   const durationNs = decodeInt(column(row, ['Duration', 'duration']));
   if (durationNs === undefined || durationNs < 0) throw new TypeError('row has no readable Duration (nanoseconds)');
   const end = start + durationNs / 1e6;
+  if (Math.abs(start) > MAX_EPOCH_MS || end > MAX_EPOCH_MS) throw new TypeError('row Timestamp or Duration is out of the range of dates');
   const resource = decodeKeyValues(row.ResourceAttributes);
   const service = row.ServiceName;
   if (typeof service === 'string' && service !== '' && resource['service.name'] === undefined) resource['service.name'] = service;

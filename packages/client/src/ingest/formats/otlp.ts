@@ -1,4 +1,5 @@
 /** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
+import { MAX_EPOCH_MS } from '@mce/core';
 import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { isObj } from '../messages.js';
@@ -31,6 +32,7 @@ function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?:
   const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano);
   if (end === undefined) throw new TypeError('span has no end time (endTimeUnixNano)');
   if (end === 0) throw new TypeError('span end time is 0, i.e. unset (endTimeUnixNano)');
+  if (start > MAX_EPOCH_MS || end > MAX_EPOCH_MS) throw new TypeError('span time is out of the range of dates (startTimeUnixNano / endTimeUnixNano)');
   const status = isObj(raw.status) ? raw.status : undefined;
   const rawEvents = raw.events;
   let events: SpanEvent[] = NO_EVENTS;
