@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import { MCEClient } from '../mce-client.js';
 import { parseStoreUrl } from '../store/url.js';
+import type { KnowledgeGraphStore } from '../store/types.js';
 import { toEpochMs } from '../store/rows.js';
 
 export interface CliIO {
@@ -62,9 +63,9 @@ export function timeOption(value: string, option: string): number {
 }
 
 /** The client of a command; `reads`: the command only reads the store, which must then exist (a typo is no new store). */
-export async function openClient(cmd: Command, io: CliIO, configPath?: string, reads = false): Promise<MCEClient> {
+export async function openClient(cmd: Command, io: CliIO, configPath?: string, reads = false, store?: KnowledgeGraphStore): Promise<MCEClient> {
   const config = resolveConfig(cmd, io, configPath);
-  return MCEClient.open({ config, env: io.env, logger: logger(cmd, io), ...(reads ? { existingStore: true } : {}) });
+  return MCEClient.open({ config, env: io.env, logger: logger(cmd, io), ...(reads ? { existingStore: true } : {}), ...(store ? { store } : {}) });
 }
 
 export function writeJson(io: CliIO, value: unknown): void {

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
@@ -160,6 +160,30 @@ describe('mce compute --input', () => {
     expect(value(merged.sessions[0]!, 'ToolCallCount')).toBe(value(alone.sessions[0]!, 'ToolCallCount'));
     expect(value(merged.sessions[0]!, 'LLMCallCount')).toBe(value(alone.sessions[0]!, 'LLMCallCount'));
     expect(value(alone.sessions[0]!, 'ToolCallCount')).toBeGreaterThan(0);
+  });
+
+  it('--no-store opens no store: no file is created, and an unreachable database is never contacted', async () => {
+    const ws = tempWorkspace();
+    const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--json'], ws);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(ws.dir, 'mce.db'))).toBe(false);
+    const away = await runCli(['--store-url', 'postgres://nobody@127.0.0.1:1/none', 'compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--json'], ws);
+    expect([away.code, away.stderr]).toEqual([0, '']);
+    expect(value(away.json<{ sessions: SessionComputation[] }>().sessions[0]!, 'Duration')).toBe(4200);
+  });
+
+  it('a file holding part of a stored session: the results measure the stored session merged with it', async () => {
+    const ws = tempWorkspace();
+    const session = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Session;
+    expect(session.llmCalls.length).toBe(2);
+    const [whole, part] = [join(ws.dir, 'whole.json'), join(ws.dir, 'part.json')];
+    writeFileSync(whole, JSON.stringify(session));
+    writeFileSync(part, JSON.stringify({ ...session, llmCalls: session.llmCalls.slice(0, 1), toolCalls: [] }));
+    expect((await runCli(['ingest', whole], ws)).code).toBe(0);
+    const run = await runCli(['compute', '--input', part, '--metrics', 'LLMCallCount', '--no-recursive', '--json'], ws);
+    expect(value(run.json<{ sessions: SessionComputation[] }>().sessions[0]!, 'LLMCallCount')).toBe(2);
+    const stored = await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', 'LLMCallCount', '--json'], ws);
+    expect(stored.json<{ sessions: SessionComputation[] }>().sessions[0]!.results.map((r) => r.result)).toEqual([2]);
   });
 
   it('rejects an option a metric does not read and options of an unknown metric, naming the file and line', async () => {

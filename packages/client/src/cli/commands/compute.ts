@@ -7,6 +7,7 @@ import type { SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '../../ingest/index.js';
 import { checkFormat, readInputSessions } from './inputs.js';
 import type { MCEClient } from '../../mce-client.js';
+import { openStore } from '../../store/index.js';
 import { formatComputation } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
@@ -49,8 +50,10 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         ...(opts.recursive === false ? { recursive: false } : {}),
       };
       const log = logger(cmd, io);
+      // --input --no-store touches no store at all (no file created, no database migrated): an in-memory one stands in.
+      await using scratch = opts.input?.length && !opts.store ? await openStore('sqlite::memory:') : undefined;
       // Stored sessions are read from a store that must exist; --input may write into a new one.
-      await using client = await openClient(cmd, io, opts.workerConfig, !opts.input?.length);
+      await using client = await openClient(cmd, io, opts.workerConfig, !opts.input?.length, scratch);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       const computations: SessionComputation[] = [];
       const emit = (batch: SessionComputation[]) => {
@@ -59,8 +62,18 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       };
 
       if (opts.input?.length) {
-        const sessions = await readInputSessions(opts.input, format, log);
-        if (opts.store) await client.store.writeSessions(sessions);
+        let sessions = await readInputSessions(opts.input, format, log);
+        if (opts.store) {
+          const stored = await client.store.sessionExists(sessions.map((s) => s.id));
+          await client.store.writeSessions(sessions);
+          if (stored.size > 0) {
+            // The store merged the file's copy into what it held: the results must measure that merged session, the
+            // one they are stored beside, not the file's part of it.
+            const merged = await client.store.getSessions([...stored]);
+            sessions = sessions.map((s) => merged.get(s.id) ?? s);
+            log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+          }
+        }
         const batch = await client.compute(sessions, request);
         if (opts.store) await client.storeComputations(batch);
         emit(batch);
