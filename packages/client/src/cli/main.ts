@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
-import { StoreNotFoundError } from '../store/index.js';
+import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
 import { PluginError } from '../plugins/load-providers.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerComputeCommand } from './commands/compute.js';
@@ -73,7 +73,8 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`mce: ${message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    return BAD_INPUT.some((E) => error instanceof E) || isBadWorkerInput(error) ? 2 : 1;
+    const badStore = error instanceof StoreOpenError && error.badInput;
+    return BAD_INPUT.some((E) => error instanceof E) || badStore || isBadWorkerInput(error) ? 2 : 1;
   }
 }
 

@@ -25,26 +25,67 @@ export class StoreNotFoundError extends Error {
   override readonly name = 'StoreNotFoundError';
 }
 
+/** A store URL that names no usable store, or a store that cannot be opened; the message names the URL (no password). */
+export class StoreOpenError extends Error {
+  override readonly name = 'StoreOpenError';
+  constructor(
+    message: string,
+    /** The URL or the file it names is wrong (bad input), rather than a database server out of reach (a runtime failure). */
+    readonly badInput: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
 /**
  * Open the store a URL (or target) names and create/migrate its schema. Close it when done, or hold it with
  * `await using store = await openStore(url)`.
  */
 export async function openStore(target: string | StoreTarget, options: OpenStoreOptions = {}): Promise<KnowledgeGraphStore> {
-  const resolved = typeof target === 'string' ? parseStoreUrl(target) : target;
+  let resolved: StoreTarget;
+  try {
+    resolved = typeof target === 'string' ? parseStoreUrl(target) : target;
+  } catch (error) {
+    throw new StoreOpenError(errorText(error), true, { cause: error });
+  }
   if (options.mustExist && resolved.kind === 'sqlite') {
     const file = sqliteFile(resolved);
     if (file !== ':memory:' && !existsSync(file)) {
       throw new StoreNotFoundError(`no store at ${file}: nothing has been ingested there yet (mce ingest FILE…), or the path is misspelt`);
     }
   }
-  const store = createStore(resolved, options);
+  // "file is not a database", "ECONNREFUSED": said of which store, so the user knows which setting to fix.
+  const cannotOpen = (error: unknown) =>
+    new StoreOpenError(`cannot open the store ${shownUrl(resolved.url)}: ${errorText(error)}`, resolved.kind === 'sqlite', { cause: error });
+  let store: KnowledgeGraphStore;
+  try {
+    store = createStore(resolved, options);
+  } catch (error) {
+    throw cannotOpen(error);
+  }
   try {
     await store.init();
   } catch (error) {
     await store.close().catch(() => undefined);
-    throw error;
+    throw cannotOpen(error);
   }
   return store;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The URL with any password replaced by `***`. */
+export function shownUrl(url: string): string {
+  if (url.startsWith('sqlite:')) return url;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  }
 }
 
 /** The store the environment selects (`MCE_STORE_URL`, the Neo4j variables, else `sqlite:.mce/mce.db`). */

@@ -172,6 +172,18 @@ describe('mce compute --input', () => {
     expect(value(away.json<{ sessions: SessionComputation[] }>().sessions[0]!, 'Duration')).toBe(4200);
   });
 
+  it('a store that cannot be opened is named (its password hidden): a bad file is bad input, a server out of reach a runtime failure', async () => {
+    const ws = tempWorkspace();
+    const junk = join(ws.dir, 'junk.db');
+    writeFileSync(junk, 'not a database at all, but long enough to have a header page of sorts '.repeat(20));
+    const sqlite = await runCli(['--store-url', `sqlite:${junk}`, 'ingest', example('sessions/single-agent-tool.json')], ws);
+    expect([sqlite.code, sqlite.stderr]).toEqual([2, `mce: cannot open the store sqlite:${junk}: file is not a database\n`]);
+    const pg = await runCli(['--store-url', 'postgres://bob:hunter2@127.0.0.1:1/x', 'sessions', 'list'], ws);
+    expect(pg.code).toBe(1);
+    expect(pg.stderr).toMatch(/^mce: cannot open the store postgres:\/\/bob:\*\*\*@127\.0\.0\.1:1\/x: .*ECONNREFUSED/);
+    expect(pg.stderr).not.toContain('hunter2');
+  });
+
   it('a file holding part of a stored session: the results measure the stored session merged with it', async () => {
     const ws = tempWorkspace();
     const session = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Session;
