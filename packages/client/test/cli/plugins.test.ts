@@ -63,7 +63,10 @@ describe('provider plugins', () => {
     const empty = workspaceWithPlugin('./plugins/empty.mjs');
     const b = await runCli(['--config', empty.config, 'provider', 'list'], empty.ws);
     expect(b.code).toBe(2);
-    expect(b.stderr).toContain('"./plugins/empty.mjs" exports no MetricProvider');
+    expect(b.stderr).toContain(`mce: ${empty.config}:1: providers: "./plugins/empty.mjs" exports no MetricProvider`);
+    // The catalog commands load plugins too, and say where as well.
+    const listed = await runCli(['--config', missing.config, 'metric', 'list'], missing.ws);
+    expect([listed.code, listed.stderr.startsWith(`mce: ${missing.config}:1: providers: cannot load "./plugins/none.mjs"`)]).toEqual([2, true]);
   });
 
   const plugin = (metrics: string, name = 'acme') =>
