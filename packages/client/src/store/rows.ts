@@ -169,7 +169,10 @@ export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServ
 export function toEpochMs(value: number | Date | string): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value);
-  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  // An ISO date-time without a zone is UTC, as the date-only form is and as every listing shows times (Date.parse
+  // would read it in the machine's local zone).
+  const text = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value.trim()) ? `${value.trim()}Z` : value;
+  const ms = text instanceof Date ? text.getTime() : Date.parse(text);
   if (!Number.isFinite(ms)) throw new Error(`not a time: ${String(value)}`);
   return ms;
 }
