@@ -32,6 +32,10 @@ describe('mce metric / provider', () => {
     expect(abstract.length).toBeGreaterThanOrEqual(all.length);
     const human = await runCli(['metric', 'list', '--abstract'], ws);
     expect(human.stdout).toMatch(/^Name\s+Provider\s+Nature\s+Levels\s+Unit\s+Implemented/);
+    const native = (await runCli(['metric', 'list', '--all', '--provider', 'native', '--json'], ws)).json<{ provider: string }[]>();
+    expect(new Set(native.map((m) => m.provider))).toEqual(new Set(['mce']));
+    const typo = await runCli(['metric', 'list', '--provider', 'mcee'], ws);
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', 'mce: --provider: unknown provider "mcee" (did you mean "mce"?) (known: mce)\n']);
   });
 
   it('shows one metric and names an unknown one with exit code 2', async () => {

@@ -19,14 +19,15 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-const suggestion = (word: string, candidates: Iterable<string>): string => {
+/** ` (did you mean "x"?)` when a candidate is close to `word`, else nothing. */
+export const didYouMean = (word: string, candidates: Iterable<string>): string => {
   const near = closest(word, candidates);
   return near ? ` (did you mean "${near}"?)` : '';
 };
 
 /** ` (did you mean "Duration"?)` for a misspelt metric name, or nothing when no registered name is close. */
 export function likelyMetric(registry: MetricRegistry, name: string): string {
-  return suggestion(name, registry.list().flatMap((e) => [e.key, e.metric.metadata.name]));
+  return didYouMean(name, registry.list().flatMap((e) => [e.key, e.metric.metadata.name]));
 }
 
 /**
@@ -52,7 +53,7 @@ export function checkMetricOptions(registry: MetricRegistry, metricOptions: Metr
     for (const option of Object.keys(options)) {
       if (declared.includes(snakeCase(option))) continue;
       const reads = declared.length === 0 ? 'it takes no options' : `its options: ${declared.join(', ')}`;
-      problems.push({ metric: name, option, problem: `${entry.key} has no option "${option}"${suggestion(snakeCase(option), declared)}; ${reads}` });
+      problems.push({ metric: name, option, problem: `${entry.key} has no option "${option}"${didYouMean(snakeCase(option), declared)}; ${reads}` });
     }
   }
   if (problems.length > 0) throw new MetricOptionsError(problems);

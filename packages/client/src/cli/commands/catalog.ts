@@ -1,6 +1,6 @@
 /** `mce metric list|show` and `mce provider list`: the catalog, without opening a store. */
 import type { Command } from 'commander';
-import { MetricRegistry, SpecRegistry, type MetricMetadata } from '@mce/core';
+import { MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
 import { loadProviders } from '../../plugins/load-providers.js';
@@ -55,6 +55,14 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       const config = resolveConfig(cmd, io);
       const registry = await catalogRegistry(config);
       const provider = opts.provider === 'native' ? 'mce' : opts.provider;
+      if (provider !== undefined) {
+        // The providers a row can come from: the registered ones, and with --abstract those of the spec catalog.
+        const known = new Set([...registry.providers()].map((p) => p.name));
+        if (opts.abstract) for (const spec of new SpecRegistry().list()) known.add(spec.provider);
+        if (!known.has(provider)) {
+          throw new UsageError(`--provider: unknown provider "${provider}"${didYouMean(provider, known)} (known: ${[...known].join(', ')})`);
+        }
+      }
       let rows: ReturnType<typeof describeMetric>[];
       if (opts.abstract) {
         rows = new SpecRegistry().status(registry).map(({ spec, implemented }) => describeMetric(spec, { implemented }));
