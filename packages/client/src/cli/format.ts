@@ -1,5 +1,6 @@
 /** Human output of the CLI: plain aligned tables, one per session. */
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
+import { nativeProvider } from '@mce/provider-native';
 
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -38,7 +39,8 @@ export function formatComputation(c: SessionComputation): string {
   const rows = byElement.map((r) => [
     r.level,
     shortId(r.level, r.measures, c.sessionId),
-    r.name,
+    // A plugin's metric may share a built-in name: it shows as provider:name.
+    r.provider === nativeProvider.name ? r.name : `${r.provider}:${r.name}`,
     formatValue(r.result),
     r.unit,
     truncate(r.reasoning, 70),

@@ -46,6 +46,10 @@ describe('provider plugins', () => {
     // Stored with its own Metric definition and read back.
     const stored = (await runCli(['--config', config, 'kg', 'metric', 'get', 'weather-001', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
     expect(stored.sessions[0]?.results.find((r) => r.name === 'SpanCount')).toMatchObject({ provider: 'acme', unit: 'count', result: 5 });
+    // In the tables a plugin's metric is provider:name (it may share a built-in name), a built-in one its bare name.
+    const human = (await runCli(['--config', config, 'kg', 'metric', 'get', 'weather-001'], ws)).stdout;
+    expect(human).toMatch(/\n\S+\s+\(session\)\s+acme:SpanCount\s+5\s+count/);
+    expect(human).toMatch(/\(session\)\s+Duration\s+4200\s+ms/);
     // Without the plugin, its stored results are still found by name (and by provider:name); a name nobody has is not.
     for (const name of ['SpanCount', 'acme:SpanCount']) {
       const without = (await runCli(['kg', 'metric', 'get', 'weather-001', '--metrics', name, '--json'], ws)).json<{ sessions: SessionComputation[] }>();
