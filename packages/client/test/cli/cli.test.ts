@@ -286,6 +286,14 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const whole = (await runCli(['compute', '--input', example('traces/multi-agent.jsonl'), '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
     const shape = (c: SessionComputation) => c.results.map((r) => [r.name, r.level, r.measures, r.result]).sort();
     expect(shape(fromStore.sessions[0]!)).toEqual(shape(whole.sessions[0]!));
+    // A span naming a parent the file does not hold: the warning is printed, and the summary counts it.
+    const orphan = join(ws.dir, 'orphan.json');
+    const span = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', parentSpanId: 'ffffffffffffffff', name: 'chat', startTimeUnixNano: '1000000000', endTimeUnixNano: '2000000000', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] };
+    writeFileSync(orphan, JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }));
+    const alone = await runCli(['ingest', orphan], tempWorkspace());
+    const lines2 = alone.stderr.trimEnd().split('\n');
+    expect(JSON.parse(lines2[0]!)).toMatchObject({ code: 'unknown-parent', msg: 'ingest warning' });
+    expect(lines2.at(-1)).toMatch(/^ingested 1 session\(s\), \d+ call\(s\) from 1 file\(s\), 1 warning\(s\) \(above\)$/);
   });
 
   it('ingest stops at a bad file, naming it, with the files before it stored', async () => {

@@ -43,7 +43,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length });
       for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
       io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
-        `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (-v to see them)` : ''}\n`);
+        `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (above)` : ''}\n`);
     });
 
   const sessions = program.command('sessions').description('stored sessions');
