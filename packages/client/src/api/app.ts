@@ -33,6 +33,17 @@ function time(c: Context, name: string): number | undefined {
 
 class BadRequest extends Error {}
 
+/** The methods of the app's routes whose pattern matches `path` (`:param` is one path segment). */
+function methodsOf(app: Hono, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL') continue; // middleware
+    const pattern = new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
+    if (pattern.test(path)) methods.add(route.method);
+  }
+  return [...methods];
+}
+
 export interface ApiOptions {
   /** Largest request body accepted (bytes); a larger one is refused with 413 before it is read. Default 32 MiB. */
   maxBodyBytes?: number;
@@ -50,7 +61,15 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       onError: (c) => c.json({ error: `request body larger than ${maxBodyBytes} bytes` }, 413),
     }),
   );
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.notFound((c) => {
+    // A known path asked with another method is 405 with the methods it has (RFC 9110), not an unknown route.
+    const allowed = methodsOf(app, c.req.path);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json({ error: `${c.req.method} is not allowed on ${c.req.path} (allowed: ${allowed.join(', ')})` }, 405);
+    }
+    return c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404);
+  });
   app.onError((error, c) => {
     if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
     if (error instanceof BadRequest || error instanceof MetricSelectionError) return c.json({ error: error.message }, 400);

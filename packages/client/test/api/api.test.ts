@@ -77,8 +77,16 @@ describe('REST API', () => {
     expect([misspelt.status, ((await misspelt.json()) as { error: string }).error]).toEqual([400, 'Unknown metric "Durration" (did you mean "Duration"?)']);
     const recursive = await app.request('/sessions/weather-001/metrics?recursive=yes');
     expect([recursive.status, await recursive.json()]).toEqual([400, { error: 'query parameter recursive must be true or false (got "yes")' }]);
-    const noRoute = await app.request('/healthz', { method: 'DELETE' });
-    expect([noRoute.status, await noRoute.json()]).toEqual([404, { error: 'no route DELETE /healthz' }]);
+    const wrongMethod = await app.request('/healthz', { method: 'DELETE' });
+    expect([wrongMethod.status, wrongMethod.headers.get('allow'), await wrongMethod.json()]).toEqual([
+      405, 'GET', { error: 'DELETE is not allowed on /healthz (allowed: GET)' },
+    ]);
+    const session = await app.request('/sessions/weather-001', { method: 'DELETE' });
+    expect([session.status, session.headers.get('allow')]).toEqual([405, 'GET']);
+    const sessions = await app.request('/sessions', { method: 'PUT' });
+    expect([sessions.status, sessions.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    const noRoute = await app.request('/session', { method: 'GET' });
+    expect([noRoute.status, await noRoute.json()]).toEqual([404, { error: 'no route GET /session' }]);
   });
 
   it('refuses a request body above the limit with 413, before storing anything', async () => {

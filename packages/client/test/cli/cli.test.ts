@@ -176,6 +176,15 @@ describe('mce compute --input', () => {
     expect(value(away.json<{ sessions: SessionComputation[] }>().sessions[0]!, 'Duration')).toBe(4200);
   });
 
+  it('serve refuses a body limit that rounds to nothing, or a bad port, before opening anything', async () => {
+    const ws = tempWorkspace();
+    const tiny = await runCli(['serve', '--max-body-mb', '1e-9'], ws);
+    expect([tiny.code, tiny.stderr]).toEqual([2, 'mce: --max-body-mb must be a positive number of at least 1 byte (got "1e-9")\n']);
+    expect((await runCli(['serve', '--max-body-mb', '0'], ws)).code).toBe(2);
+    expect((await runCli(['serve', '--port', '70000'], ws)).stderr).toBe('mce: --port must be 0–65535 (got "70000")\n');
+    expect(existsSync(join(ws.dir, 'mce.db'))).toBe(false);
+  });
+
   it('a store that cannot be opened is named (its password hidden): a bad file is bad input, a server out of reach a runtime failure', async () => {
     const ws = tempWorkspace();
     const junk = join(ws.dir, 'junk.db');

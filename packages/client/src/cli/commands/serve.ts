@@ -14,7 +14,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
       const maxBodyMb = Number(opts.maxBodyMb);
-      if (!(maxBodyMb > 0)) throw new UsageError(`--max-body-mb must be a positive number (got "${opts.maxBodyMb}")`);
+      // At least one byte once in bytes: 1e-9 MiB would round to a limit that refuses every body.
+      if (!(maxBodyMb * 1024 * 1024 >= 1)) throw new UsageError(`--max-body-mb must be a positive number of at least 1 byte (got "${opts.maxBodyMb}")`);
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       try {
