@@ -103,9 +103,9 @@ describe('call-duration aggregates', () => {
     expect(await run(MeanToolCallDuration, 'Session', empty, empty)).toEqual({ skipped: 'the session has no tool calls' });
   });
 
-  it('fail when calls exist but no Duration result was computed for them', () => {
+  it('fail when calls exist but none has a Duration result (each failed, or none was computed), saying both', () => {
     expect(() => MeanToolCallDuration.compute(s, { session: s, level: 'Session', options: {}, results: lookupOf() })).toThrow(
-      "no Duration result for the session's 3 ToolCall(s): compute Duration at ToolCall",
+      "no Duration result for any of the session's 3 ToolCall(s): Duration failed for each of them (see their errors), or was not computed at ToolCall",
     );
   });
 });

@@ -17,14 +17,18 @@ export function nearestRankPercentile(values: readonly number[], p: number): num
   return sorted[rank - 1]!;
 }
 
-/** The Duration results of the session's calls at `level`; throws when calls exist but none has a Duration. */
+/** The Duration results of the session's calls at `level`; throws when calls exist but none has a Duration result. */
 function callDurations(ctx: MetricContext, level: 'LLMCall' | 'ToolCall'): number[] | undefined {
   const calls = level === 'LLMCall' ? ctx.session.llmCalls : ctx.session.toolCalls;
   if (calls.length === 0) return undefined;
   // valuesAt, when the lookup has it, reads the values without building a MetricResult per call.
   const durations = ctx.results.valuesAt?.('Duration', level) ?? durationsFromAll(ctx, level);
   if (durations.length === 0) {
-    throw new Error(`no Duration result for the session's ${calls.length} ${level}(s): compute Duration at ${level}`);
+    // Failed Durations are not results: each failed for a reason of its own, reported beside this one.
+    throw new Error(
+      `no Duration result for any of the session's ${calls.length} ${level}(s): Duration failed for each of them (see their ` +
+        `errors), or was not computed at ${level}`,
+    );
   }
   return durations;
 }
