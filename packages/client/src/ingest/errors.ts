@@ -17,7 +17,8 @@ export type IngestWarningCode =
   | 'malformed-line'
   | 'session-reemitted'
   | 'duplicate-span'
-  | 'unknown-parent';
+  | 'unknown-parent'
+  | 'empty-file';
 
 export interface IngestWarning {
   code: IngestWarningCode;

@@ -205,7 +205,10 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
   try {
     for (const [index, path] of files.entries()) {
       options.onFile?.(path, index);
+      const before = grouper.received;
       yield* fileSessions(path, options, grouper, warnings);
+      // Not an error (an exporter's rotated file may be empty), but said: a wrong file given by mistake looks the same.
+      if (grouper.received === before) warnings.add({ code: 'empty-file', message: `${path} holds no usable span or session`, file: path });
     }
   } catch (error) {
     // The files before the bad one are whole: their sessions are handed over before the error is.
@@ -275,6 +278,7 @@ class SpanGrouper {
   readonly #traceSession = new Map<string, string>();
   readonly #emitted = new Map<string, true>();
   #seen = 0;
+  #sessionsSeen = 0;
   #readyCount = 0;
   #nextSweep: number;
 
@@ -318,6 +322,11 @@ class SpanGrouper {
     buf.last = this.#seen;
   }
 
+  /** Spans and whole sessions received so far (a file that adds none held nothing usable). */
+  get received(): number {
+    return this.#seen + this.#sessionsSeen;
+  }
+
   #slotOf(key: string): string {
     return this.#slots.get(key) ?? key;
   }
@@ -327,6 +336,7 @@ class SpanGrouper {
    * the read's sessions come out in the order they were first seen (the first part of a session then stays first).
    */
   *addSessions(sessions: readonly Session[]): Generator<Session> {
+    this.#sessionsSeen += sessions.length;
     if (Number.isFinite(this.#window)) {
       yield* sessions;
       return;

@@ -267,6 +267,15 @@ describe('tolerance and warnings', () => {
     expect(r.sessions[0]!.toolCalls).toHaveLength(1);
   });
 
+  it('a file that holds no usable span or session is read as empty, with an empty-file warning naming it', async () => {
+    const files = ['[]', '{"resourceSpans": []}', '{"sessions": []}', JSON.stringify(req({ ...span(T1, sid(1), {}), traceId: undefined }))].map((c) => write(c));
+    const full = write(JSON.stringify(req(span(T1, sid(2), { 'gen_ai.operation.name': 'chat' }))));
+    const r = await readSessions([...files, full]);
+    expect(r.sessions.map((x) => x.llmCalls.length)).toEqual([1]);
+    expect(r.warnings.filter((w) => w.code === 'empty-file').map((w) => [w.file, w.message])).toEqual(files.map((f) => [f, `${f} holds no usable span or session`]));
+    expect(r.warningCounts).toEqual({ 'empty-file': 4, 'malformed-span': 1 });
+  });
+
   it('a span without a real start or end time (missing, or 0: proto3 unset) is skipped, not given a made-up time', async () => {
     const agent = span(T1, sid(1), { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'a' });
     const chat = (i: number, times: Attr) => ({ ...span(T1, sid(i), { 'gen_ai.operation.name': 'chat' }), parentSpanId: sid(1), ...times });
