@@ -14,8 +14,11 @@ export interface TokenLogprob {
 }
 
 const SCORE_LABEL = /score\s*[:：]/gi;
-/** After the label: spaces and markdown emphasis, then the digit (not part of a longer number). */
-const AFTER_LABEL = /^[\s*_]*([1-5])(?![\d.]*\d)/;
+/**
+ * After the label: spaces and markdown emphasis, then the digit — not part of a longer number, not a fraction of
+ * another scale (`3/10`; `3/5` is this one) and not a range (`1-5`, the scale restated).
+ */
+const AFTER_LABEL = /^[\s*_]*([1-5])(?![\d.]*\d)(?!\s*\/\s*(?!5(?!\d))\d)(?!\s*[-–—]\s*\d)/;
 
 /** Character offset of the score digit after the last `Score:` label, or undefined. */
 function lastScoreDigitOffset(text: string): number | undefined {

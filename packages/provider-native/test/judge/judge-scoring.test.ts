@@ -178,6 +178,11 @@ describe('samples, temperature and failures', () => {
     expect(parseScore('no label 4')).toBeUndefined();
   });
 
+  it('reads a score on this scale only: not a fraction of another scale, not the scale restated as a range', () => {
+    expect(['Score: 3/10', 'Score: 3 / 10', 'Score: 4/50', 'Score: 1-5', 'Score: 1 – 5'].map(parseScore)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(['Score: 3/5', 'Score: **4** / 5', 'Score: 5/5.', 'Score: 4 - mostly relevant', 'Score: 2, because'].map(parseScore)).toEqual([3, 4, 5, 4, 2]);
+  });
+
   it('names the variables to set when no judge model is configured', async () => {
     const unconfigured = new Judge(judgeConfigFromEnv({}), { pricing: () => 0 });
     await expect(unconfigured.score({ rubric, prompt: 'x', metric: 'AnswerRelevancy' })).rejects.toThrow(
