@@ -91,6 +91,7 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
   };
   const metadata = judgedMetadata(definition, MCP_OPTION_NAMES);
   const levels = new Set(definition.levels);
+  if (deps.options) parseMcpOptions(deps.options); // a bad option given at construction fails here, not at the first element
 
   // The engine hands the same (read-only) options object to every element of a run: parse it once.
   const parsed = new WeakMap<object, McpMetricOptions>();

@@ -2,7 +2,7 @@
  * Parameters of the MCP metrics, from the metric's options in mce_config.yaml (snake_case) or the library API
  * (snake_case or camelCase). Validated here, at the edge.
  */
-import { snakeCase } from '@mce/core';
+import { didYouMean, snakeCase } from '@mce/core';
 import { z } from 'zod';
 import { SYSTEM_ONE_QUESTIONS, type SystemOneQuestion } from './system-one/types.js';
 
@@ -30,7 +30,7 @@ export interface McpMetricOptions {
 
 const weightsSchema = z.union([
   z.tuple([z.number().min(0), z.number().min(0), z.number().min(0)]),
-  z.object({ primitives: z.number().min(0), arguments: z.number().min(0), task: z.number().min(0) }).partial(),
+  z.strictObject({ primitives: z.number().min(0), arguments: z.number().min(0), task: z.number().min(0) }).partial(),
 ]);
 
 /** Its keys are core's `MCP_OPTION_NAMES` (the metrics' declared options); a test keeps the two equal. */
@@ -50,11 +50,20 @@ export const McpOptionsSchema = z.object({
   system_one_weights: weightsSchema.optional(),
 });
 
-/** Parse options (later sources win); unknown keys are ignored (other metrics share config blocks). */
+/**
+ * Parse options (later sources win, camelCase keys read as snake_case). An option no MCP metric reads is an error
+ * naming it (a misspelt `treshold` would otherwise leave the default in force unnoticed), as in mce_config.yaml.
+ */
 export function parseMcpOptions(...sources: ReadonlyArray<Readonly<Record<string, unknown>> | undefined>): McpMetricOptions {
   const merged: Record<string, unknown> = {};
   for (const source of sources)
     for (const [k, v] of Object.entries(source ?? {})) if (v !== undefined) merged[snakeCase(k)] = v;
+  const known = Object.keys(McpOptionsSchema.shape);
+  const unknown = Object.keys(merged).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    const named = unknown.map((key) => `no option "${key}"${didYouMean(key, known)}`).join('; ');
+    throw new Error(`invalid MCP metric options: ${named}; the options are ${known.join(', ')}`);
+  }
   const parsed = McpOptionsSchema.safeParse(merged);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(options)'}: ${i.message}`).join('; ');

@@ -1,6 +1,6 @@
 /** Eval-mode resolution (a pure function) and the MCP metric options. */
 import { describe, expect, it } from 'vitest';
-import { parseEvalMode, parseMcpOptions, persistedEvalMode, resolveEvalMode, setPersistedEvalMode } from '@mce/provider-native';
+import { createMCPUse, parseEvalMode, parseMcpOptions, persistedEvalMode, resolveEvalMode, setPersistedEvalMode } from '@mce/provider-native';
 
 describe('resolveEvalMode', () => {
   it('metric option > MCE_EVAL_MODE > persisted > llm, with the source', () => {
@@ -51,10 +51,10 @@ describe('parseMcpOptions', () => {
       weights: { primitives: 1 / 3, arguments: 1 / 3, task: 1 / 3 },
     });
   });
-  it('reads snake_case and camelCase, later sources winning, unknown keys ignored', () => {
+  it('reads snake_case and camelCase, later sources winning', () => {
     const o = parseMcpOptions(
       { threshold: 0.7, systemOneModel: 'endpoint:m', includeReason: false },
-      { threshold: null, verbose_mode: true, eval_mode: 'hybrid', model: 'gpt-4o-mini', other_metric_key: 1 },
+      { threshold: null, verbose_mode: true, eval_mode: 'hybrid', model: 'gpt-4o-mini' },
     );
     expect(o).toMatchObject({ threshold: null, systemOneModel: 'endpoint:m', includeReason: false, verboseMode: true, evalMode: 'hybrid', model: 'gpt-4o-mini' });
   });
@@ -63,5 +63,12 @@ describe('parseMcpOptions', () => {
     expect(() => parseMcpOptions({ async_mode: 'yes' })).toThrow(/async_mode/);
     expect(() => parseMcpOptions({ system_one_model: 'endpoint:' })).toThrow(/system_one_model: expected "local" or "endpoint:<model>"/);
     expect(() => parseMcpOptions({ system_one_weights: [0, 0, 0] })).toThrow(/must not all be 0/);
+  });
+  it('rejects an option no MCP metric reads, naming it and the likely one (also nested, and at construction)', () => {
+    expect(() => parseMcpOptions({ treshold: 0.9, strictMod: true })).toThrow(
+      'invalid MCP metric options: no option "treshold" (did you mean "threshold"?); no option "strict_mod" (did you mean "strict_mode"?); the options are threshold, model, include_reason, strict_mode, async_mode, verbose_mode, flaky, system_one_model, eval_mode, system_one_weights',
+    );
+    expect(() => parseMcpOptions({ system_one_weights: { primitive: 2, task: 1 } })).toThrow(/system_one_weights.*primitive/);
+    expect(() => createMCPUse({ options: { treshold: 0.9 } })).toThrow(/no option "treshold" \(did you mean "threshold"\?\)/);
   });
 });
