@@ -138,9 +138,11 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       const judge = s.evalMode.mode === 'system_one' ? undefined : judgeFor(s.options.model);
       const judgeModel = judge ? judge.model : '-';
       if (!judgeModel) return undefined;
+      // An endpoint System One model asks the judge's endpoint: its URL and sampling are part of the key as well.
+      const endpoint = judge ?? (s.options.systemOneModel.startsWith('endpoint:') ? baseJudge() : undefined);
       const inputs = sha256(stableJson({ target: target.target, level: ctx.level }));
       // The judge's sampling and endpoint change an llm or hybrid result as much as the metric's own options do.
-      const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode, judge: judge ? judgeSettings(judge) : null }));
+      const opts = sha256(stableJson({ options: s.options, mode: s.evalMode.mode, judge: endpoint ? judgeSettings(endpoint) : null }));
       return `${NATIVE_PROVIDER}|${definition.name}|v${MCP_PROMPT_VERSION}|${s.evalMode.mode}|${judgeModel}|${s.options.systemOneModel}|opts:${opts.slice(0, 16)}|in:${inputs}`;
     },
 

@@ -282,4 +282,16 @@ describe('parameters', () => {
     expect(keyWith({ MCE_JUDGE_MAX_TOKENS: '50' })).not.toBe(base);
     expect(keyWith({ LLM_BASE_MODEL_URL_MCE: 'http://127.0.0.1:10/v1' })).not.toBe(base);
   });
+
+  it('in system_one mode with an endpoint model, cacheKey changes with the judge endpoint it asks', () => {
+    const keyAt = (url: string) => {
+      const j = new Judge(judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: url }));
+      const options = { eval_mode: 'system_one', system_one_model: 'endpoint:gpt-4o-mini' };
+      return createMCPUse(deps({ judge: j })).cacheKey!(session, contextFor(session, 'Session', undefined, options))!;
+    };
+    const key = keyAt('http://127.0.0.1:9/v1');
+    expect(key).toMatch(/^mce\|MCPUse\|v1\|system_one\|-\|endpoint:gpt-4o-mini\|/);
+    expect(keyAt('http://127.0.0.1:9/v1')).toBe(key);
+    expect(keyAt('http://localhost:9/v1')).not.toBe(key);
+  });
 });
