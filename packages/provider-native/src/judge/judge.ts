@@ -151,8 +151,12 @@ export class Judge {
     return judge;
   }
 
-  /** Prices a call usage with this judge's pricing. */
-  evaluationUsage(usage: CallUsage): EvaluationUsage {
+  /**
+   * Prices a call usage with this judge's pricing, once the live price refresh has had its chance (bounded by its
+   * timeout), as `score` does: calls made outside `score` must not be priced from the older table.
+   */
+  async evaluationUsage(usage: CallUsage): Promise<EvaluationUsage> {
+    await this.pricesReady?.();
     return toEvaluationUsage(this.requireModel(), usage, this.pricing);
   }
 

@@ -126,7 +126,7 @@ export class McpJudging {
       logprobs: false,
       ...this.sig,
     });
-    this.usages.push(judge.evaluationUsage(completion.usage));
+    this.usages.push(await judge.evaluationUsage(completion.usage));
     const extracted = extractedText(completion.text);
     this.step({ step: 'llm-extraction', ...(turn !== undefined ? { turn } : {}), extracted });
     return extracted;

@@ -153,4 +153,16 @@ describe('run-time price refresh', () => {
     expect(result.usage.costUsd).toBeCloseTo(1.4e-4, 15);
     expect(hits).toBe(1);
   });
+
+  it('prices a call made outside score (hybrid extraction, an endpoint System One) with the refreshed table too', async () => {
+    answer = { status: 200, body: FRESH };
+    const { table, refresher } = setup();
+    const judge = new Judge(judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: llm.url }), {
+      pricing: pricingFrom(() => table),
+      pricesReady: () => refresher.fresh(),
+    });
+    const usage = await judge.evaluationUsage({ promptTokens: 100, completionTokens: 20, totalTokens: 120, cachedPromptTokens: 0 });
+    expect(usage.costUsd).toBeCloseTo(1.4e-4, 15);
+    expect(hits).toBe(1);
+  });
 });

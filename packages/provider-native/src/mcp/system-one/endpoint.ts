@@ -76,7 +76,7 @@ export class EndpointSystemOne implements SystemOneModel {
     const results = await Promise.all(request.questions.map((q) => this.ask(request, q, request.signal)));
     const usage: CallUsage = results.reduce((sum, r) => addCallUsage(sum, r.usage), emptyCallUsage());
     const answers: SystemOneAnswer[] = results.map((r) => r.answer);
-    const priced: EvaluationUsage = this.judge().evaluationUsage(usage);
+    const priced: EvaluationUsage = await this.judge().evaluationUsage(usage);
     return { answers, model: this.id, usage: priced };
   }
 }
