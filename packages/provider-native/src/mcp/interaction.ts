@@ -27,25 +27,26 @@ export interface MCPInteraction {
   output: string;
   servers: MCPServer[];
   calls: MCPCallRecord[];
-  /** Earlier conversation (previous turns) the arguments may legitimately draw on. */
+  /** Earlier conversation (previous turns, their primitives' results included) the arguments may legitimately draw on. */
   priorContext?: string;
+  /** The same turns as the user saw them: their requests and replies only (no primitive's raw result). */
+  priorVisible?: string;
 }
 
 /** A conversation split into turns: a user message and everything until the next one. */
 export interface MCPConversation {
   servers: MCPServer[];
-  turns: Omit<MCPInteraction, 'servers' | 'priorContext'>[];
+  turns: Omit<MCPInteraction, 'servers' | 'priorContext' | 'priorVisible'>[];
 }
 
 /** The interaction of one turn of a conversation, with the earlier turns as context. */
 export function turnInteraction(conversation: MCPConversation, index: number): MCPInteraction {
   const turn = conversation.turns[index];
   if (!turn) throw new RangeError(`no turn ${index}`);
-  const prior = conversation.turns
-    .slice(0, index)
-    .map((t) => [t.request, t.output, ...t.calls.map((c) => valueText(c.result))].join('\n'))
-    .join('\n');
-  return { ...turn, servers: conversation.servers, ...(prior ? { priorContext: prior } : {}) };
+  const earlier = conversation.turns.slice(0, index);
+  const prior = earlier.map((t) => [t.request, t.output, ...t.calls.map((c) => valueText(c.result))].join('\n')).join('\n');
+  const visible = earlier.map((t) => [t.request, t.output].filter(Boolean).join('\n')).join('\n');
+  return { ...turn, servers: conversation.servers, ...(prior ? { priorContext: prior } : {}), ...(visible ? { priorVisible: visible } : {}) };
 }
 
 /** The whole conversation as one interaction (every request, every call, the last output). */

@@ -45,10 +45,10 @@ export function renderInteraction(interaction: MCPInteraction): string {
   ].join('\n\n');
 }
 
-/** Only what the user can see: their request and the reply (task completion is judged on this). */
+/** Only what the user can see: earlier requests and replies, this request and its reply (task completion is judged on this). */
 export function renderVisible(interaction: MCPInteraction): string {
   return [
-    ...(interaction.priorContext ? [`Earlier in the conversation:\n${clip(interaction.priorContext, 3000)}`] : []),
+    ...(interaction.priorVisible ? [`Earlier in the conversation:\n${clip(interaction.priorVisible, 3000)}`] : []),
     `User request:\n${interaction.request || '(empty)'}`,
     `Reply shown to the user:\n${interaction.output || '(empty)'}`,
   ].join('\n\n');

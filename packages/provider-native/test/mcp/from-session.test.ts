@@ -1,7 +1,7 @@
 /** Reading MCP interactions out of ingested sessions: turns, agent scope, in-band errors. */
 import { describe, expect, it } from 'vitest';
 import type { Session, ToolCall } from '@mce/core';
-import { agentInteraction, isMcpCall, mcpCallRecord, sessionConversation, turnInteraction } from '@mce/provider-native';
+import { agentInteraction, isMcpCall, mcpCallRecord, renderInteraction, renderVisible, sessionConversation, turnInteraction } from '@mce/provider-native';
 import { REPLY1, REPLY2, TURN1, TURN2, WEATHER_SERVER, weatherSession } from './support/mcp-session.js';
 
 describe('sessionConversation', () => {
@@ -15,6 +15,16 @@ describe('sessionConversation', () => {
     expect(second.priorContext).toContain(TURN1);
     expect(second.priorContext).toContain(REPLY1);
     expect(turnInteraction(c, 0).priorContext).toBeUndefined();
+  });
+
+  it('shows a later turn the earlier primitives\' results as context, but the visible rendering only what the user saw', () => {
+    const second = turnInteraction(sessionConversation(weatherSession()), 1);
+    expect(second.priorContext).toContain('"sky":"sunny"'); // arguments may draw on an earlier result
+    expect(second.priorVisible).toBe(`${TURN1}\n${REPLY1}`);
+    const visible = renderVisible(second);
+    expect(visible).toContain(REPLY1);
+    expect(visible).not.toContain('"sky"'); // MCPTaskCompletion judges what the user could see, not the raw result
+    expect(renderInteraction(second)).toContain('"sky":"sunny"');
   });
 
   it('a repeated user text still starts a new turn', () => {
