@@ -128,6 +128,15 @@ describe('missing inputs fail, with no judge call', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('Groundedness with a user input and a response but no context to ground it in', async () => {
+    server.setScript([]);
+    const session = { ...emptySession('bare-1'), userInput: 'Which train?', finalResponse: 'The 9:10 TGV.' };
+    await expect(Promise.resolve().then(() => metrics.get('Groundedness')!.compute(session, contextFor(session, 'Session')))).rejects.toThrow(
+      'Groundedness: session bare-1 has an empty conversation (no LLM messages or tool calls) to judge',
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('a tool call without output', async () => {
     server.setScript([]);
     const session = bookingSession();

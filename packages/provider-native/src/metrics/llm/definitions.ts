@@ -27,15 +27,19 @@ function rubric(goal: string, levels: [string, string, string, string, string]):
   return [`Criterion: ${goal}`, '', 'Rubric:', ...levels.map((text, i) => `${5 - i}: ${text}`)].join('\n');
 }
 
-/** Input, response and (when any) the conversation: the common prompt of the answer-level metrics. */
-function answerPrompt(metric: string, target: JudgedElement, budget: number, withConversation: boolean): string {
+/**
+ * Input, response and the conversation: the common prompt of the answer-level metrics. `conversation`: left out,
+ * shown when there is one, or required (a response cannot be grounded in context that is not there).
+ */
+function answerPrompt(metric: string, target: JudgedElement, budget: number, conversation: 'none' | 'optional' | 'required'): string {
   const input = requireText(userInputOf(target), metric, 'user input', target);
   const response = requireText(responseOf(target), metric, 'response', target);
-  const conversation = withConversation ? conversationOf(target, budget) : undefined;
+  const transcript =
+    conversation === 'required' ? requireConversation(target, metric, budget) : conversation === 'optional' ? conversationOf(target, budget) : undefined;
   return sections([
     ['Judged', describeElement(target)],
     ['User input', input],
-    ['Conversation and tool results', conversation && conversation.totalEntries > 0 ? conversation.text : undefined],
+    ['Conversation and tool results', transcript && transcript.totalEntries > 0 ? transcript.text : undefined],
     ['Response to judge', response],
   ]);
 }
@@ -77,7 +81,7 @@ export const ANSWER_RELEVANCY: JudgedMetricDefinition = {
     'Mostly irrelevant: touches the topic but does not answer what was asked.',
     'Irrelevant: unrelated to the request, or a refusal/non-answer without reason.',
   ]),
-  prompt: (t, budget) => answerPrompt('AnswerRelevancy', t, budget, false),
+  prompt: (t, budget) => answerPrompt('AnswerRelevancy', t, budget, 'none'),
   notApplicable: ({ level, element }) => {
     if (level !== 'LLMCall') return undefined;
     const outputs = (element as LLMCall).outputMessages;
@@ -99,7 +103,7 @@ export const GROUNDEDNESS: JudgedMetricDefinition = {
       'The response is fabricated or contradicts the context outright.',
     ],
   ),
-  prompt: (t, budget) => answerPrompt('Groundedness', t, budget, true),
+  prompt: (t, budget) => answerPrompt('Groundedness', t, budget, 'required'),
 };
 
 export const INTENT_RECOGNITION_ACCURACY: JudgedMetricDefinition = {
@@ -128,7 +132,7 @@ export const TASK_COMPLETION: JudgedMetricDefinition = {
     'Barely started: only preliminary steps, no real result.',
     'Not completed: failed, abandoned or something else was done.',
   ]),
-  prompt: (t, budget) => answerPrompt('TaskCompletion', t, budget, true),
+  prompt: (t, budget) => answerPrompt('TaskCompletion', t, budget, 'optional'),
 };
 
 export const TOOL_UTILIZATION_ACCURACY: JudgedMetricDefinition = {
@@ -203,7 +207,7 @@ export const RESPONSE_COMPLETENESS: JudgedMetricDefinition = {
     'Largely incomplete: only a small part is answered.',
     'Nothing of what was asked is answered.',
   ]),
-  prompt: (t, budget) => answerPrompt('ResponseCompleteness', t, budget, false),
+  prompt: (t, budget) => answerPrompt('ResponseCompleteness', t, budget, 'none'),
 };
 
 export const CONSISTENCY = conversational(
