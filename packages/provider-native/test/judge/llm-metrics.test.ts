@@ -189,5 +189,10 @@ describe('MeanToolUtilizationAccuracy', () => {
     expect(outcome.details).toMatchObject({ scored: 2, toolCalls: 2, judgeUsage: { promptTokens: 300, totalTokens: 320, costUsd: 0.004 } });
     const none = mean.compute(emptySession(), contextFor(emptySession(), 'Session'));
     expect(isSkip(none as MetricValue)).toBe(true);
+    // One judgement failed (no result): no mean over the other one.
+    const partial = { ...contextFor(session, 'Session'), results: { get: () => undefined, all: () => results.slice(0, 1) } };
+    expect(() => mean.compute(session, partial)).toThrow(
+      "1 of the session's 2 tool call(s) have no ToolUtilizationAccuracy result (their judgement failed, see its errors, or was not computed): no mean over part of them",
+    );
   });
 });

@@ -17,7 +17,15 @@ export const MeanToolUtilizationAccuracy: Metric & { portable: { module: string;
     const session = element as Session;
     const results = ctx.results.all('ToolUtilizationAccuracy');
     if (session.toolCalls.length === 0) return skip('the session has no tool call');
-    if (results.length === 0) return skip('no tool call of the session was scored by ToolUtilizationAccuracy');
+    // A mean over the calls whose judgement happened to succeed would change with which ones failed: no score then.
+    // (A judge out of reach fails those judgements as transient: the worker retries the session, the mean with it.)
+    const unscored = session.toolCalls.length - results.length;
+    if (unscored > 0) {
+      throw new Error(
+        `${unscored} of the session's ${session.toolCalls.length} tool call(s) have no ToolUtilizationAccuracy result ` +
+          '(their judgement failed, see its errors, or was not computed): no mean over part of them',
+      );
+    }
     const usage = sumEvaluationUsage(
       results
         .filter((r) => r.evaluationModel !== null)
@@ -29,12 +37,9 @@ export const MeanToolUtilizationAccuracy: Metric & { portable: { module: string;
           costUsd: r.evaluationCost,
         })),
     );
-    const unscored = session.toolCalls.length - results.length;
     return {
       value: mean(results.map((r) => r.result)),
-      reasoning:
-        `Mean of ${results.length} tool-call judgement(s)` +
-        (unscored > 0 ? `; ${unscored} tool call(s) without a successful judgement are left out` : ''),
+      reasoning: `Mean of ${results.length} tool-call judgement(s).`,
       details: { scored: results.length, toolCalls: session.toolCalls.length, ...(usage ? { judgeUsage: usage } : {}) },
     };
   },
