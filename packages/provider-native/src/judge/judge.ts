@@ -18,7 +18,7 @@ import { logprobScore, parseScore, reasoningOf, scoreToValue, type TokenLogprob 
 import { defaultPriceRefresher } from '../prices/committed-prices.js';
 import { nodeHttpFetch } from './node-http-fetch.js';
 import { pricingFrom } from './pricing.js';
-import { addCallUsage, type CallUsage, emptyCallUsage, type Pricing, toEvaluationUsage } from './usage-meter.js';
+import { addCallUsage, type CallUsage, emptyCallUsage, type Pricing, toEvaluationUsage, withUsage } from './usage-meter.js';
 
 export const OPENAI_DEFAULT_ENDPOINT = 'https://api.openai.com/v1';
 
@@ -278,7 +278,12 @@ export class Judge {
     );
     const usage = completions.reduce((sum, c) => addCallUsage(sum, c.usage), emptyCallUsage());
     await pricesReady;
-    const scores = completions.map((completion) => sampleScore(completion, request.metric));
+    let scores: SampleScore[];
+    try {
+      scores = completions.map((completion) => sampleScore(completion, request.metric));
+    } catch (error) {
+      throw withUsage(error, toEvaluationUsage(model, usage, this.pricing)); // the calls were made: a retry counts them
+    }
     const score = scores.reduce((sum, s) => sum + s.score, 0) / scores.length;
     const first = scores[0];
     return {

@@ -28,6 +28,20 @@ export function addCallUsage(a: CallUsage, b: CallUsage): CallUsage {
   };
 }
 
+/**
+ * An error thrown after LLM calls were made (an unusable reply, say) carries their usage, so that a caller that
+ * retries or falls back to another path still counts the calls (every call a computation makes is counted).
+ */
+export function withUsage<E>(error: E, usage: CallUsage | EvaluationUsage): E {
+  if (error instanceof Error) (error as { llmUsage?: CallUsage | EvaluationUsage }).llmUsage = usage;
+  return error;
+}
+
+/** The usage an error carries (see `withUsage`). */
+export function usageOfError(error: unknown): CallUsage | EvaluationUsage | undefined {
+  return error instanceof Error ? (error as { llmUsage?: CallUsage | EvaluationUsage }).llmUsage : undefined;
+}
+
 export function toEvaluationUsage(model: string, usage: CallUsage, pricing: Pricing): EvaluationUsage {
   return {
     model,

@@ -4,6 +4,7 @@
  */
 import type { EvaluationUsage } from '@mce/core';
 import type { Judge } from '../judge/judge.js';
+import { usageOfError } from '../judge/usage-meter.js';
 import type { MCPInteraction } from './interaction.js';
 import type { McpMetricOptions } from './options.js';
 import { renderInteraction, renderVisible } from './render.js';
@@ -93,6 +94,12 @@ export class McpJudging {
     if (this.options.verboseMode) this.steps.push(entry);
   }
 
+  /** Counts the calls a failed step made (the error carries their priced usage). */
+  private countUsageOf(error: unknown): void {
+    const usage = usageOfError(error);
+    if (usage && 'costUsd' in usage) this.usages.push(usage);
+  }
+
   private get sig() {
     return this.signal ? { signal: this.signal } : {};
   }
@@ -107,7 +114,10 @@ export class McpJudging {
         : name === 'primitiveUsage'
           ? primitivePrompt(renderInteraction(interaction))
           : argumentPrompt(renderInteraction(interaction));
-    const result = await judge.score({ metric: this.metric, rubric: RUBRIC_OF[name], prompt, ...this.sig });
+    const result = await judge.score({ metric: this.metric, rubric: RUBRIC_OF[name], prompt, ...this.sig }).catch((error: unknown) => {
+      this.countUsageOf(error);
+      throw error;
+    });
     this.usages.push(result.usage);
     this.step({ step: 'llm-judge', subScore: name, ...(turn !== undefined ? { turn } : {}), score: result.score, value: result.value, scoring: result.scoring, reasoning: result.reasoning });
     return { name, value: result.value, reason: result.reasoning, decidedBy: 'llm', judgeScore: result.score, scoring: result.scoring };
@@ -135,13 +145,18 @@ export class McpJudging {
   /** System One answers questions about an interaction (usage of an endpoint model counted). */
   async ask(interaction: MCPInteraction, questions: readonly SystemOneQuestion[], extracted?: string, turn?: number): Promise<SystemOneResult> {
     const model = this.systemOne();
-    const result = await model.answer({
-      interaction,
-      questions,
-      ...(extracted ? { extracted } : {}),
-      ...(this.options.verboseMode ? { explain: true } : {}),
-      ...this.sig,
-    });
+    const result = await model
+      .answer({
+        interaction,
+        questions,
+        ...(extracted ? { extracted } : {}),
+        ...(this.options.verboseMode ? { explain: true } : {}),
+        ...this.sig,
+      })
+      .catch((error: unknown) => {
+        this.countUsageOf(error); // hybrid falls back to the judge: the System One calls were still made
+        throw error;
+      });
     if (result.usage) this.usages.push(result.usage);
     this.step({
       step: 'system-one',

@@ -233,6 +233,17 @@ describe('parameters', () => {
     expect(out.evaluation).toMatchObject({ promptTokens: 300, completionTokens: 60, totalTokens: 360 });
   });
 
+  it('flaky: an unusable reply is retried, and its call is counted with the others', async () => {
+    let n = 0;
+    server.setScript(() => (n++ === 0 ? { text: 'no score here' } : { text: 'fine\nScore: 5' }));
+    const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true, async_mode: false });
+    expect(out.value).toBe(1);
+    expect(String(out.details!.firstAttemptError)).toContain('has no "Score: N" line');
+    // first attempt: the unusable reply (the second sub-score never asked); second attempt: two answered
+    expect(server.requests).toHaveLength(3);
+    expect(out.evaluation).toMatchObject({ promptTokens: 300, completionTokens: 60, totalTokens: 360 });
+  });
+
   it('flaky: a result that succeeds the first time is not marked', async () => {
     byRubric({ primitive: 5, argument: 5 });
     const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true });

@@ -314,6 +314,9 @@ describe('the endpoint System One model', () => {
     expect(out.details).toMatchObject({
       decisions: { primitiveUsage: { decidedBy: 'llm', systemOneError: 'endpoint:confused: reply "Maybe" is not one of A–D' } },
     });
+    // Extraction, then per sub-score the failed System One call and the judge's: all five are counted.
+    expect(server.requests).toHaveLength(5);
+    expect(out.evaluation).toMatchObject({ promptTokens: 500, completionTokens: 100, totalTokens: 600 });
   });
 });
 

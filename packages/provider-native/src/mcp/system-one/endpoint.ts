@@ -5,7 +5,7 @@
  */
 import type { EvaluationUsage } from '@mce/core';
 import type { Judge } from '../../judge/judge.js';
-import { addCallUsage, emptyCallUsage, type CallUsage } from '../../judge/usage-meter.js';
+import { addCallUsage, emptyCallUsage, type CallUsage, usageOfError, withUsage } from '../../judge/usage-meter.js';
 import { renderInteraction } from '../render.js';
 import type { SystemOneAnswer, SystemOneModel, SystemOneQuestion, SystemOneRequest, SystemOneResult } from './types.js';
 import { answerFrom, QUESTION_TEXT } from './types.js';
@@ -65,7 +65,7 @@ export class EndpointSystemOne implements SystemOneModel {
     if (!probs) {
       // No log-probabilities: the letter itself, taken as certain.
       const i = LETTERS.indexOf(completion.text.trim().charAt(0).toUpperCase() as (typeof LETTERS)[number]);
-      if (i < 0) throw new Error(`${this.id}: reply ${JSON.stringify(completion.text)} is not one of A–D`);
+      if (i < 0) throw withUsage(new Error(`${this.id}: reply ${JSON.stringify(completion.text)} is not one of A–D`), completion.usage);
       probs = [0, 0, 0, 0];
       probs[i] = 1;
     }
@@ -73,10 +73,17 @@ export class EndpointSystemOne implements SystemOneModel {
   }
 
   async answer(request: SystemOneRequest): Promise<SystemOneResult> {
-    const results = await Promise.all(request.questions.map((q) => this.ask(request, q, request.signal)));
-    const usage: CallUsage = results.reduce((sum, r) => addCallUsage(sum, r.usage), emptyCallUsage());
-    const answers: SystemOneAnswer[] = results.map((r) => r.answer);
+    const settled = await Promise.allSettled(request.questions.map((q) => this.ask(request, q, request.signal)));
+    // Every question's call is counted, answered or not: a failure carries the usage of all of them.
+    let usage: CallUsage = emptyCallUsage();
+    for (const s of settled) {
+      const used = s.status === 'fulfilled' ? s.value.usage : (usageOfError(s.reason) as CallUsage | undefined);
+      if (used) usage = addCallUsage(usage, used);
+    }
     const priced: EvaluationUsage = await this.judge().evaluationUsage(usage);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw withUsage(failed.reason, priced);
+    const answers: SystemOneAnswer[] = settled.map((s) => (s as PromiseFulfilledResult<{ answer: SystemOneAnswer }>).value.answer);
     return { answers, model: this.id, usage: priced };
   }
 }
