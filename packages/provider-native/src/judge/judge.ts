@@ -47,6 +47,8 @@ export interface Completion {
   calls: number;
   /** The model name the endpoint reported. */
   responseModel: string;
+  /** False when the endpoint's reply carried no `usage`: its tokens (and so its cost) are counted as 0, not known. */
+  usageReported: boolean;
 }
 
 export type Scoring = 'logprob' | 'sampled' | 'raw';
@@ -83,6 +85,8 @@ export interface JudgeScore {
   reasoning: string;
   usage: EvaluationUsage;
   samples: SampleScore[];
+  /** False when a reply carried no `usage` (an endpoint that does not report it): `usage` then undercounts. */
+  usageReported: boolean;
 }
 
 /** The system message of a scored judgement: the rubric and the reply format parsed by `score()`. */
@@ -254,6 +258,7 @@ export class Judge {
         usage,
         calls,
         responseModel: reply.model ?? model,
+        usageReported: reply.usage != null,
       };
     }
   }
@@ -293,6 +298,7 @@ export class Judge {
       reasoning: reasoningOf(completions[0]?.text ?? ''),
       usage: toEvaluationUsage(model, usage, this.pricing),
       samples: scores,
+      usageReported: completions.every((c) => c.usageReported),
     };
   }
 }

@@ -92,6 +92,20 @@ describe('each LLM-judged metric', () => {
   });
 });
 
+describe('token usage', () => {
+  it('a reply without usage counts 0 tokens and says so in details; a reply with usage does not', async () => {
+    const metric = metrics.get('AnswerRelevancy')!;
+    const session = bookingSession();
+    server.setScript([{ text: 'ok\nScore: 5', usage: null }, { text: 'ok\nScore: 5' }]);
+    const without = (await metric.compute(session, contextFor(session, 'Session'))) as MetricValue;
+    expect(without.evaluation).toMatchObject({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
+    expect(without.details).toMatchObject({ usageReported: false });
+    const reported = (await metric.compute(session, contextFor(session, 'Session'))) as MetricValue;
+    expect(reported.evaluation!.totalTokens).toBeGreaterThan(0);
+    expect(reported.details).not.toHaveProperty('usageReported');
+  });
+});
+
 describe('options and cache keys', () => {
   it('a per-metric model option switches the judge model, and the cache key with it', async () => {
     const metric = metrics.get('AnswerRelevancy')!;

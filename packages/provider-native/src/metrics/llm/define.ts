@@ -172,6 +172,8 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
           scoring: result.scoring,
           promptVersion: definition.promptVersion,
           ...(result.samples.length > 1 ? { sampleScores: result.samples.map((s) => s.score) } : {}),
+          // The endpoint reported no token usage: the evaluation fields count 0, which is not what the call cost.
+          ...(result.usageReported ? {} : { usageReported: false }),
         },
         evaluation: result.usage,
       };
