@@ -1,8 +1,8 @@
 /**
  * The conversation a judge sees: the messages of the LLM calls in scope, each shown once (every call re-sends the
  * history), the tool calls and their results, in time order, within a token budget counted with a real tokenizer.
- * When the budget is exceeded the first entry (often the system prompt or the user's request) and the most recent entries are kept, and a visible note says
- * what was left out.
+ * When the budget is exceeded the first entry (often the system prompt or the user's request) and the most recent
+ * entries are kept, and a visible note says what was left out.
  */
 import type { AgentCall, LLMCall, Message, Session, ToolCall } from '@mce/core';
 import { agentIndex, byStartTime } from '../metrics/deterministic/session-index.js';
