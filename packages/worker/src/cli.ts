@@ -45,7 +45,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     }
     process.loadEnvFile(envFile);
   }
-  const log = createLogger({ level: values['log-level'] ?? env.MCE_LOG_LEVEL ?? 'info' });
+  const level = values['log-level'] ?? env.MCE_LOG_LEVEL ?? 'info';
+  let log: ReturnType<typeof createLogger>;
+  try {
+    log = createLogger({ level });
+  } catch (error) {
+    // pino refuses an unknown level: bad input, named, not a crash.
+    const source = values['log-level'] !== undefined ? '--log-level' : 'MCE_LOG_LEVEL';
+    process.stderr.write(`mce-worker: ${source} ${level}: ${(error as Error).message} (use fatal, error, warn, info, debug, trace or silent)\n`);
+    return 2;
+  }
 
   let client: MCEClient;
   let workerConfig: ReturnType<typeof workerConfigFrom>;

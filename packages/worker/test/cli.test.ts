@@ -21,4 +21,14 @@ describe('mce-worker configuration errors', () => {
     expect(await main(['--config', config], env)).toBe(2);
     expect(stderr.join('')).toContain(`${config}:2: metrics.Session: Unknown metric "NoSuchMetric" selected at Session`);
   });
+
+  it('exits 2 naming an unknown log level, from the option or the variable', async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+    expect(await main(['--log-level', 'verbose'], { PATH: process.env.PATH })).toBe(2);
+    expect(stderr.join('')).toMatch(/^mce-worker: --log-level verbose: .*\(use fatal, error, warn, info, debug, trace or silent\)\n$/);
+    stderr.length = 0;
+    expect(await main([], { PATH: process.env.PATH, MCE_LOG_LEVEL: 'loud' })).toBe(2);
+    expect(stderr.join('')).toMatch(/^mce-worker: MCE_LOG_LEVEL loud: /);
+  });
 });
