@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
@@ -12,6 +13,7 @@ import { createDatabase, openService } from './support/service.js';
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const bin = fileURLToPath(new URL('../bin/mce-worker.js', import.meta.url));
+const mceBin = fileURLToPath(new URL('../../client/bin/mce.js', import.meta.url));
 const built = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 interface Child {
@@ -21,10 +23,10 @@ interface Child {
 }
 
 /** The built `mce-worker` executable, in an empty directory (no mce_config.yaml: defaults + environment). */
-function startWorkerProcess(cwd: string, env: Record<string, string>): Child {
+function startWorkerProcess(cwd: string, env: Record<string, string>, argv: string[] = [bin]): Child {
   const base = { ...process.env };
   delete base.MCE_CONFIG;
-  const child = spawn(process.execPath, [bin], { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, argv, { cwd, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(...chunk.toString().split('\n').filter(Boolean)));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -71,7 +73,7 @@ describe.skipIf(!available)('mce-worker process: SIGTERM in mid-batch', () => {
       await waitFor(async () => (await broker.depth(queue)) === 0 && (await fixture.counts()).sessions === count, 60_000, `all ${count} sessions stored`);
       await worker.close();
     };
-    return { queue, fixture, env, finish };
+    return { queue, fixture, env, finish, database };
   }
 
   it('finishes and acks the in-flight batch, leaves the rest queued, exits 0: nothing lost, nothing twice', async () => {
@@ -121,6 +123,30 @@ describe.skipIf(!available)('mce-worker process: SIGTERM in mid-batch', () => {
     expect(atMs - signalledAt).toBeLessThan(5000);
     expect(child.output.some((line) => line.includes('shutdown deadline passed'))).toBe(true);
 
+    await finish();
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 60 * k, sessions: 60, min: k, max: k });
+  });
+
+  it('mce worker also leaves at the deadline, not once the batch it gave up on has been written', async () => {
+    const { fixture, env, finish, database } = await scenario('clideadline', 60);
+    // Every stored result takes 2 ms: the 60-session batch takes seconds to write, far past the deadline.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`CREATE FUNCTION public.slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.002); RETURN NEW; END $$`);
+    await admin.query(`CREATE TRIGGER slow BEFORE INSERT ON public.metric_results FOR EACH ROW EXECUTE FUNCTION public.slow_insert()`);
+    const child = startWorkerProcess(cwd, env({ MCE_WORKER_BATCH_SIZE: '60', MCE_WORKER_SHUTDOWN_DEADLINE_MS: '1' }), [mceBin, 'worker']);
+    await waitFor(async () => child.output.some((line) => line.includes('"msg":"consuming"')), 30_000, 'the worker consuming');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the batch is being written, a row every 2 ms
+    const signalledAt = Date.now();
+    child.process.kill('SIGTERM');
+    const { code, atMs } = await child.exit;
+    expect(code).toBe(1);
+    expect(atMs - signalledAt).toBeLessThan(3000);
+    expect(child.output.join('')).toContain('mce: worker stopped: ');
+
+    await admin.query('DROP TRIGGER slow ON public.metric_results');
+    await admin.end();
     await finish();
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 60 * k, sessions: 60, min: k, max: k });

@@ -12,6 +12,11 @@ export interface CliIO {
   stderr: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Ends the process now, not once its work has drained (the worker past its shutdown deadline: a batch may still be
+   * running, and waiting for it is what the deadline is there to prevent). Absent in tests and embedders.
+   */
+  exitNow?: (code: number) => never;
 }
 
 /** Bad usage or input: exit code 2, message only. */

@@ -79,6 +79,6 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
 }
 
 export function defaultIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitNow: (code) => process.exit(code) };
 }
 

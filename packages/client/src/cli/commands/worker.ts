@@ -36,10 +36,24 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
     .option('--worker-config <file>', 'mce_config.yaml to use (its worker: section configures the queue)')
     .action(async (opts: { workerConfig?: string }, cmd: Command) => {
       const mod = await loadWorker();
-      await using client = await openClient(cmd, io, opts.workerConfig);
-      const config = mod.workerConfigFrom(client.config.worker, io.env);
-      const result = await mod.runWorker({ processor: new MCEWorkerService(client), config });
-      if (result.exitCode !== 0) throw new Error(`worker stopped: ${result.reason}`);
+      const client = await openClient(cmd, io, opts.workerConfig);
+      let result: { exitCode: number; reason: string };
+      try {
+        const config = mod.workerConfigFrom(client.config.worker, io.env);
+        result = await mod.runWorker({ processor: new MCEWorkerService(client), config });
+      } catch (error) {
+        await client.close();
+        throw error;
+      }
+      if (result.exitCode === 0) return client.close();
+      // Past the shutdown deadline a batch may still be running: closing the client would wait for it (the store's
+      // pool ends only when its queries do). Leave now, as mce-worker does; unacked messages go back to the queue.
+      if (io.exitNow) {
+        io.stderr.write(`mce: worker stopped: ${result.reason}\n`);
+        io.exitNow(1);
+      }
+      await client.close();
+      throw new Error(`worker stopped: ${result.reason}`);
     });
 
   program
