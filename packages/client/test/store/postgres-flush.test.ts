@@ -73,6 +73,28 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
     expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([judged, b, a]);
   });
 
+  it('a connection cut during a flush fails the flush, not the process; the store then writes on a new connection', async () => {
+    // A store of its own, its connections named so that only they are cut.
+    const app = `mce_cut_${process.pid}_${n}`;
+    const cut = new PostgresStore(`${PG_URL}${PG_URL.includes('?') ? '&' : '?'}application_name=${app}`, {
+      schema,
+      logger: { warn: (details) => void warnings.push(details) },
+      maxConnections: 2,
+    });
+    try {
+      const flush = await cut.openResultFlush([DURATION]);
+      flush.add([metricResult('x', 'sess', { at: 1 })]);
+      await admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${app}'`);
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the 'error' event arrives meanwhile
+      await expect(flush.commit()).rejects.toThrow();
+      expect(warnings).toContainEqual(expect.objectContaining({ error: expect.stringMatching(/terminat|ECONNRESET|Connection terminated/i) }));
+      expect(await cut.writeMetricResults([DURATION], [metricResult('y', 'sess', { at: 2 })])).toEqual({ written: 1, rejected: [] });
+      expect(await ids()).toEqual(['y']);
+    } finally {
+      await cut.close();
+    }
+  });
+
   it('a redelivered batch overwrites its results (and a repeated id keeps its last value)', async () => {
     const first = Array.from({ length: 30 }, (_, i) => metricResult(`r${i}`, 'sess', { at: i, value: i }));
     const once = await store.openResultFlush(DEFINITIONS);

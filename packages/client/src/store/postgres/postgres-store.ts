@@ -312,7 +312,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   // the queue, and nothing would recompute them. Durability is worth more than that.
   async openResultFlush(definitions: readonly MetricDefinition[]): Promise<ResultFlush> {
     assertDefinitions(definitions);
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       await ensureResultStage(client);
       await client.query('BEGIN READ WRITE');
@@ -380,13 +380,31 @@ export class PostgresStore implements KnowledgeGraphStore {
     await this.close();
   }
 
+  /**
+   * A pooled client for several statements. While a client is checked out the pool stops listening for its 'error'
+   * event, and a connection cut then (a server restart, a failover, a killed backend) would be an unhandled 'error'
+   * that ends the process: a listener is attached until the client is released. The statement in flight rejects on
+   * its own, so the work fails as any failed write does.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    const onError = (error: Error) => this.logger.warn({ error: error.message }, 'PostgreSQL connection lost in a transaction');
+    client.on('error', onError);
+    const release = client.release.bind(client);
+    client.release = (error?: Error | boolean) => {
+      client.removeListener('error', onError);
+      release(error);
+    };
+    return client;
+  }
+
   /** `work` in one transaction; `prepare` runs on the connection first, outside it (e.g. creating a temp table). */
   private async transaction<T>(
     work: (client: pg.PoolClient) => Promise<T>,
     mode = 'READ WRITE',
     prepare?: (client: pg.PoolClient) => Promise<void>,
   ): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       if (prepare) await prepare(client);
       await client.query(`BEGIN ${mode}`);
