@@ -34,6 +34,14 @@ export function validateResults(
   return { valid: [...valid.values()], rejected };
 }
 
+/** The `details` JSON of the results `rejectionOf` accepted (the row stage reads it instead of serialising again). */
+const detailsJson = new WeakMap<MetricResult, string>();
+
+/** `details` as stored: the JSON made when the result was checked, else made now. */
+export function detailsText(result: MetricResult): string | undefined {
+  return result.details === undefined ? undefined : (detailsJson.get(result) ?? JSON.stringify(result.details));
+}
+
 /** Why one result (at `index` of its batch) cannot be stored, logged; undefined when it can. */
 export function rejectionOf(
   result: MetricResult,
@@ -50,6 +58,15 @@ export function rejectionOf(
     reasons.push({ path: 'measures.id', message: `a Session result measures its own session "${result.sessionId}"` });
   }
   if (reasons.length === 0 && limits) reasons.push(...limits(result));
+  if (reasons.length === 0 && result.details !== undefined) {
+    // Serialised here, once: a value JSON cannot hold (a BigInt, a cycle) is this result's rejection, where it would
+    // otherwise fail the whole write at the row stage.
+    try {
+      detailsJson.set(result, JSON.stringify(result.details));
+    } catch (error) {
+      reasons.push({ path: 'details', message: `cannot be stored as JSON: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
   if (reasons.length === 0) return undefined;
   const id = typeof result?.id === 'string' && result.id !== '' ? result.id : `#${index}`;
   logger.warn({ metricResultId: id, reasons }, 'metric result rejected: it does not fit the ontology');
@@ -116,7 +133,7 @@ export function resultRow(r: MetricResult): ResultRow {
     measuresLevel: r.measures.level,
     measuresId: r.measures.id,
     sessionId: r.sessionId,
-    details: r.details === undefined ? null : JSON.stringify(r.details),
+    details: detailsText(r) ?? null,
   };
 }
 

@@ -73,6 +73,14 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
     expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([judged, b, a]);
   });
 
+  it('a result whose details JSON cannot hold is rejected alone; the flush commits the rest', async () => {
+    const flush = await store.openResultFlush([DURATION]);
+    flush.add([metricResult('ok', 'sess', { at: 1 }), { ...metricResult('big', 'sess', { at: 2 }), details: { n: 10n } }]);
+    const outcome = await flush.commit();
+    expect([outcome.written, outcome.rejected.map((r) => [r.id, r.reasons[0]?.path])]).toEqual([1, [['big', 'details']]]);
+    expect(await ids()).toEqual(['ok']);
+  });
+
   it('a connection cut during a flush fails the flush, not the process; the store then writes on a new connection', async () => {
     // A store of its own, its connections named so that only they are cut.
     const app = `mce_cut_${process.pid}_${n}`;

@@ -15,7 +15,7 @@
  * `json` column keeps.
  */
 import type { MetricResult, ValidationIssue } from '@mce/core';
-import { computedAtOf } from '../results.js';
+import { computedAtOf, detailsText } from '../results.js';
 
 /** The 11-byte signature, then 32-bit flags and header-extension length, both 0. */
 export const COPY_BINARY_HEADER: Buffer = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
@@ -58,7 +58,7 @@ export class ResultRowEncoder {
     const prompt = int4(r, 'evaluationPromptTokenCount');
     const completion = int4(r, 'evaluationCompletionTokenCount');
     const total = int4(r, 'evaluationTotalTokenCount');
-    const details = r.details === undefined ? undefined : JSON.stringify(r.details);
+    const details = detailsText(r);
     const model = r.evaluationModel;
     // UTF-8 needs at most 3 bytes per UTF-16 code unit.
     const textUnits =

@@ -250,7 +250,12 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const noId = { ...metricResult('', 'sess') };
       const badDate = { ...metricResult('bad-date', 'sess'), timestamp: 'yesterday' };
       const otherSession = metricResult('bad-measures', 'sess', { measures: 'another-session' });
-      const outcome = await store.writeMetricResults(DEFINITIONS, [good1, notANumber, negativeCost, good2, unknownMetric, noId, badDate, otherSession]);
+      // Details JSON cannot hold: a plugin's BigInt, a cycle.
+      const bigint = { ...metricResult('bad-bigint', 'sess'), details: { big: 10n } };
+      const cyclic: Record<string, unknown> = {};
+      cyclic.self = cyclic;
+      const cycle = { ...metricResult('bad-cycle', 'sess'), details: cyclic };
+      const outcome = await store.writeMetricResults(DEFINITIONS, [good1, notANumber, negativeCost, good2, unknownMetric, noId, badDate, otherSession, bigint, cycle]);
       expect(outcome.written).toBe(2);
       expect(outcome.rejected.map((r) => [r.id, r.reasons.map((x) => x.path)])).toEqual([
         ['bad-nan', ['result']],
@@ -259,9 +264,12 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         ['#5', ['id']],
         ['bad-date', ['timestamp']],
         ['bad-measures', ['measures.id']],
+        ['bad-bigint', ['details']],
+        ['bad-cycle', ['details']],
       ]);
       expect(outcome.rejected[2]?.reasons[0]?.message).toBe('no Metric definition with id "mce:Nope"');
-      expect(warnings).toHaveLength(6);
+      expect(outcome.rejected[6]?.reasons[0]?.message).toBe('cannot be stored as JSON: Do not know how to serialize a BigInt');
+      expect(warnings).toHaveLength(8);
       expect(warnings[0]).toMatchObject({ details: { metricResultId: 'bad-nan' } });
       expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([good2, good1]);
     });
