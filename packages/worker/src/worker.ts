@@ -58,6 +58,14 @@ export class MceWorker {
   /** Set while the queues could not be declared, or the last move to the retry / dead-letter queue failed. */
   private topologyFailing = false;
   private moveFailing = false;
+  /**
+   * After a failed batch (the store or another service the processor needs is down) no new batch starts before
+   * this time (epoch ms), and /readyz says not ready: a worker that kept taking batches would spend every queued
+   * message's attempts within seconds and dead-letter the whole queue during a short outage. Unacked messages wait
+   * (prefetch bounds them). The pause doubles with each failed batch in a row, up to 8 × retry_delay_ms.
+   */
+  private resumeAt = 0;
+  private failedBatchesInARow = 0;
   /** Ends the pauses of messages waiting to be requeued (on close). */
   private readonly pauses = new Set<() => void>();
 
@@ -110,7 +118,14 @@ export class MceWorker {
 
   /** Connected, consuming, and able to move messages to the retry and dead-letter queues (what /readyz reports). */
   isReady(): boolean {
-    return !this.closing && this.connection.ready && this.consumer.consumerTag !== '' && !this.topologyFailing && !this.moveFailing;
+    return (
+      !this.closing &&
+      this.connection.ready &&
+      this.consumer.consumerTag !== '' &&
+      !this.topologyFailing &&
+      !this.moveFailing &&
+      Date.now() >= this.resumeAt
+    );
   }
 
   /**
@@ -187,6 +202,11 @@ export class MceWorker {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
     if (this.pending.length === 0) return;
+    const wait = this.resumeAt - Date.now();
+    if (wait > 0 && !this.draining) {
+      this.batchTimer = setTimeout(() => this.dispatch(), wait); // paused after a failed batch
+      return;
+    }
     const batch = this.pending;
     this.pending = [];
     this.pendingSessions = 0;
@@ -207,10 +227,17 @@ export class MceWorker {
       }
     } catch (error) {
       this.metrics.batchesFailed.inc();
-      this.log.warn({ err: error, sessions: items.length, messages: batch.length }, 'batch failed: messages go to the retry queue');
+      this.failedBatchesInARow += 1;
+      const pauseMs = Math.min(this.config.retryDelayMs * 2 ** (this.failedBatchesInARow - 1), 8 * this.config.retryDelayMs);
+      this.resumeAt = Date.now() + pauseMs;
+      this.log.warn(
+        { err: error, sessions: items.length, messages: batch.length, pauseMs },
+        'batch failed: messages go to the retry queue; no new batch during the pause',
+      );
       await Promise.all(batch.map((entry) => this.retry(entry, errorText(toError(error)))));
       return;
     }
+    this.failedBatchesInARow = 0;
     const seconds = (performance.now() - started) / 1000;
     let tokens = 0;
     let cost = 0;

@@ -87,4 +87,26 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBeGreaterThanOrEqual(24);
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
   });
+
+  it('pauses new batches after a failed one (not ready meanwhile): a short outage does not dead-letter the queue', async () => {
+    const { queue, processor, worker } = await setUp('retry_pause', { maxAttempts: 2, retryDelayMs: 500, batchSize: 12, prefetch: 12, batchMaxWaitMs: 50 });
+    processor.failuresLeft = Number.POSITIVE_INFINITY;
+    await enqueueSessions(AMQP_URL, queue, [...sessions, ...sessions, ...sessions, ...sessions]); // 48 messages
+    await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 1, 20_000, 'a failed batch');
+    const failedAt = Date.now();
+    expect(worker.isReady()).toBe(false);
+    // Taking batch after batch, the 48 messages would all have spent their 2 attempts by now; paused, a few did.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1200 - (Date.now() - failedAt))));
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBeLessThanOrEqual(3);
+    const deadDuringOutage = await broker.depth(`${queue}.dlq`);
+    expect(deadDuringOutage).toBeLessThanOrEqual(12);
+    processor.failuresLeft = 0; // the store is back
+    await waitFor(
+      async () => (await counter(worker, 'mce_worker_messages_processed_total')) + (await broker.depth(`${queue}.dlq`)) === 48,
+      30_000,
+      'every message stored or dead-lettered',
+    );
+    expect(await counter(worker, 'mce_worker_messages_processed_total')).toBeGreaterThanOrEqual(36);
+    await waitFor(async () => worker.isReady(), 10_000, 'ready again');
+  });
 });
