@@ -135,6 +135,24 @@ describe('MetricEngine', () => {
     expect(run.results.map((r) => [r.name, r.result])).toEqual([['Ok', 7]]);
   });
 
+  it('details JSON cannot hold are the element\'s failure, unless the provider vouches for its details', async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const odd = metric('Odd', ['ToolCall', 'LLMCall'], (e: ToolCall) => ({ value: 1, details: e.id === 's1-t1' ? { big: 10n } : e.id === 's1-t2' ? cyclic : { ok: true } }));
+    const run = await engineWith(odd).computeLoadedSession(sampleSession());
+    expect(run.failed.map((f) => [f.measures, f.error.split(': ').slice(0, 2).join(': ')])).toEqual([
+      ['s1-t1', 'invalid outcome: details cannot be written as JSON'],
+      ['s1-t2', 'invalid outcome: details cannot be written as JSON'],
+    ]);
+    expect(run.failed[0]!.error).toBe('invalid outcome: details cannot be written as JSON: Do not know how to serialize a BigInt');
+    expect(run.results.map((r) => r.details)).toEqual(run.results.map(() => ({ ok: true })));
+    expect(run.results.length).toBeGreaterThan(0);
+    // A provider that vouches (jsonDetails) is taken at its word: no serialisation per record.
+    const vouched = new MetricEngine({ maxWorkers: 2 });
+    vouched.registerProvider({ name: 'test', description: 'd', version: '1', metrics: () => [odd], jsonDetails: true });
+    expect((await vouched.computeLoadedSession(sampleSession())).failed).toEqual([]);
+  });
+
   it('reports skip() outcomes as skipped, never scored', async () => {
     const maybe = metric('Maybe', ['AgentCall'], (a) => (a.id === 's1-a1' ? skip('no transition') : { value: 1 }));
     const run = await engineWith(maybe).computeLoadedSession(sampleSession());

@@ -19,6 +19,8 @@ export const nativeProvider: MetricProvider = Object.freeze({
     'interactions), LLM-judged and MCP',
   version: '0.1.0',
   metrics: () => NATIVE_METRICS,
+  // Its details are built from numbers, strings and plain objects: the engine need not check each record's.
+  jsonDetails: true,
   releaseSession: releaseSessionCache,
 });
 

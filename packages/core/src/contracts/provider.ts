@@ -20,6 +20,12 @@ export interface MetricProvider {
   /** Every metric this provider implements. */
   metrics(): readonly Metric[];
   /**
+   * True when every `details` its metrics return is plain JSON (no BigInt, cycle or class instance). The engine then
+   * takes them as they are; otherwise it checks each one, and details JSON cannot hold are that element's failure
+   * (they could be neither printed nor stored).
+   */
+  readonly jsonDetails?: boolean;
+  /**
    * Called by the engine once it has finished computing `session` (whatever the outcome): drop anything cached for
    * it. Metrics may cache per session object while it is computed; this bounds those caches to the sessions in
    * flight rather than to the sessions alive.

@@ -278,7 +278,7 @@ export class MetricEngine {
         const timestamp = new Date().toISOString();
         let tails = idTails.get(p.elements);
         if (!tails && p.elements.length > 1) idTails.set(p.elements, (tails = resultIdTails(p.elements)));
-        buildRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails);
+        buildRecords(entry.metric.metadata, level, p.elements, p.outcomes, prefix, timestamp, bucket, tails, entry.jsonDetails !== true);
         // Kept for look-ups only when a later task declared it needs them.
         if (run.plan.dependencyKeys.has(entry.key)) lookupAdds.push([k, entry.key, bucket.results]);
         if (report || requested) {

@@ -6,6 +6,8 @@ export interface RegisteredMetric {
   readonly key: string;
   readonly metric: Metric;
   readonly portableRef?: PortableMetricRef;
+  /** Its provider vouches that its details are plain JSON (`MetricProvider.jsonDetails`): the engine skips the check. */
+  readonly jsonDetails?: true;
 }
 
 export interface ProviderInfo {
@@ -39,10 +41,10 @@ export class MetricRegistry {
    * `portableRef` names a module export that a worker thread or child process can import to get the same metric:
    * a Metric, a MetricProvider (the metric is picked by name) or a function returning either.
    */
-  register(metric: Metric, portableRef?: PortableMetricRef): RegisteredMetric {
+  register(metric: Metric, portableRef?: PortableMetricRef, jsonDetails = false): RegisteredMetric {
     const key = metricKey(metric);
     if (this.#byKey.has(key)) throw new Error(`Metric "${key}" is already registered`);
-    const entry: RegisteredMetric = portableRef ? { key, metric, portableRef } : { key, metric };
+    const entry: RegisteredMetric = { key, metric, ...(portableRef ? { portableRef } : {}), ...(jsonDetails ? { jsonDetails: true as const } : {}) };
     this.#byKey.set(key, entry);
     const keys = this.#keysByName.get(metric.metadata.name) ?? [];
     keys.push(key);
@@ -61,7 +63,7 @@ export class MetricRegistry {
       }
     }
     this.#providers.set(provider.name, provider);
-    for (const metric of provider.metrics()) this.register(metric, portableRef);
+    for (const metric of provider.metrics()) this.register(metric, portableRef, provider.jsonDetails === true);
   }
 
   /**

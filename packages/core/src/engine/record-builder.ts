@@ -23,6 +23,8 @@ export function buildRecords(
   timestamp: string,
   out: SessionComputation,
   idTails?: Uint8Array,
+  /** Check that each `details` is JSON (a provider that does not vouch for its metrics' details). */
+  checkDetails = false,
 ): void {
   const { name, provider, unit } = metadata;
   // Written into an array of the final size (at most one record per element, trimmed at the end): pushed one by one,
@@ -51,6 +53,13 @@ export function buildRecords(
           candidate.skipped === undefined && // a value beside a skip reason is a skip (as invalidOutcome reads it)
           (reasoning === undefined || typeof reasoning === 'string') &&
           (details === undefined || (typeof details === 'object' && details !== null));
+      }
+      if (plain && checkDetails && details !== undefined) {
+        const problem = unserialisable(details);
+        if (problem !== undefined) {
+          out.failed.push({ name, level, measures, error: problem });
+          continue;
+        }
       }
       if (!plain) {
         const problem = invalidOutcome(outcome);
@@ -90,6 +99,16 @@ export function buildRecords(
   }
   made.length = count;
   out.results = made;
+}
+
+/** Why `details` cannot be written as JSON (a BigInt, a cycle, a throwing toJSON), or undefined when it can. */
+function unserialisable(details: unknown): string | undefined {
+  try {
+    JSON.stringify(details);
+    return undefined;
+  } catch (error) {
+    return `invalid outcome: details cannot be written as JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }
 
 /**
