@@ -41,6 +41,15 @@ describe('TopologicalScheduler', () => {
     expect(stages(plan)).toEqual([['A@AgentCall', 'A@Session'], ['B@Session'], ['C@Session']]);
   });
 
+  it('plans a layered graph (each metric needing both of the layer before) in linear time, each task once', () => {
+    const defs: Array<[string, string[], string[]?]> = [['A0', ['Session']], ['B0', ['Session']]];
+    for (let i = 1; i < 40; i++) defs.push([`A${i}`, ['Session'], [`A${i - 1}`, `B${i - 1}`]], [`B${i}`, ['Session'], [`A${i - 1}`, `B${i - 1}`]]);
+    // 2^40 paths: re-walking them would not end within the test's timeout; each metric's dependencies are added once.
+    const plan = new TopologicalScheduler(registryOf(...defs)).plan([{ metric: 'A39', level: 'Session' }]);
+    expect(plan.stages).toHaveLength(40);
+    expect(plan.stages.flat()).toHaveLength(79); // A39 and both metrics of the 39 layers below
+  });
+
   it('names the cycle', () => {
     const registry = registryOf(['A', ['Session'], ['B']], ['B', ['Session'], ['A']]);
     const run = () => new TopologicalScheduler(registry).plan([{ metric: 'A', level: 'Session' }]);

@@ -75,7 +75,11 @@ export class TopologicalScheduler {
     // Insertion order = requests first, then dependencies as discovered: the order within a stage.
     const tasks = new Map<string, ScheduledTask>();
     for (const { entry, level } of requested) tasks.set(`${entry.key}@${level}`, task(entry, level, true));
+    // Each metric's dependencies are added once: re-walking every path would take exponential time in a layered graph.
+    const added = new Set<string>();
     const addDependencies = (entry: RegisteredMetric): void => {
+      if (added.has(entry.key)) return;
+      added.add(entry.key);
       for (const dep of dependencies.get(entry.key) ?? []) {
         for (const level of dep.metric.metadata.levels) {
           const id = `${dep.key}@${level}`;
