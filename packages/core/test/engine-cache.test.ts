@@ -44,6 +44,30 @@ function judge(calls: string[], failOn?: string) {
 }
 
 describe('record/replay cache', () => {
+  it('an outcome whose getter throws is that element\'s failure with the cache on too, not a crash; the others are recorded', async () => {
+    const odd = metric(
+      'Odd',
+      ['LLMCall'],
+      (call: LLMCall) =>
+        call.id.endsWith('l1')
+          ? ({
+              get value(): number {
+                throw new Error('getter boom');
+              },
+            } as never)
+          : { value: 1 },
+      { nature: 'llm-judged', cacheKey: (call: LLMCall) => `Odd|${call.id}` },
+    );
+    const engine = new MetricEngine();
+    engine.registerMetric(odd);
+    const cache = new MemoryCache();
+    engine.setCacheManager(cache);
+    const run = await engine.computeLoadedSession(sampleSession());
+    expect(run.failed).toEqual([{ name: 'Odd', level: 'LLMCall', measures: 's1-l1', error: 'invalid outcome: reading it threw: getter boom' }]);
+    expect(run.results.map((r) => r.measures)).toEqual(['s1-l2', 's1-l3']);
+    expect([...cache.entries.keys()]).toEqual(['Odd|s1-l2', 'Odd|s1-l3']);
+  });
+
   it('records fresh values, then replays them with their evaluation usage and details.replayed', async () => {
     const calls: string[] = [];
     const engine = new MetricEngine();

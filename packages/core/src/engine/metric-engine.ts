@@ -365,13 +365,18 @@ export class MetricEngine {
     for (const i of p.missing ?? []) {
       const key = p.keys[i];
       const outcome = p.outcomes[i];
-      // Failures and skips are not cached (isSkip after invalidOutcome: a defined `skipped` is then a string).
-      if (key === undefined || invalidOutcome(outcome) !== undefined || isSkip(outcome as MetricOutcome)) continue;
-      const { value, reasoning, details, evaluation } = outcome as MetricValue;
-      const entry: CachedComputation = { value, recordedAt: new Date().toISOString() };
-      if (reasoning !== undefined) entry.reasoning = reasoning;
-      if (details !== undefined) entry.details = details;
-      if (evaluation !== undefined) entry.evaluation = evaluation;
+      let entry: CachedComputation;
+      try {
+        // Failures and skips are not cached (isSkip after invalidOutcome: a defined `skipped` is then a string).
+        if (key === undefined || invalidOutcome(outcome) !== undefined || isSkip(outcome as MetricOutcome)) continue;
+        const { value, reasoning, details, evaluation } = outcome as MetricValue;
+        entry = { value, recordedAt: new Date().toISOString() };
+        if (reasoning !== undefined) entry.reasoning = reasoning;
+        if (details !== undefined) entry.details = details;
+        if (evaluation !== undefined) entry.evaluation = evaluation;
+      } catch {
+        continue; // an outcome whose getter throws: the records report it as that element's failure; nothing to cache
+      }
       // A failing write loses a replay, not a result: a CacheManager that throws instead of rejecting is caught too
       // (the stage awaits these writes only after its other tasks, so nothing may reject unhandled meanwhile).
       writes.push(Promise.resolve().then(() => cache.set(key, entry)).catch(() => undefined));
