@@ -113,6 +113,19 @@ describe('dialect details', () => {
     expect(s.taskCalls[0]).toMatchObject({ taskName: 'draft', agentCallId: '0000000000000002' });
   });
 
+  it('OpenInference: a TOOL span\'s arguments are its input.value, not tool.parameters (the tool\'s JSON schema)', () => {
+    const s = normalise([
+      span('1', {
+        'openinference.span.kind': 'TOOL',
+        'tool.name': 'calc',
+        'tool.parameters': '{"type":"object","properties":{"expr":{"type":"string"}}}',
+        'input.value': '{"expr":"2+2"}',
+        'output.value': '4',
+      }),
+    ]);
+    expect(s.toolCalls[0]).toMatchObject({ toolName: 'calc', arguments: { expr: '2+2' }, result: '4' });
+  });
+
   it('Vercel ai.prompt with system + prompt', () => {
     const s = normalise([
       span('1', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt': '{"system":"Be terse.","prompt":"2+2?"}', 'ai.response.text': '4', 'ai.usage.promptTokens': 9, 'ai.usage.completionTokens': 1 }),

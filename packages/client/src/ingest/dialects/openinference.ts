@@ -47,7 +47,8 @@ export const openinference: Dialect = {
     finishReasons: ['llm.finish_reason', responseFinishReasons],
     toolName: ['tool.name', 'tool_call.function.name'],
     toolCallId: ['tool_call.id'],
-    toolArguments: ['tool_call.function.arguments', 'tool.parameters'],
+    // Not `tool.parameters`: in OpenInference that is the tool's JSON schema; a TOOL span's arguments are input.value.
+    toolArguments: ['tool_call.function.arguments'],
     toolDescription: ['tool.description'],
     agentName: ['agent.name', 'graph.node.id'],
     input: ['input.value'],
