@@ -350,6 +350,13 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     // `openai.chat`) is one call, not two: its tokens must not count twice.
     if (n.cls.kind === 'llm' || toolNameOf(outer.span, outer.cls) === toolNameOf(n.span, n.cls)) mergedInto.set(n, mergedInto.get(outer) ?? outer);
   }
+  // Spans that start together come shortest first, so an inner span may have been merged into a middle one before the
+  // middle one was merged outward: every chain ends at the outermost span (the call), or the inner data is lost.
+  for (const [inner, outer] of mergedInto) {
+    let target = outer;
+    while (mergedInto.has(target)) target = mergedInto.get(target) as Node;
+    if (target !== outer) mergedInto.set(inner, target);
+  }
   for (const n of nodes) n.element = ['mas', 'agent', 'task', 'llm', 'tool'].includes(n.cls.kind) && !mergedInto.has(n);
 
   // 3. Agent candidates for the attribution fallback.

@@ -75,6 +75,24 @@ describe('dialect details', () => {
     expect(s.mcpServers).toEqual([{ name: 'weather-mcp', tools: [{ name: 'get_weather' }], resources: [], prompts: [] }]);
   });
 
+  it('a three-span tool chain starting at one instant (execute_tool → MCP client → MCP server) is one call with the server\'s error and arguments', () => {
+    const at = { startTime: 5000, endTime: 5100 };
+    const s = normalise([
+      span('1', { name: 'execute_tool read_file', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'read_file' }, at),
+      span('2', { name: 'tools/call read_file', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'read_file' }, { ...at, endTime: 5090, kind: 'client', parentSpanId: '1' }),
+      span('3', { name: 'tools/call read_file', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'read_file', 'gen_ai.tool.call.arguments': '{"path":"a.txt"}' }, {
+        ...at,
+        endTime: 5080,
+        kind: 'server',
+        parentSpanId: '2',
+        status: { code: 'error', message: 'ENOENT' },
+        resource: { 'service.name': 'files-mcp' },
+      }),
+    ]);
+    expect(s.toolCalls).toHaveLength(1);
+    expect(s.toolCalls[0]).toMatchObject({ id: '0000000000000001', status: 'error', arguments: { path: 'a.txt' }, mcp: { server: 'files-mcp' } });
+  });
+
   it('MCP listings, resources/read and prompts/get build the server inventory', () => {
     const listed = { tools: [{ name: 'search', description: 'Search docs', inputSchema: { type: 'object' } }] };
     const s = normalise([
