@@ -505,13 +505,23 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           c.outputMessages = outputMessages(s);
           c.finishReasons = finishReasonsOf(s);
           c.toolDefinitions = toolDefinitions(s);
-          // Nested spans of the same call fill what the outer span did not record.
+          // Nested spans of the same call fill what the outer span did not record. The provider is the inner span's
+          // when it names one: it is the client closest to the API (a LangChain span says "Langchain").
           for (const inner of innerOf.get(n) ?? []) {
             const is = inner.span;
             if (c.requestModel === undefined) set(c, 'requestModel', stringField(is, 'requestModel'));
             if (c.responseModel === undefined) set(c, 'responseModel', stringField(is, 'responseModel'));
-            if (c.provider === undefined) set(c, 'provider', stringField(is, 'provider'));
-            if (c.usage.totalTokens === 0) c.usage = usageOf(is, badCount(is));
+            const innerProvider = stringField(is, 'provider');
+            if (innerProvider !== undefined) c.provider = innerProvider;
+            const innerUsage = usageOf(is, badCount(is));
+            if (c.usage.totalTokens === 0) c.usage = innerUsage;
+            else {
+              // The same call's counts: the cache and reasoning breakdown the outer span left at 0 (they lower or
+              // explain the cost) comes from the inner one.
+              for (const k of ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+                if (c.usage[k] === 0 && innerUsage[k] > 0) c.usage[k] = innerUsage[k];
+              }
+            }
             if (!c.inputMessages.length) c.inputMessages = inputMessages(is);
             if (!c.outputMessages.length) c.outputMessages = outputMessages(is);
             if (!c.finishReasons.length) c.finishReasons = finishReasonsOf(is);

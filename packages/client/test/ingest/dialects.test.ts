@@ -58,6 +58,22 @@ describe('dialect details', () => {
     expect(s.llmCalls[0]!.outputMessages).toEqual([{ role: 'assistant', content: 'ok' }]);
   });
 
+  it('when both LLM spans report usage, the inner one adds the cache and reasoning breakdown and names the provider', () => {
+    const s = normalise([
+      span('1', {
+        name: 'ChatOpenAI.chat', 'llm.request.type': 'chat', 'gen_ai.system': 'Langchain', 'gen_ai.request.model': 'o3-mini',
+        'gen_ai.usage.prompt_tokens': 10000, 'gen_ai.usage.completion_tokens': 500, 'gen_ai.usage.cache_read_input_tokens': '0',
+      }),
+      span('2', {
+        name: 'chat o3-mini', 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.usage.input_tokens': 10000,
+        'gen_ai.usage.output_tokens': 500, 'gen_ai.usage.cache_read.input_tokens': 8000, 'gen_ai.usage.reasoning.output_tokens': 300,
+      }, { parentSpanId: '1' }),
+    ]);
+    expect(s.llmCalls).toHaveLength(1);
+    expect(s.llmCalls[0]!.provider).toBe('openai');
+    expect(s.llmCalls[0]!.usage).toEqual({ inputTokens: 10000, outputTokens: 500, cacheReadTokens: 8000, cacheWriteTokens: 0, reasoningTokens: 300, totalTokens: 10500 });
+  });
+
   it('MCP client and server spans of one tools/call are one ToolCall; the server span names the server', () => {
     const s = normalise([
       span('1', { name: 'tools/call get_weather', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.arguments': '{"city":"Oslo"}' }, { kind: 'client' }),
