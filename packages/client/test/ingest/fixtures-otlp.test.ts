@@ -92,6 +92,8 @@ describe('OTLP dialect fixtures', () => {
     expect(c.inputMessages).toEqual([SYSTEM, USER]);
     expect(c.outputMessages[0]!.toolCalls).toEqual([{ id: 'toolu_01Wx', name: 'lookup_order', arguments: { order_id: 'A-1187' } }]);
     expect(c.toolDefinitions).toEqual([LOOKUP_DEF]);
+    // No gen_ai.response.finish_reasons: the output message's own finish_reason.
+    expect(c.finishReasons).toEqual(['tool_use']);
   });
 
   it('vercel.json (ai.* spans: outer task, doGenerate LLM call, ai.toolCall)', async () => {

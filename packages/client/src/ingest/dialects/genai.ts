@@ -1,6 +1,6 @@
 /** OpenTelemetry GenAI semantic conventions, current names (`gen_ai.operation.name`, `gen_ai.provider.name`, …). */
 import type { Message } from '@mce/core';
-import { normaliseMessageList, normaliseToolDefinitions } from '../messages.js';
+import { isObj, normaliseMessageList, normaliseToolDefinitions, parseJsonMaybe } from '../messages.js';
 import type { Dialect } from './types.js';
 import { llmOperation } from './types.js';
 
@@ -11,6 +11,14 @@ const OPERATION_KIND: Record<string, 'mas' | 'agent' | 'task' | 'tool'> = {
   create_agent: 'task',
   execute_tool: 'tool',
 };
+
+/** The `finish_reason` of each output message (GenAI's structured messages carry it there). */
+function outputFinishReasons(span: { attributes: Record<string, unknown> }): string[] | undefined {
+  const out = parseJsonMaybe(span.attributes['gen_ai.output.messages']);
+  if (!Array.isArray(out)) return undefined;
+  const reasons = out.map((m) => (isObj(m) ? m.finish_reason : undefined)).filter((r): r is string => typeof r === 'string' && r !== '');
+  return reasons.length ? reasons : undefined;
+}
 
 export const genai: Dialect = {
   name: 'genai',
@@ -37,7 +45,7 @@ export const genai: Dialect = {
     cacheWriteTokens: ['gen_ai.usage.cache_creation.input_tokens', 'gen_ai.usage.cache_creation_input_tokens'],
     reasoningTokens: ['gen_ai.usage.reasoning.output_tokens', 'gen_ai.usage.reasoning_tokens'],
     totalTokens: ['gen_ai.usage.total_tokens'],
-    finishReasons: ['gen_ai.response.finish_reasons'],
+    finishReasons: ['gen_ai.response.finish_reasons', outputFinishReasons],
     toolName: ['gen_ai.tool.name'],
     toolCallId: ['gen_ai.tool.call.id'],
     toolArguments: ['gen_ai.tool.call.arguments'],
