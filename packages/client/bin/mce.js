@@ -3,4 +3,16 @@
 // A larger young generation: metric computation allocates many short-lived results (see docs/engine.md).
 import { main } from '../dist/cli/main.js';
 
+// The event loop can empty while the command still waits (a metric whose promise never settles, with no metric
+// timeout): Node would then exit silently with code 13. Say what happened instead.
+let done = false;
+process.once('exit', (code) => {
+  if (done) return;
+  process.stderr.write(
+    'mce: stopped before the command finished: something it waited for never settled (a metric whose promise never ' +
+      'resolves? engine.metric_timeout_ms bounds LLM-judged metrics); nothing was printed or stored for the unfinished work\n',
+  );
+  if (code === 13 || code === 0) process.exitCode = 1;
+});
 process.exitCode = await main(process.argv.slice(2));
+done = true;

@@ -435,5 +435,26 @@ describe('the mce executable', () => {
     const out = spawnSync(process.execPath, [bin, 'metric', 'show', 'Cost', '--json'], { encoding: 'utf8' });
     expect(out.status).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({ name: 'Cost', unit: 'USD', provider: 'mce' });
+    expect(out.stderr).toBe('');
+  });
+
+  it('says so, exit 1, when what the command waits for never settles (it exited 13 without a word)', () => {
+    const ws = tempWorkspace();
+    const plugin = join(ws.dir, 'never.mjs');
+    writeFileSync(
+      plugin,
+      `export default { name: 'nv', description: 'd', version: '1', metrics: () => [{ metadata: { name: 'Never', provider: 'nv', ` +
+        `levels: ['Session'], nature: 'deterministic', unit: 'x', valueRange: 'any', description: 'd', requirements: [], dependsOn: [] }, ` +
+        `compute: () => new Promise(() => {}) }] };\n`,
+    );
+    const config = join(ws.dir, 'mce_config.yaml');
+    writeFileSync(config, 'providers: [./never.mjs]\nmetrics:\n  Session: [Duration, nv:Never]\n');
+    const bin = join(repo, 'packages/client/bin/mce.js');
+    const out = spawnSync(process.execPath, [bin, '--config', config, 'compute', '--input', example('sessions/single-agent-tool.json'), '--no-store'], {
+      encoding: 'utf8',
+      env: ws.env,
+    });
+    expect(out.status).toBe(1);
+    expect(out.stderr).toMatch(/^mce: stopped before the command finished: something it waited for never settled/);
   });
 });
