@@ -6,7 +6,8 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MetricRegistry, ONTOLOGY_LEVELS, type Metric, type MetricProvider } from '@mce/core';
+import { MetricRegistry, ONTOLOGY_LEVELS, describeIssues, type Metric, type MetricProvider } from '@mce/core';
+import { z } from 'zod';
 import { nativeProvider } from '@mce/provider-native';
 
 export class PluginError extends Error {
@@ -80,21 +81,34 @@ export async function loadProviders(
   return providers;
 }
 
-/** What the engine needs of each metric's metadata: a name, known levels, and option names when it lists them. */
+/** The metadata the engine relies on (a plugin is an edge: its metrics are checked as a file would be). */
+const PluginMetricSchema = z.object({
+  metadata: z.object({
+    name: z.string().min(1),
+    provider: z.string().min(1),
+    levels: z.array(z.enum(ONTOLOGY_LEVELS)).min(1),
+    nature: z.enum(['deterministic', 'llm-judged', 'aggregate']),
+    unit: z.string(),
+    valueRange: z.string(),
+    description: z.string(),
+    requirements: z.array(z.string()),
+    dependsOn: z.array(z.string().min(1)),
+    options: z.array(z.string()).optional(),
+  }),
+  compute: z.custom<Metric['compute']>((v) => typeof v === 'function', 'must be a function'),
+  computeBatch: z.custom<NonNullable<Metric['computeBatch']>>((v) => typeof v === 'function', 'must be a function').optional(),
+  cacheKey: z.custom<NonNullable<Metric['cacheKey']>>((v) => typeof v === 'function', 'must be a function').optional(),
+});
+
+/** Each metric of the provider against PluginMetricSchema; the first bad one is named with its fields. */
 function checkMetrics(provider: MetricProvider): void {
   const metrics: unknown = provider.metrics();
   if (!Array.isArray(metrics)) throw new Error('metrics() must return a list of metrics');
-  for (const metric of metrics as Partial<Metric>[]) {
-    const metadata = metric?.metadata;
-    if (!metadata || typeof metadata.name !== 'string' || metadata.name === '') throw new Error('a metric without metadata.name');
-    const levels: unknown = metadata.levels;
-    if (!Array.isArray(levels) || levels.length === 0 || !levels.every((l) => (ONTOLOGY_LEVELS as readonly unknown[]).includes(l))) {
-      throw new Error(`metric "${metadata.name}": levels must be a non-empty list of ${ONTOLOGY_LEVELS.join(', ')}`);
-    }
-    const options: unknown = metadata.options;
-    if (options !== undefined && !(Array.isArray(options) && options.every((o) => typeof o === 'string'))) {
-      throw new Error(`metric "${metadata.name}": options must be a list of option names`);
-    }
-    if (typeof metric.compute !== 'function') throw new Error(`metric "${metadata.name}" has no compute()`);
-  }
+  metrics.forEach((metric: unknown, i) => {
+    const parsed = PluginMetricSchema.safeParse(metric);
+    if (parsed.success) return;
+    const name = (metric as Partial<Metric> | undefined)?.metadata?.name;
+    const which = typeof name === 'string' && name !== '' ? `metric "${name}"` : `metric #${i + 1}`;
+    throw new Error(`${which}: ${describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  });
 }

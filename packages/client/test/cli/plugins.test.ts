@@ -111,9 +111,13 @@ describe('provider plugins', () => {
     const cases: [string, string][] = [
       [plugin(metric('X', 'other')), 'lists metric "other:X" of another provider'],
       [plugin(`${metric('X')}, ${metric('X')}`), 'Metric "acme:X" is already registered'],
-      [plugin(metric('X', 'acme', "['Bogus']")), 'metric "X": levels must be a non-empty list of Session, MASCall'],
-      [plugin('42'), 'a metric without metadata.name'],
-      [plugin(metric('X').replace('dependsOn: []', "dependsOn: [], options: 'threshold'")), 'metric "X": options must be a list of option names'],
+      [plugin(metric('X', 'acme', "['Bogus']")), 'metric "X": metadata.levels.0: Invalid option: expected one of "Session"|"MASCall"'],
+      [plugin('42'), 'metric #1: (root): Invalid input: expected object, received number'],
+      [plugin(metric('X').replace('dependsOn: []', "dependsOn: [], options: 'threshold'")), 'metric "X": metadata.options: Invalid input: expected array'],
+      [plugin(metric('X').replace('dependsOn: []', "dependsOn: 'Duration'")), 'metric "X": metadata.dependsOn: Invalid input: expected array'],
+      [plugin(metric('X').replace(', dependsOn: []', '')), 'metric "X": metadata.dependsOn: Invalid input: expected array, received undefined'],
+      [plugin(metric('X').replace("nature: 'deterministic'", "nature: 'llm_judged'")), 'metric "X": metadata.nature: Invalid option: expected one of "deterministic"|"llm-judged"|"aggregate"'],
+      [plugin(metric('X').replace('compute:', 'computeBatch: true, compute:')), 'metric "X": computeBatch: must be a function'],
       [plugin(metric('X'), 'mce'), 'Provider "mce" is already registered'],
     ];
     for (const [source, message] of cases) {
