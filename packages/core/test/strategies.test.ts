@@ -8,7 +8,7 @@ import { EngineOptionError, MetricEngine, MetricTimeoutError, engineOptionsFromE
 import {
   aborted, busyJudged, concurrencyProbe, crash, duration, fixtureProvider, hangingBatch, hangs, limitedJudge, slow, slowDeterministic, unclonable, unreachable, where,
 } from './fixtures/engine-metrics.mjs';
-import { p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
+import { levelProvider, p1Provider, p2Provider, visibilityProvider } from './fixtures/visibility-metrics.mjs';
 import { metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
 
@@ -160,6 +160,18 @@ describe('execution strategies', () => {
     // Each MeanDur averages its own provider's Dur (3 calls each).
     expect(outputs[0]).toEqual(['vis:A=4', 'vis:C=1', 'vis:XOrder=0', 'p1:MeanDur=10', 'p2:MeanDur=1000']);
     for (const output of outputs) expect(output).toEqual(outputs[0]);
+  });
+
+  it('an id a session shares with its MAS call is looked up at the asking metric\'s level first, in every strategy', async () => {
+    const VIS = new URL('./fixtures/visibility-metrics.mjs', import.meta.url).href;
+    const base = sampleSession('t1');
+    const session = { ...base, masCalls: base.masCalls.map((m) => ({ ...m, id: 't1' })) };
+    for (const strategy of STRATEGIES) {
+      const e = engine(strategy);
+      e.registerProvider(levelProvider, { module: VIS, exportName: 'levelProvider' });
+      const run = await e.computeLoadedSession(session, { metrics: { Session: ['ReadTag'] }, reportDependencies: false });
+      expect([run.failed, run.results.map((r) => r.result)], strategy).toEqual([[], [12]]);
+    }
   });
 
   it('an outcome a worker cannot send back fails that metric only, not the others of the request', async () => {

@@ -59,8 +59,12 @@ export function isSkip(outcome: MetricOutcome): outcome is MetricSkip {
 
 /** Read access to the results of the metrics this one declares in `dependsOn`, computed earlier in this run. */
 export interface ResultLookup {
-  /** The result of metric `name` for the element `elementId`, if computed and successful. */
-  get(name: string, elementId: string): MetricResult | undefined;
+  /**
+   * The result of metric `name` for the element `elementId`, if computed and successful. `level`: the element's
+   * ontology class, for an id two levels share (a session whose id is its trace id, and that trace's implicit MAS
+   * call); default: the asking metric's own level first, then any.
+   */
+  get(name: string, elementId: string, level?: OntologyLevel): MetricResult | undefined;
   /** Every successful result of metric `name` in this session. */
   all(name: string): MetricResult[];
   /**

@@ -317,7 +317,7 @@ export class MetricEngine {
   #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
     const { metric, key } = task.entry;
     const options = run.options.metricOptions?.[key] ?? run.options.metricOptions?.[metric.metadata.name] ?? NO_OPTIONS;
-    const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies) };
+    const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies, task.level) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];
     const prepared: PreparedTask = { task, elements, ctx, outcomes: [], keys: undefined, missing: undefined };

@@ -5,8 +5,12 @@ import { toMetricResult, type ResultRecord } from './output.js';
 
 interface Indexed {
   all: MetricResult[];
+  /** By measured id (the first in task order when two levels share one), and by level and id. */
   byId: Map<string, MetricResult> | undefined;
+  byLevelId: Map<string, MetricResult> | undefined;
 }
+
+const levelId = (level: OntologyLevel, id: string) => `${level}\u0000${id}`;
 
 /**
  * Results of one session run that later tasks depend on (kept by the engine for them), by `provider:name`. Records
@@ -26,7 +30,12 @@ export class SessionResultLookup implements ResultLookup {
     this.#indexed.delete(key);
   }
 
-  get(name: string, elementId: string): MetricResult | undefined {
+  get(name: string, elementId: string, level?: OntologyLevel): MetricResult | undefined {
+    if (level !== undefined) {
+      const indexed = this.#index(name);
+      indexed.byLevelId ??= new Map(indexed.all.map((r) => [levelId(r.measures.level, r.measures.id), r]));
+      return indexed.byLevelId.get(levelId(level, elementId));
+    }
     return this.#byId(name).get(elementId);
   }
 
@@ -55,7 +64,7 @@ export class SessionResultLookup implements ResultLookup {
         const ofMetricType = `${first.provider}:${first.name}`; // one task's records share it
         for (const record of records) all.push(toMetricResult(record, this.sessionId, ofMetricType));
       }
-      indexed = { all, byId: undefined };
+      indexed = { all, byId: undefined, byLevelId: undefined };
       this.#indexed.set(name, indexed);
     }
     return indexed;
@@ -63,8 +72,8 @@ export class SessionResultLookup implements ResultLookup {
 
   #byId(name: string): Map<string, MetricResult> {
     const indexed = this.#index(name);
-    // Keyed by measured id; the same id at two levels cannot happen (span ids are unique, the session id is not a span id).
-    indexed.byId ??= new Map(indexed.all.map((r) => [r.measures.id, r]));
+    // Keyed by measured id, the first in task order kept (a session and its implicit MAS call may share an id).
+    indexed.byId ??= new Map([...indexed.all].reverse().map((r) => [r.measures.id, r]));
     return indexed.byId;
   }
 }
@@ -80,11 +89,15 @@ export class DependencyView implements ResultLookup {
     readonly lookup: SessionResultLookup,
     /** Declared name (and key) → `provider:name` key. */
     readonly keys: ReadonlyMap<string, string>,
+    /** The asking task's level: an id two levels share means the element at this level first. */
+    readonly level?: OntologyLevel,
   ) {}
 
-  get(name: string, elementId: string): MetricResult | undefined {
+  get(name: string, elementId: string, level?: OntologyLevel): MetricResult | undefined {
     const key = this.keys.get(name);
-    return key === undefined ? undefined : this.lookup.get(key, elementId);
+    if (key === undefined) return undefined;
+    if (level !== undefined) return this.lookup.get(key, elementId, level);
+    return (this.level !== undefined ? this.lookup.get(key, elementId, this.level) : undefined) ?? this.lookup.get(key, elementId);
   }
 
   all(name: string): MetricResult[] {

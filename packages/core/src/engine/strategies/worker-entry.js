@@ -43,17 +43,30 @@ async function resolveMetric(ref, metricKey) {
 }
 
 /** The ResultLookup of one task: the request's dependency results it declared (DependencyView's rule), indexed on first use. */
-function lookupOver(dependencyResults, dependencyKeys) {
+function lookupOver(dependencyResults, dependencyKeys, askingLevel) {
   const byId = new Map();
   const all = (name) => {
     const key = Object.prototype.hasOwnProperty.call(dependencyKeys, name) ? dependencyKeys[name] : undefined;
     return key === undefined ? [] : (dependencyResults[key] ?? []);
   };
+  // As core's DependencyView: by level and id; an id two levels share means the asking task's level first.
+  const indexOf = (name) => {
+    let index = byId.get(name);
+    if (!index) {
+      index = { byLevelId: new Map(), byId: new Map() };
+      for (const r of all(name)) {
+        index.byLevelId.set(`${r.measures.level}\u0000${r.measures.id}`, r);
+        if (!index.byId.has(r.measures.id)) index.byId.set(r.measures.id, r);
+      }
+      byId.set(name, index);
+    }
+    return index;
+  };
   return {
-    get: (name, elementId) => {
-      let index = byId.get(name);
-      if (!index) byId.set(name, (index = new Map(all(name).map((r) => [r.measures.id, r]))));
-      return index.get(elementId);
+    get: (name, elementId, level) => {
+      const index = indexOf(name);
+      if (level !== undefined) return index.byLevelId.get(`${level}\u0000${elementId}`);
+      return index.byLevelId.get(`${askingLevel}\u0000${elementId}`) ?? index.byId.get(elementId);
     },
     all: (name) => all(name).slice(),
     valuesAt: (name, level) => all(name).filter((r) => r.measures.level === level).map((r) => r.result),
@@ -143,7 +156,7 @@ async function runTask(session, dependencyResults, task) {
   const metric = await resolveMetric(task.ref, task.metricKey);
   const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
   const elements = task.indices ? task.indices.map((i) => all[i]) : all;
-  const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependencyKeys) };
+  const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependencyKeys, task.level) };
   if (typeof metric.computeBatch === 'function') {
     try {
       const outcomes = await timed(ctx, task.timeoutMs, (c) => metric.computeBatch(elements, c));
