@@ -174,6 +174,19 @@ describe('execution strategies', () => {
     }
   });
 
+  it('a metric a worker cannot load fails its own elements only, not the other tasks of the request', async () => {
+    const onlyHere = metric('OnlyHere', ['LLMCall'], () => ({ value: 1 }));
+    for (const strategy of ['thread', 'process'] as const) {
+      const e = engine(strategy);
+      e.registerMetric(onlyHere, ref('noSuchExport'));
+      e.registerMetric(duration, ref('duration'));
+      const run = await e.computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['OnlyHere', 'Duration'] } });
+      expect(run.results.map((r) => r.name), strategy).toEqual(['Duration', 'Duration', 'Duration']);
+      expect(run.failed.map((f) => [f.name, f.measures]), strategy).toEqual([['OnlyHere', 's1-l1'], ['OnlyHere', 's1-l2'], ['OnlyHere', 's1-l3']]);
+      expect(run.failed[0]!.error, strategy).toMatch(/noSuchExport/);
+    }
+  });
+
   it('an outcome a worker cannot send back fails that metric only, not the others of the request', async () => {
     for (const strategy of ['thread', 'process'] as const) {
       const e = engine(strategy);

@@ -153,9 +153,15 @@ function limiter(n) {
 }
 
 async function runTask(session, dependencyResults, task) {
-  const metric = await resolveMetric(task.ref, task.metricKey);
   const all = task.level === 'Session' ? [session] : session[LIST_BY_LEVEL[task.level]];
   const elements = task.indices ? task.indices.map((i) => all[i]) : all;
+  let metric;
+  try {
+    metric = await resolveMetric(task.ref, task.metricKey);
+  } catch (error) {
+    // A metric this worker cannot load fails its own elements, not the other tasks of the request.
+    return elements.map(() => failure(error));
+  }
   const ctx = { session, level: task.level, options: task.options, results: lookupOver(dependencyResults, task.dependencyKeys, task.level) };
   if (typeof metric.computeBatch === 'function') {
     try {
