@@ -44,6 +44,7 @@ import { errorMessage, type WarningSink } from './errors.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import type { SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
+import { stableJson } from '@mce/provider-native';
 
 interface Node {
   span: SpanRecord;
@@ -149,6 +150,8 @@ function groupBy<K, T>(list: readonly T[], key: (x: T) => K): Map<K, T[]> {
 interface ToolRequest {
   start: number;
   id: string;
+  /** The requested arguments as canonical JSON: a tool span with the same arguments answered this request. */
+  args: string;
 }
 
 /**
@@ -162,7 +165,7 @@ function toolRequests(calls: readonly LLMCall[]): Map<string, ToolRequest[]> {
     for (const m of c.outputMessages) {
       for (const tc of m.toolCalls ?? []) {
         if (!tc.id) continue;
-        const request = { start: c.startTime, id: tc.id };
+        const request = { start: c.startTime, id: tc.id, args: stableJson(tc.arguments ?? null) };
         const l = byName.get(tc.name);
         if (l) l.push(request);
         else byName.set(tc.name, [request]);
@@ -177,7 +180,7 @@ function toolRequests(calls: readonly LLMCall[]): Map<string, ToolRequest[]> {
  * The first unused request met walking the calls that started at or before `t` from the latest back; requests of
  * calls that started together are taken in list order (as a stable latest-first sort of the calls gives them).
  */
-function latestUnused(requests: readonly ToolRequest[], t: number, used: ReadonlySet<string>): ToolRequest | undefined {
+function latestUnused(requests: readonly ToolRequest[], t: number, used: ReadonlySet<string>, args?: string): ToolRequest | undefined {
   // Binary search: `end` becomes the index of the first request that started after t.
   let lo = 0;
   let end = requests.length;
@@ -185,6 +188,11 @@ function latestUnused(requests: readonly ToolRequest[], t: number, used: Readonl
     const mid = (lo + end) >>> 1;
     if (requests[mid]!.start <= t) lo = mid + 1;
     else end = mid;
+  }
+  // Parallel calls of one tool can start in any order: the unused request with these very arguments, latest first,
+  // before the positional rule below.
+  if (args !== undefined) {
+    for (let i = end - 1; i >= 0; i--) if (requests[i]!.args === args && !used.has(requests[i]!.id)) return requests[i];
   }
   while (end > 0) {
     const start = requests[end - 1]!.start;
@@ -611,7 +619,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     if (t.toolCallId) continue;
     let byName = requests.get(t.agentCallId);
     if (!byName) requests.set(t.agentCallId, (byName = toolRequests(llmByAgent.get(t.agentCallId) ?? [])));
-    const r = latestUnused(byName.get(t.toolName) ?? [], t.startTime, usedIds);
+    const r = latestUnused(byName.get(t.toolName) ?? [], t.startTime, usedIds, t.arguments === undefined ? undefined : stableJson(t.arguments));
     if (r) {
       t.toolCallId = r.id;
       usedIds.add(r.id);

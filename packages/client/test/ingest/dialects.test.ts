@@ -160,6 +160,22 @@ describe('dialect details', () => {
     expect(s.toolCalls[0]).toMatchObject({ toolName: 'calc', arguments: { expr: '2+2' }, result: '4' });
   });
 
+  it('a tool span without a call id takes the id of the request with its own arguments, whatever order they started in', () => {
+    const s = normalise([
+      span('1', {
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', parts: [
+          { type: 'tool_call', id: 'call_A', name: 'get_weather', arguments: { city: 'Lyon' } },
+          { type: 'tool_call', id: 'call_B', name: 'get_weather', arguments: { city: 'Paris' } },
+        ] }]),
+      }),
+      span('2', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.arguments': '{"city":"Paris"}' }),
+      span('3', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.arguments': '{"city":"Lyon"}' }),
+    ]);
+    expect(s.llmCalls[0]!.outputMessages[0]!.toolCalls?.map((c) => c.id)).toEqual(['call_A', 'call_B']);
+    expect(s.toolCalls.map((t) => [(t.arguments as { city: string }).city, t.toolCallId])).toEqual([['Paris', 'call_B'], ['Lyon', 'call_A']]);
+  });
+
   it('Vercel ai.prompt with system + prompt', () => {
     const s = normalise([
       span('1', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt': '{"system":"Be terse.","prompt":"2+2?"}', 'ai.response.text': '4', 'ai.usage.promptTokens': 9, 'ai.usage.completionTokens': 1 }),

@@ -88,6 +88,13 @@ describe('ClickHouse fixtures', () => {
     expect(inner.every((t) => t.parentId === docAgent.id && t.agentCallId === docAgent.id)).toBe(true);
     expect(s.toolCalls.every((t) => t.definition !== undefined)).toBe(true);
     expect(s.toolCalls.every((t) => t.toolCallId?.startsWith('call_'))).toBe(true);
+    // Each tool call answers the request with its own arguments (the ToolMessage's tool_call_id says which): two
+    // parallel extract_website calls started in the other order than the model asked for them.
+    const requested = new Map(
+      s.llmCalls.flatMap((c) => c.outputMessages.flatMap((m) => (m.toolCalls ?? []).map((tc) => [tc.id, JSON.stringify(tc.arguments)] as const))),
+    );
+    for (const t of s.toolCalls) expect(requested.get(t.toolCallId!), t.id).toBe(JSON.stringify(t.arguments));
+    expect(s.toolCalls.find((t) => t.id === 'bd1fd08d6bf3e364')?.toolCallId).toBe('call_qrmWsYF4Pe7TpEXIyGxn6UUq');
   });
 
   it('autogen_langgraph_moderator.json: moderator agents; web-surfer LLM calls have no agent span', async () => {

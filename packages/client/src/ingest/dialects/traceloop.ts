@@ -54,6 +54,14 @@ export function unwrapEntityOutput(value: unknown): unknown {
 
 const entityName = (span: SpanRecord) => span.attributes['traceloop.entity.name'];
 
+/** The call id a LangChain ToolMessage output carries (`output.kwargs.tool_call_id`): the request this tool answered. */
+function entityToolCallId(span: SpanRecord): string | undefined {
+  const v = parseJsonMaybe(span.attributes['traceloop.entity.output']);
+  const out = isObj(v) && isObj(v.output) ? v.output : undefined;
+  const id = out && isObj(out.kwargs) ? out.kwargs.tool_call_id : undefined;
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 export const traceloop: Dialect = {
   name: 'traceloop',
   classify(span) {
@@ -62,6 +70,7 @@ export const traceloop: Dialect = {
   },
   fields: {
     toolName: [entityName],
+    toolCallId: [entityToolCallId],
     toolArguments: [(s) => (s.attributes['traceloop.entity.input'] === undefined ? undefined : unwrapEntityInput(s.attributes['traceloop.entity.input']))],
     toolResult: [(s) => (s.attributes['traceloop.entity.output'] === undefined ? undefined : unwrapEntityOutput(s.attributes['traceloop.entity.output']))],
     agentName: [entityName],
