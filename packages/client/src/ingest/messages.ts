@@ -62,6 +62,16 @@ function contentText(content: unknown): string {
         /* keep as is */
       }
     }
+    // A JSON-encoded list of content parts (`[{"type":"text",…},{"type":"image_url",…}]`, as OpenLLMetry writes a
+    // multimodal prompt): its text parts, not the JSON with the images' base64 in it. Other JSON text stays text.
+    if (s.length >= 2 && s.startsWith('[') && s.endsWith(']')) {
+      try {
+        const d = JSON.parse(s) as unknown;
+        if (Array.isArray(d) && d.length > 0 && d.every((p) => isObj(p) && typeof p.type === 'string')) return contentText(d);
+      } catch {
+        /* keep as is */
+      }
+    }
     return content;
   }
   if (Array.isArray(content)) {

@@ -116,6 +116,12 @@ describe('ClickHouse fixtures', () => {
     expect(s.masCalls.every((m) => m.id === m.traceId)).toBe(true);
     expect(s.userInput?.startsWith('\nAgent list:\n- noa-web-surfer-assistant: An assistant which can perfor')).toBe(true);
     expect(s.userInput).toHaveLength(487);
+    // A multimodal prompt written as a JSON list of parts: its text, without the screenshot's base64.
+    const surfer = s.llmCalls.find((c) => c.id === 'b05c0f04e8854056')!;
+    const user = surfer.inputMessages.find((m) => m.role === 'user' && m.content !== '')!;
+    expect(user.content.startsWith('[')).toBe(false);
+    expect(user.content).not.toContain('base64');
+    expect(s.masCalls.every((m) => !(m.userInput ?? '').includes('image_url'))).toBe(true);
     // The moderator's last reply is a JSON hand-off envelope, so the answer is the web surfer's.
     expect(s.finalResponse).toBe('The current time in Paris is 5:40 PM on Tuesday, August 5, 2025.');
     expect(s.agentCalls[2]!.finalResponse).toBeUndefined();
