@@ -45,6 +45,24 @@ describe('dialect details', () => {
     ]);
     expect(s.llmCalls[0]!.outputMessages).toEqual([{ role: 'assistant', content: 'Hello.' }]);
     expect(s.finalResponse).toBe('Hello.');
+    expect(s.llmCalls[0]!.finishReasons).toEqual(['stop']);
+  });
+
+  it('legacy message events: an assistant message\'s JSON-encoded tool_calls and a tool message\'s id', () => {
+    const call = [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }];
+    const s = normalise([
+      span('1', { 'llm.request.type': 'chat', 'gen_ai.system': 'openai' }, {
+        events: [
+          { name: 'gen_ai.user.message', time: 1, attributes: { content: 'Weather in Oslo?' } },
+          { name: 'gen_ai.assistant.message', time: 1, attributes: { tool_calls: JSON.stringify(call) } },
+          { name: 'gen_ai.tool.message', time: 1, attributes: { id: 'call_1', content: '{"temp":3}' } },
+          { name: 'gen_ai.choice', time: 2, attributes: { message: '{"role":"assistant","content":"3 °C."}', finish_reason: 'stop' } },
+        ],
+      }),
+    ]);
+    const [, assistant, tool] = s.llmCalls[0]!.inputMessages;
+    expect(assistant!.toolCalls).toEqual([{ id: 'call_1', name: 'get_weather', arguments: { city: 'Oslo' } }]);
+    expect(tool).toMatchObject({ role: 'tool', toolCallId: 'call_1' });
   });
 
   it('an LLM span inside an LLM span is one call (tokens once); the inner one fills what the outer lacks', () => {

@@ -28,8 +28,12 @@ function eventMessages(span: SpanRecord, output: boolean): Message[] | undefined
   for (const e of span.events) {
     const a = e.attributes;
     if (!output && EVENT_ROLES[e.name]) {
-      // The event's own `role` attribute when it names one, else the role of the event name.
-      const m = normaliseMessage({ ...a, content: a.content ?? a['gen_ai.event.content'] }, EVENT_ROLES[e.name]);
+      // The event's own `role` attribute when it names one, else the role of the event name. An event attribute
+      // cannot hold a list: `tool_calls` comes JSON-encoded; a tool message names the call it answers in `id`.
+      const fields: Record<string, unknown> = { ...a, content: a.content ?? a['gen_ai.event.content'] };
+      if (a.tool_calls !== undefined) fields.tool_calls = parseJsonMaybe(a.tool_calls);
+      if (e.name === 'gen_ai.tool.message' && a.tool_call_id === undefined && typeof a.id === 'string') fields.tool_call_id = a.id;
+      const m = normaliseMessage(fields, EVENT_ROLES[e.name]);
       if (m) out.push(m);
     } else if (output && e.name === 'gen_ai.choice') {
       const msg = parseJsonMaybe(a.message);
@@ -55,6 +59,16 @@ function indexedFinishReasons(span: SpanRecord): string[] | undefined {
   return out.length ? out : undefined;
 }
 
+/** The `finish_reason` of each `gen_ai.choice` event. */
+function choiceFinishReasons(span: SpanRecord): string[] | undefined {
+  const out: string[] = [];
+  for (const e of span.events) {
+    const v = e.name === 'gen_ai.choice' ? e.attributes.finish_reason : undefined;
+    if (typeof v === 'string' && v !== '') out.push(v);
+  }
+  return out.length ? out : undefined;
+}
+
 export const genaiLegacy: Dialect = {
   name: 'genai-legacy',
   classify(span) {
@@ -66,7 +80,7 @@ export const genaiLegacy: Dialect = {
     inputTokens: ['gen_ai.usage.prompt_tokens'],
     outputTokens: ['gen_ai.usage.completion_tokens'],
     totalTokens: ['llm.usage.total_tokens'],
-    finishReasons: [indexedFinishReasons],
+    finishReasons: [indexedFinishReasons, choiceFinishReasons],
   },
   inputMessages(span) {
     return (
