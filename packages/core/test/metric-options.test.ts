@@ -75,3 +75,22 @@ describe('metric options', () => {
     );
   });
 });
+
+describe('options under a bare name', () => {
+  it('go to the metric the bare name means (the preferred provider\'s), not to another provider\'s metric of that name', async () => {
+    const seen: Record<string, unknown> = {};
+    const echo = (provider: string) =>
+      metric('Judge', ['Session'], (_s, ctx) => {
+        seen[provider] = ctx.options;
+        return { value: 1 };
+      }, { provider, options: ['model'] });
+    const engine = new MetricEngine();
+    engine.registerProvider({ name: 'mce', description: 'd', version: '1', metrics: () => [echo('mce')] });
+    engine.registerProvider({ name: 'acme', description: 'd', version: '1', metrics: () => [echo('acme')] });
+    engine.registry.preferProvider('mce');
+    await engine.computeLoadedSession(sampleSession(), { metrics: { Session: ['mce:Judge', 'acme:Judge'] }, metricOptions: { Judge: { model: 'gpt-4o-mini' } } });
+    expect(seen).toEqual({ mce: { model: 'gpt-4o-mini' }, acme: {} });
+    await engine.computeLoadedSession(sampleSession(), { metrics: { Session: ['acme:Judge'] }, metricOptions: { 'acme:Judge': { model: 'm2' } } });
+    expect(seen.acme).toEqual({ model: 'm2' });
+  });
+});

@@ -314,9 +314,21 @@ export class MetricEngine {
     return joinBuckets(sessionId, reported);
   }
 
+  /** The key of the metric a bare name means, or undefined when it is ambiguous or unknown. */
+  #meansByName(name: string): string | undefined {
+    try {
+      return this.registry.get(name)?.key;
+    } catch {
+      return undefined;
+    }
+  }
+
   #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
     const { metric, key } = task.entry;
-    const options = run.options.metricOptions?.[key] ?? run.options.metricOptions?.[metric.metadata.name] ?? NO_OPTIONS;
+    // Options under a bare name are the options of the metric that name means (the preferred provider's, when two
+    // share it): a plugin's `acme:AnswerRelevancy` does not get the built-in AnswerRelevancy's.
+    const bare = run.options.metricOptions?.[metric.metadata.name];
+    const options = run.options.metricOptions?.[key] ?? (bare !== undefined && this.#meansByName(metric.metadata.name) === key ? bare : undefined) ?? NO_OPTIONS;
     const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies, task.level) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];
