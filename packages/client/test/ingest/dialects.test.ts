@@ -194,6 +194,17 @@ describe('dialect details', () => {
     expect(s.toolCalls.map((t) => [(t.arguments as { city: string }).city, t.toolCallId])).toEqual([['Paris', 'call_B'], ['Lyon', 'call_A']]);
   });
 
+  it('an agent span that also carries a model and usage stays an agent: its own instrumentation\'s kind wins', () => {
+    const usage = { 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.prompt_tokens': 30, 'gen_ai.usage.completion_tokens': 5 };
+    const s = normalise([
+      span('1', { name: 'researcher.agent', 'traceloop.span.kind': 'agent', 'traceloop.entity.name': 'researcher', ...usage }),
+      span('2', { name: 'openai.chat', 'llm.request.type': 'chat', ...usage }, { parentSpanId: '1' }),
+      span('3', { name: 'writer', 'openinference.span.kind': 'AGENT', 'agent.name': 'writer', ...usage }),
+    ]);
+    expect(s.agentCalls.map((a) => a.agentName)).toEqual(['researcher', 'writer']);
+    expect(s.llmCalls.map((c) => [c.id, c.agentCallId])).toEqual([['0000000000000002', '0000000000000001']]);
+  });
+
   it('Vercel ai.prompt with system + prompt', () => {
     const s = normalise([
       span('1', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt': '{"system":"Be terse.","prompt":"2+2?"}', 'ai.response.text': '4', 'ai.usage.promptTokens': 9, 'ai.usage.completionTokens': 1 }),

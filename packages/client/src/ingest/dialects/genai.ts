@@ -30,8 +30,11 @@ export const genai: Dialect = {
       const kind = OPERATION_KIND[op];
       if (kind) return { kind };
     }
-    // Proxies write their own operation names (LiteLLM: `acompletion`); a requested model plus usage is a model call.
+    // Proxies write their own operation names (LiteLLM: `acompletion`); a requested model plus usage is a model call —
+    // unless the span's own instrumentation says what it is (an OpenLLMetry or OpenInference agent span may carry the
+    // model and usage of the calls it made): then that dialect decides.
     const a = span.attributes;
+    if (a['traceloop.span.kind'] !== undefined || a['openinference.span.kind'] !== undefined) return undefined;
     const hasUsage = a['gen_ai.usage.input_tokens'] !== undefined || a['gen_ai.usage.prompt_tokens'] !== undefined;
     return a['gen_ai.request.model'] !== undefined && hasUsage ? { kind: 'llm', operation: 'chat' } : undefined;
   },
