@@ -391,7 +391,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const masCalls: MASCall[] = masNodes.map((n) => ({
     kind: 'MASCall',
     ...baseOf(n),
-    ...ifDefined('workflowName', stringField(n.span, 'workflowName') ?? (stripKindSuffix(n.span.name) || undefined)),
+    // `invoke_workflow research` (GenAI's span name) is the workflow `research`, as `invoke_agent X` is the agent X.
+    ...ifDefined('workflowName', stringField(n.span, 'workflowName') ?? (stripKindSuffix(n.span.name.replace(/^invoke_workflow\s+/, '')) || undefined)),
     ...ifDefined('input', field(n.span, 'input')),
     ...ifDefined('output', field(n.span, 'output')),
   }));

@@ -205,6 +205,15 @@ describe('dialect details', () => {
     expect(s.llmCalls.map((c) => [c.id, c.agentCallId])).toEqual([['0000000000000002', '0000000000000001']]);
   });
 
+  it('a GenAI workflow span named "invoke_workflow X" is the workflow X', () => {
+    const s = normalise([
+      span('1', { name: 'invoke_workflow research', 'gen_ai.operation.name': 'invoke_workflow' }),
+      span('2', { name: 'invoke_agent planner', 'gen_ai.operation.name': 'invoke_agent' }, { parentSpanId: '1' }),
+    ]);
+    expect(s.masCalls[0]).toMatchObject({ name: 'invoke_workflow research', workflowName: 'research' });
+    expect(s.agentCalls[0]).toMatchObject({ agentName: 'planner' });
+  });
+
   it('Vercel ai.prompt with system + prompt', () => {
     const s = normalise([
       span('1', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.prompt': '{"system":"Be terse.","prompt":"2+2?"}', 'ai.response.text': '4', 'ai.usage.promptTokens': 9, 'ai.usage.completionTokens': 1 }),
