@@ -413,7 +413,9 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         name: root.span.name,
         startTime: minOf(list, (n) => n.span.startTime),
         endTime: maxOf(list, (n) => n.span.endTime),
-        status: list.some((n) => statusOf(n.span).status === 'error') ? 'error' : 'unset',
+        // The run's outcome is its root span's, as an explicit MAS call's is its own: a tool error the agent handled
+        // does not make the run an error.
+        status: statusOf(root.span).status === 'error' ? 'error' : 'unset',
         ...ifDefined('workflowName', stringField(root.span, 'workflowName')),
       });
     }

@@ -205,6 +205,18 @@ describe('dialect details', () => {
     expect(s.llmCalls.map((c) => [c.id, c.agentCallId])).toEqual([['0000000000000002', '0000000000000001']]);
   });
 
+  it('an implicit MAS call has its root span\'s status: a handled tool error does not make the run an error', () => {
+    const s = normalise([
+      span('1', { name: 'invoke_agent helper', 'gen_ai.operation.name': 'invoke_agent' }),
+      span('2', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'lookup' }, { parentSpanId: '1', status: { code: 'error', message: 'not found' } }),
+    ]);
+    expect(s.masCalls).toHaveLength(1);
+    expect(s.masCalls[0]!.status).toBe('unset');
+    expect(s.toolCalls[0]!.status).toBe('error');
+    const failed = normalise([span('3', { name: 'invoke_agent helper', 'gen_ai.operation.name': 'invoke_agent' }, { status: { code: 'error' } })]);
+    expect(failed.masCalls[0]!.status).toBe('error');
+  });
+
   it('a GenAI workflow span named "invoke_workflow X" is the workflow X', () => {
     const s = normalise([
       span('1', { name: 'invoke_workflow research', 'gen_ai.operation.name': 'invoke_workflow' }),
