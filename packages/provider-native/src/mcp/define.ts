@@ -156,16 +156,19 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       let evaluation: McpEvaluation;
       let flakyError: string | undefined;
       const usages: EvaluationUsage[] = [];
+      let usageUnreported = false;
       try {
         evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
       } catch (error) {
         if (!options.flaky || ctx.signal?.aborted) throw error;
         flakyError = error instanceof Error ? error.message : String(error);
         usages.push(...judging.usages); // the failed attempt's calls were made: they are counted
+        usageUnreported ||= judging.usageUnreported;
         judging = judgingFor(options, ctx.signal);
         evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
       }
       usages.push(...judging.usages);
+      usageUnreported ||= judging.usageUnreported;
 
       const threshold = options.strictMode ? 1 : options.threshold;
       const value = options.strictMode ? (evaluation.score >= 1 ? 1 : 0) : evaluation.score;
@@ -187,6 +190,8 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
           ...(evalMode.mode !== 'system_one' ? { judgeModel: judgeFor(options.model).model ?? null } : {}),
           promptVersion: MCP_PROMPT_VERSION,
           ...(flakyError !== undefined ? { flaky: true, firstAttemptError: flakyError } : {}),
+          // A judge or endpoint reply carried no usage: the evaluation counts 0 for it, which is not what it cost.
+          ...(usageUnreported ? { usageReported: false } : {}),
           ...(options.verboseMode ? { steps: judging.steps } : {}),
         },
         ...(usage ? { evaluation: usage } : {}),

@@ -80,6 +80,8 @@ export async function runAll<T>(tasks: ReadonlyArray<() => Promise<T>>, concurre
 /** One computation's judging state: the judge and System One model to use, usage and steps collected. */
 export class McpJudging {
   readonly usages: EvaluationUsage[] = [];
+  /** Set when a reply carried no usage: the summed usage then undercounts (reported as `usageReported: false`). */
+  usageUnreported = false;
   readonly steps: Array<Record<string, unknown>> = [];
 
   constructor(
@@ -119,6 +121,7 @@ export class McpJudging {
       throw error;
     });
     this.usages.push(result.usage);
+    if (!result.usageReported) this.usageUnreported = true;
     this.step({ step: 'llm-judge', subScore: name, ...(turn !== undefined ? { turn } : {}), score: result.score, value: result.value, scoring: result.scoring, reasoning: result.reasoning });
     return { name, value: result.value, reason: result.reasoning, decidedBy: 'llm', judgeScore: result.score, scoring: result.scoring };
   }
@@ -137,6 +140,7 @@ export class McpJudging {
       ...this.sig,
     });
     this.usages.push(await judge.evaluationUsage(completion.usage));
+    if (!completion.usageReported) this.usageUnreported = true;
     const extracted = extractedText(completion.text);
     this.step({ step: 'llm-extraction', ...(turn !== undefined ? { turn } : {}), extracted });
     return extracted;
@@ -158,6 +162,7 @@ export class McpJudging {
         throw error;
       });
     if (result.usage) this.usages.push(result.usage);
+    if (result.usageReported === false) this.usageUnreported = true;
     this.step({
       step: 'system-one',
       model: result.model,

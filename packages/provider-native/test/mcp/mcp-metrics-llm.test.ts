@@ -244,6 +244,16 @@ describe('parameters', () => {
     expect(out.evaluation).toMatchObject({ promptTokens: 300, completionTokens: 60, totalTokens: 360 });
   });
 
+  it('a judge reply without usage is flagged: details.usageReported is false (and absent when every reply had usage)', async () => {
+    server.setScript(() => ({ text: 'ok\nScore: 4', usage: null }));
+    const without = await value(createMCPUse(deps()), session, 'Session');
+    expect(without.details).toMatchObject({ usageReported: false });
+    expect(without.evaluation).toMatchObject({ promptTokens: 0, totalTokens: 0 });
+    server.setScript(() => ({ text: 'ok\nScore: 4' }));
+    const reported = await value(createMCPUse(deps()), session, 'Session');
+    expect(reported.details).not.toHaveProperty('usageReported');
+  });
+
   it('flaky: a result that succeeds the first time is not marked', async () => {
     byRubric({ primitive: 5, argument: 5 });
     const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true });

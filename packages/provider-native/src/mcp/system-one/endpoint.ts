@@ -69,7 +69,7 @@ export class EndpointSystemOne implements SystemOneModel {
       probs = [0, 0, 0, 0];
       probs[i] = 1;
     }
-    return { answer: answerFrom(question, probs), usage: completion.usage };
+    return { answer: answerFrom(question, probs), usage: completion.usage, usageReported: completion.usageReported };
   }
 
   async answer(request: SystemOneRequest): Promise<SystemOneResult> {
@@ -83,7 +83,7 @@ export class EndpointSystemOne implements SystemOneModel {
     const priced: EvaluationUsage = await this.judge().evaluationUsage(usage);
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw withUsage(failed.reason, priced);
-    const answers: SystemOneAnswer[] = settled.map((s) => (s as PromiseFulfilledResult<{ answer: SystemOneAnswer }>).value.answer);
-    return { answers, model: this.id, usage: priced };
+    const fulfilled = settled.map((s) => (s as PromiseFulfilledResult<{ answer: SystemOneAnswer; usageReported: boolean }>).value);
+    return { answers: fulfilled.map((f) => f.answer), model: this.id, usage: priced, usageReported: fulfilled.every((f) => f.usageReported) };
   }
 }

@@ -47,6 +47,8 @@ export interface SystemOneResult {
   model: string;
   /** LLM usage when the model is a remote endpoint. */
   usage?: EvaluationUsage;
+  /** False when the endpoint's replies carried no usage (the counts above are then 0, not known). */
+  usageReported?: boolean;
   /** When asked to explain: the signals the answers rest on (the local model's non-zero features). */
   evidence?: Record<string, number>;
 }
