@@ -416,6 +416,8 @@ describe('mce set-eval-mode', () => {
     expect(env.stdout).toBe('system_one (from MCE_EVAL_MODE)\n');
     const bad = await runCli(['set-eval-mode', 'fast'], ws);
     expect(bad.code).toBe(2);
+    const badEnv = await runCli(['set-eval-mode'], { dir: ws.dir, env: { ...ws.env, MCE_EVAL_MODE: 'fast' } });
+    expect([badEnv.code, badEnv.stderr]).toEqual([2, expect.stringContaining('MCE_EVAL_MODE')]);
   });
 
   it('--env-file loads variables before the command runs, and a missing one is a usage error', async () => {

@@ -27,7 +27,12 @@ export function registerEvalModeCommand(program: Command, io: CliIO): void {
         if (io.env.MCE_EVAL_MODE) io.stderr.write(`note: MCE_EVAL_MODE=${io.env.MCE_EVAL_MODE} overrides it in this environment\n`);
         return;
       }
-      const current = currentEvalMode(io.env, path);
+      let current: ReturnType<typeof currentEvalMode>;
+      try {
+        current = currentEvalMode(io.env, path);
+      } catch (error) {
+        throw new UsageError((error as Error).message); // a bad MCE_EVAL_MODE or config file: bad input, as elsewhere
+      }
       const where = current.source === 'user-config' ? `${SOURCES['user-config']} ${path}` : (SOURCES[current.source] ?? current.source);
       io.stdout.write(`${current.mode} (${where})\n`);
     });

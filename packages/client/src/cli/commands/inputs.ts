@@ -7,7 +7,7 @@ import { UsageError } from '../context.js';
 
 export async function inputFiles(paths: readonly string[]): Promise<string[]> {
   const files = await listInputFiles(paths);
-  if (files.length === 0) throw new UsageError(`${paths.join(', ')}: no .json or .jsonl files found`);
+  if (files.length === 0) throw new UsageError(`${paths.join(', ')}: no .json, .jsonl or .ndjson files found`);
   return files;
 }
 

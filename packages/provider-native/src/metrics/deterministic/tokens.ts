@@ -18,7 +18,8 @@ function tokenMetric(name: string, field: SummedTokenField, what: string): Nativ
       description:
         `${what} of an LLM call (usage.${field}); for an AgentCall, MASCall or Session the sum over its LLM calls ` +
         '(AgentCall: the LLM calls whose nearest enclosing agent call it is; MASCall: those with its masCallId). ' +
-        'A call with a missing or NaN count makes the metric fail rather than sum a wrong value.',
+        'A call whose count is NaN or negative makes the metric fail rather than sum a wrong value; trace ingestion ' +
+        'records a count the span does not carry (or cannot be read) as 0, with a warning for an unreadable one.',
       requirements: [`llmCalls.usage.${field}`],
     },
     (element, ctx) => {
