@@ -10,6 +10,7 @@ import {
   MetricOptionsError,
   MetricSelectionError,
   SessionNotFoundError,
+  elementCount,
   likelyMetric,
   toMetricResult,
   toResultRecord,
@@ -344,6 +345,5 @@ export function metricResultsOf(computation: SessionComputation): MetricResult[]
   return computation.results.map((r) => toMetricResult(r, computation.sessionId));
 }
 
-export function elementCount(s: Session): number {
-  return s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length;
-}
+/** Re-exported from core, where it now lives (the reader counts calls too). */
+export { elementCount } from '@mce/core';

@@ -18,7 +18,8 @@ export type IngestWarningCode =
   | 'session-reemitted'
   | 'duplicate-span'
   | 'unknown-parent'
-  | 'empty-file';
+  | 'empty-file'
+  | 'no-calls';
 
 export interface IngestWarning {
   code: IngestWarningCode;

@@ -7,7 +7,7 @@ import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
-import type { Session } from '@mce/core';
+import { elementCount, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
@@ -348,15 +348,23 @@ class SpanGrouper {
   *due(): Generator<Session> {
     if (this.#seen < this.#nextSweep || !Number.isFinite(this.#window)) return;
     this.#nextSweep = this.#seen + Math.min(this.#window, 4096);
-    for (const [key, buf] of this.#buffers) if (this.#seen - buf.last >= this.#window) yield this.#emit(key, buf);
+    for (const [key, buf] of this.#buffers) {
+      if (this.#seen - buf.last < this.#window) continue;
+      const session = this.#emit(key, buf);
+      if (session) yield session;
+    }
   }
 
   /** Every session still held (the input has ended). */
   *rest(): Generator<Session> {
-    for (const [key, buf] of [...this.#buffers]) yield this.#emit(key, buf);
+    for (const [key, buf] of [...this.#buffers]) {
+      const session = this.#emit(key, buf);
+      if (session) yield session;
+    }
   }
 
-  #emit(key: string, buf: Buffered): Session {
+  /** The group as a session; undefined (with a warning) when its spans hold no call and no MCP server. */
+  #emit(key: string, buf: Buffered): Session | undefined {
     this.#buffers.delete(key);
     if (this.#slots.get(buf.id) === key) this.#slots.delete(buf.id);
     if (buf.ready) return buf.ready;
@@ -365,7 +373,17 @@ class SpanGrouper {
       this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
     }
     remember(this.#emitted, id, true);
-    return normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file });
+    const session = normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file });
+    if (elementCount(session) > 0 || session.mcpServers.length > 0) return session;
+    // Spans of no known call kind only (HTTP, an evaluation's score span, an unrecognised instrumentation): a session
+    // with nothing to measure but its own length would only be noise in the store.
+    this.#warnings.add({
+      code: 'no-calls',
+      message: `session ${id}: its ${buf.spans.length} span(s) hold no workflow, agent, task, LLM or tool call; not emitted`,
+      sessionId: id,
+      file: buf.file,
+    });
+    return undefined;
   }
 }
 

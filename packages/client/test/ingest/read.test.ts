@@ -452,9 +452,9 @@ describe('session export round trip', () => {
     ];
     const all: Session[] = [];
     for (const f of files) all.push(...(await readSessions(f)).sessions);
-    expect(all).toHaveLength(14); // 4 ClickHouse + 9 OTLP (braintrust has two traces) + 1
+    expect(all).toHaveLength(13); // 4 ClickHouse + 8 OTLP (braintrust's score-only trace holds no call) + 1
     const out = join(dir, 'export.json');
-    expect(await writeSessionsFile(out, all)).toBe(14);
+    expect(await writeSessionsFile(out, all)).toBe(13);
     expect(await detectFormat(out)).toBe('session-json');
     const back = await readSessions(out);
     expect(back.sessions).toStrictEqual(all);

@@ -227,3 +227,8 @@ export function elementsAt<L extends OntologyLevel>(session: Session, level: L):
 export function emptyUsage(): TokenUsage {
   return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 0 };
 }
+
+/** How many calls (MAS, agent, task, LLM and tool calls) the session holds. */
+export function elementCount(s: Session): number {
+  return s.masCalls.length + s.agentCalls.length + s.taskCalls.length + s.llmCalls.length + s.toolCalls.length;
+}
