@@ -107,17 +107,37 @@ export function inventory(servers: readonly MCPServer[]): Inventory {
   return built;
 }
 
-const templates = new Map<string, RegExp>();
+/** Templates split into their literal pieces (a placeholder between each two), kept for the templates seen last. */
+const templates = new Map<string, string[]>();
 
-/** A resource uri template (`docs://handbook/{section}`) as a pattern, compiled once. */
-function templateMatches(template: string, uri: string): boolean {
+/**
+ * Whether a uri fits a resource uri template (`docs://handbook/{section}`): each `{…}` stands for one or more
+ * characters other than `/`. Matched by walking the reachable positions, not with a regular expression: a template
+ * from a trace with many adjacent placeholders made a backtracking pattern take minutes on a short uri.
+ */
+export function templateMatches(template: string, uri: string): boolean {
   if (!template.includes('{')) return template === uri;
-  let re = templates.get(template);
-  if (!re) {
-    const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]*\\?\}/g, '[^/]+');
-    templates.set(template, (re = new RegExp(`^${pattern}$`)));
+  let literals = templates.get(template);
+  if (!literals) {
+    literals = template.split(/\{[^}]*\}/);
+    if (templates.size >= 1000) templates.clear();
+    templates.set(template, literals);
   }
-  return re.test(uri);
+  const first = literals[0] as string;
+  if (!uri.startsWith(first)) return false;
+  let positions = new Set<number>([first.length]);
+  for (let j = 1; j < literals.length; j++) {
+    const literal = literals[j] as string;
+    const next = new Set<number>();
+    for (const start of positions) {
+      const slash = uri.indexOf('/', start);
+      const end = slash === -1 ? uri.length : slash; // the placeholder's characters stop at the next '/'
+      for (let stop = start + 1; stop <= end; stop++) if (uri.startsWith(literal, stop)) next.add(stop + literal.length);
+    }
+    if (next.size === 0) return false;
+    positions = next;
+  }
+  return positions.has(uri.length);
 }
 
 /** The available primitive a call used, or -1. */
