@@ -27,3 +27,4 @@ export * from './engine/strategies/create-strategy.js';
 export * from './ontology/json-schema.js';
 export * from './engine/metric-options.js';
 export * from './engine/strategies/timeout.js';
+export * from './redact-url.js';

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { redactUrl } from '@mce/core';
 import { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
 import { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
@@ -75,17 +76,9 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The URL with any password replaced by `***`. */
+/** The URL with its password and secret query parameters replaced by `***`. */
 export function shownUrl(url: string): string {
-  if (url.startsWith('sqlite:')) return url;
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  }
+  return url.startsWith('sqlite:') ? url : redactUrl(url);
 }
 
 /** The store the environment selects (`MCE_STORE_URL`, the Neo4j variables, else `sqlite:.mce/mce.db`). */

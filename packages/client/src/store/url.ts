@@ -2,6 +2,7 @@
  * Which store to open: `MCE_STORE_URL` when set, else the seed's Neo4j variables (`NEO4J_URI` / `KG_DB_HOST`
  * family), else the embedded default `sqlite:.mce/mce.db`.
  */
+import { redactUrl } from '@mce/core';
 import type { StoreKind } from './types.js';
 
 export const DEFAULT_STORE_URL = 'sqlite:.mce/mce.db';
@@ -58,7 +59,7 @@ export function parseStoreUrl(url: string): StoreTarget {
   try {
     parsed = new URL(url);
   } catch {
-    throw new Error(`store URL "${url}" is not sqlite:PATH, postgres://… or neo4j://… / bolt://…`);
+    throw new Error(`store URL "${redactUrl(url)}" is not sqlite:PATH, postgres://… or neo4j://… / bolt://…`);
   }
   if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') return { kind: 'postgres', url };
   if (NEO4J_SCHEMES.includes(parsed.protocol)) {

@@ -195,6 +195,11 @@ describe('mce compute --input', () => {
     expect(pg.code).toBe(1);
     expect(pg.stderr).toMatch(/^mce: cannot open the store postgres:\/\/bob:\*\*\*@127\.0\.0\.1:1\/x: .*ECONNREFUSED/);
     expect(pg.stderr).not.toContain('hunter2');
+    // Not even in a URL that does not parse, or in a password query parameter.
+    const badPort = await runCli(['--store-url', 'postgres://admin:TopS3cret@127.0.0.1:99999/db', 'sessions', 'list'], ws);
+    expect([badPort.code, badPort.stderr.includes('TopS3cret'), badPort.stderr.includes('admin:***@')]).toEqual([2, false, true]);
+    const param = await runCli(['--store-url', 'postgres://127.0.0.1:1/db?user=admin&password=TopS3cret', 'sessions', 'list'], ws);
+    expect([param.stderr.includes('TopS3cret'), param.stderr.includes('password=***')]).toEqual([false, true]);
   });
 
   it('a file holding part of a stored session: the results measure the stored session merged with it', async () => {

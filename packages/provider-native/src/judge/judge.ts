@@ -6,7 +6,7 @@
  */
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { EvaluationUsage } from '@mce/core';
+import { redactUrl, type EvaluationUsage } from '@mce/core';
 import { tokenizer } from './tokenizer.js';
 import { type JudgeConfig, judgeTemperature } from './config.js';
 import { JudgeNotConfiguredError, JudgeReplyError } from './errors.js';
@@ -240,7 +240,7 @@ export class Judge {
         // login page, a web app's root). Not a judgement, and asking again will not make it one.
         const text = typeof reply === 'string' ? reply : JSON.stringify(reply) ?? String(reply);
         throw new JudgeReplyError(
-          `the endpoint ${this.endpoint} did not answer with a chat completion (got ${clip(text.trim(), 120) || 'an empty reply'}); is it an OpenAI-compatible API?`,
+          `the endpoint ${redactUrl(this.endpoint)} did not answer with a chat completion (got ${clip(text.trim(), 120) || 'an empty reply'}); is it an OpenAI-compatible API?`,
           text,
         );
       }
@@ -342,7 +342,7 @@ function callUsageOf(reply: ChatCompletion): CallUsage {
  */
 function describe(error: unknown, endpoint: string, calls: number, transient: boolean): Error {
   const reason = error instanceof Error ? error.message : String(error);
-  const wrapped = new Error(`judge request to ${endpoint} failed after ${calls} call(s): ${reason}`, { cause: error });
+  const wrapped = new Error(`judge request to ${redactUrl(endpoint)} failed after ${calls} call(s): ${reason}`, { cause: error });
   wrapped.name = 'JudgeRequestError';
   return transient ? Object.assign(wrapped, { transient: true }) : wrapped;
 }

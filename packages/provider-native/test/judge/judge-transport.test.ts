@@ -67,6 +67,17 @@ describe('retries', () => {
       .catch((e: unknown) => e);
     expect(String(refused)).toMatch(/JudgeRequestError: judge request to .* failed after 1 call\(s\): Connection error/);
     expect(isTransientError(refused)).toBe(true);
+    // Credentials in the endpoint URL never reach the message (it ends up in results' errors, logs and REST answers).
+    const secret = new URL(url);
+    secret.username = 'proxyuser';
+    secret.password = 'ProxyPassw0rd';
+    secret.searchParams.set('api-key', 'AZUREKEY123');
+    const masked = await new Judge(judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: secret.toString(), MCE_JUDGE_MAX_RETRIES: '0' }))
+      .score({ rubric: 'r', prompt: 'p' })
+      .catch((e: unknown) => e);
+    expect(String(masked)).toContain('proxyuser:***@');
+    expect(String(masked)).toContain('api-key=***');
+    expect(String(masked)).not.toMatch(/ProxyPassw0rd|AZUREKEY123/);
   });
 
   it('does not retry a 400 that is not about log-probabilities', async () => {
