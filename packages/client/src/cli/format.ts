@@ -2,7 +2,17 @@
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 
+/**
+ * Text from traces as a terminal may show it: control characters (an escape sequence in a span name could move the
+ * cursor, hide text or write the clipboard) become `\u001b`-style escapes.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function table(headers: string[], rows: string[][]): string {
+  rows = rows.map((row) => row.map(printable));
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
@@ -31,7 +41,7 @@ function shortId(level: string, id: string, sessionId: string): string {
 }
 
 export function formatComputation(c: SessionComputation): string {
-  const out: string[] = [`Session ${c.sessionId}`];
+  const out: string[] = [printable(`Session ${c.sessionId}`)];
   // Group by element (session first, then each level in ontology order), keeping the metric order within.
   const byElement = [...c.results].sort(
     (a, b) => ONTOLOGY_LEVELS.indexOf(a.level) - ONTOLOGY_LEVELS.indexOf(b.level) || (a.measures < b.measures ? -1 : a.measures > b.measures ? 1 : 0),
@@ -48,11 +58,11 @@ export function formatComputation(c: SessionComputation): string {
   out.push(rows.length ? table(['Level', 'Measures', 'Metric', 'Value', 'Unit', 'Reasoning'], rows) : '(no results)');
   if (c.skipped.length) {
     out.push('', 'Skipped:');
-    for (const s of c.skipped) out.push(`  ${s.name} [${s.level} ${shortId(s.level, s.measures, c.sessionId)}]: ${s.reason}`);
+    for (const s of c.skipped) out.push(printable(`  ${s.name} [${s.level} ${shortId(s.level, s.measures, c.sessionId)}]: ${s.reason}`));
   }
   if (c.failed.length) {
     out.push('', 'Failed:');
-    for (const f of c.failed) out.push(`  ${f.name} [${f.level} ${shortId(f.level, f.measures, c.sessionId)}]: ${f.error}`);
+    for (const f of c.failed) out.push(printable(`  ${f.name} [${f.level} ${shortId(f.level, f.measures, c.sessionId)}]: ${f.error}`));
   }
   return out.join('\n');
 }

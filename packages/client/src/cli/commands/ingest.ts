@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
 import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
-import { formatValue, isoTime, table } from '../format.js';
+import { formatValue, isoTime, printable, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, timeOption, writeJson, type CliIO } from '../context.js';
 
@@ -41,7 +41,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       }
       for (const w of summary.warnings) log.warn(w, 'ingest warning');
       if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length });
-      for (const id of summary.sessionIds) io.stdout.write(`${id}\n`);
+      for (const id of summary.sessionIds) io.stdout.write(`${printable(id)}\n`);
       io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
         `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (above)` : ''}\n`);
     });
