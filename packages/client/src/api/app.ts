@@ -47,7 +47,21 @@ function methodsOf(app: Hono, path: string): string[] {
 export interface ApiOptions {
   /** Largest request body accepted (bytes); a larger one is refused with 413 before it is read. Default 32 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Host names the API answers to (the `Host` header, and the `Origin` of a browser's request): others get 403. A
+   * page on another site, or one whose name was rebound to this address, then cannot read or write the store through
+   * the visitor's browser. Default: any (`serveApi` on a loopback address allows only the loopback names).
+   */
+  allowedHosts?: readonly string[];
+  /** When set, every request but `/healthz` must send `Authorization: Bearer <token>` (else 401). */
+  token?: string;
 }
+
+/** The host names of the loopback interface, as browsers write them. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/** `example.com:8000` → `example.com`; `[::1]:8000` → `[::1]`. */
+const hostName = (host: string) => host.replace(/:\d+$/, '').toLowerCase();
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -61,6 +75,31 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       onError: (c) => c.json({ error: `request body larger than ${maxBodyBytes} bytes` }, 413),
     }),
   );
+  const allowed = options.allowedHosts?.map((h) => h.toLowerCase());
+  app.use('*', async (c, next) => {
+    if (allowed) {
+      const host = c.req.header('host');
+      if (host !== undefined && !allowed.includes(hostName(host))) return c.json({ error: `host ${hostName(host)} is not served here` }, 403);
+      const origin = c.req.header('origin');
+      let originHost: string | undefined;
+      try {
+        originHost = origin === undefined || origin === 'null' ? origin : hostName(new URL(origin).host);
+      } catch {
+        originHost = origin;
+      }
+      if (originHost !== undefined && !allowed.includes(originHost)) return c.json({ error: `requests from ${origin} are not accepted` }, 403);
+    }
+    if (options.token !== undefined && c.req.path !== '/healthz' && c.req.header('authorization') !== `Bearer ${options.token}`) {
+      c.header('WWW-Authenticate', 'Bearer');
+      return c.json({ error: 'missing or wrong bearer token' }, 401);
+    }
+    // A body must say it is JSON: a form or text/plain post is what another site's page can send without asking.
+    if (c.req.method === 'POST' && c.req.header('content-length') !== '0' && c.req.header('content-type') !== undefined) {
+      const type = c.req.header('content-type')!.split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') return c.json({ error: `request body must be application/json (got ${type})` }, 415);
+    }
+    await next();
+  });
   app.notFound((c) => {
     // A known path asked with another method is 405 with the methods it has (RFC 9110), not an unknown route.
     const allowed = methodsOf(app, c.req.path);
@@ -73,6 +112,8 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   app.onError((error, c) => {
     if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
     if (error instanceof BadRequest || error instanceof MetricSelectionError) return c.json({ error: error.message }, 400);
+    // A document nested deeper than the validator's stack: the client's input, not the server's failure.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) return c.json({ error: 'request body is nested too deeply' }, 400);
     return c.json({ error: error.message }, 500);
   });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));

@@ -2,7 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { MCEClient } from '../mce-client.js';
-import { createApiApp, type ApiOptions } from './app.js';
+import { LOOPBACK_HOSTS, createApiApp, type ApiOptions } from './app.js';
 
 export interface ApiServer {
   port: number;
@@ -11,9 +11,12 @@ export interface ApiServer {
 
 /** Resolves once listening; rejects when the server cannot listen (the port is taken, …). */
 export function serveApi(client: MCEClient, options: { port?: number; host?: string } & ApiOptions = {}): Promise<ApiServer> {
-  const app = createApiApp(client, options);
+  const host = options.host ?? '127.0.0.1';
+  // On a loopback address only the loopback names are served: a site whose name was rebound to 127.0.0.1 is not.
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  const app = createApiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port ?? 8000, hostname: options.host ?? '127.0.0.1' }, (info: AddressInfo) => {
+    const server = serve({ fetch: app.fetch, port: options.port ?? 8000, hostname: host }, (info: AddressInfo) => {
       server.off('error', reject);
       resolve({
         port: info.port,

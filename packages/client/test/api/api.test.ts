@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -97,6 +98,43 @@ describe('REST API', () => {
     expect((await small.request('/sessions/too-big')).status).toBe(404);
   });
 
+  it('refuses what another site\'s page could send: a foreign Host or Origin (403), a body that is not JSON (415)', async () => {
+    const guarded = createApiApp(client, { allowedHosts: ['localhost', '127.0.0.1'] });
+    const doc = JSON.stringify({ ...example, id: 'csrf-1' });
+    const rebound = await guarded.request('http://attacker.example:8000/sessions', { headers: { host: 'attacker.example:8000' } });
+    expect([rebound.status, await rebound.json()]).toEqual([403, { error: 'host attacker.example is not served here' }]);
+    const crossSite = await guarded.request('http://127.0.0.1:8000/sessions', {
+      method: 'POST',
+      body: doc,
+      headers: { host: '127.0.0.1:8000', origin: 'http://evil.example', 'content-type': 'application/json' },
+    });
+    expect(crossSite.status).toBe(403);
+    const plain = await guarded.request('http://127.0.0.1:8000/sessions', { method: 'POST', body: doc, headers: { host: '127.0.0.1:8000', 'content-type': 'text/plain' } });
+    expect([plain.status, await plain.json()]).toEqual([415, { error: 'request body must be application/json (got text/plain)' }]);
+    expect((await guarded.request('http://127.0.0.1:8000/sessions/csrf-1', { headers: { host: '127.0.0.1:8000' } })).status).toBe(404);
+    const own = await guarded.request('http://localhost:8000/sessions', {
+      method: 'POST',
+      body: doc,
+      headers: { host: 'localhost:8000', origin: 'http://localhost:8000', 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(own.status).toBe(201);
+  });
+
+  it('a document nested too deeply is bad input (400), not a server error', async () => {
+    const deep = `{"id":"deep","startTime":0,"endTime":1,"attributes":${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}}`;
+    const res = await app.request('/sessions', { method: 'POST', body: deep, headers: { 'content-type': 'application/json' } });
+    expect([res.status, await res.json()]).toEqual([400, { error: 'request body is nested too deeply' }]);
+  });
+
+  it('with a token, every request but /healthz needs it as a bearer token (401)', async () => {
+    const locked = createApiApp(client, { token: 's3cret' });
+    const without = await locked.request('/sessions');
+    expect([without.status, without.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    expect((await locked.request('/sessions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
+    expect((await locked.request('/sessions', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    expect((await locked.request('/healthz')).status).toBe(200);
+  });
+
   it('documents itself with OpenAPI and serves over HTTP', async () => {
     const server = await serveApi(client, { port: 0 });
     try {
@@ -105,6 +143,15 @@ describe('REST API', () => {
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths)).toContain('/sessions/{id}/compute');
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
+      // On a loopback address, only the loopback names are served (a DNS-rebound name is not).
+      // (fetch will not send a Host header of its own choosing: node:http does.)
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: server.port, path: '/sessions', headers: { host: `rebound.example:${server.port}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject).end();
+      });
+      expect(status).toBe(403);
       // Every reference resolves inside the document, and the session schema it embeds accepts a real session.
       const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
       expect(refs.filter((r) => !r.startsWith('"$ref":"#'))).toEqual([]);

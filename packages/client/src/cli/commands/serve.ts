@@ -10,7 +10,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--port <n>', 'port', '8000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
-    .action(async (opts: { port: string; host: string; maxBodyMb: string }, cmd: Command) => {
+    .option('--allowed-hosts <names>', 'comma-separated host names served (default: the loopback names on a loopback --host, else any)')
+    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string }, cmd: Command) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
       const maxBodyMb = Number(opts.maxBodyMb);
@@ -19,7 +20,16 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       try {
-        server = await serveApi(client, { port, host: opts.host, maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024) });
+        // MCE_API_TOKEN: a bearer token every request but /healthz must send (for an API reachable by others).
+        const token = io.env.MCE_API_TOKEN?.trim() || undefined;
+        const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
+        server = await serveApi(client, {
+          port,
+          host: opts.host,
+          maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
+          ...(token ? { token } : {}),
+          ...(allowedHosts?.length ? { allowedHosts } : {}),
+        });
       } catch (error) {
         await client.close();
         throw new Error(`cannot listen on ${opts.host}:${port}: ${(error as Error).message}`, { cause: error });
