@@ -321,12 +321,22 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   for (const n of nodes) {
     const p = n.span.parentSpanId ? byId.get(n.span.parentSpanId) : undefined;
     if (n.span.parentSpanId && !p) orphans.push(`${n.span.spanId} → ${n.span.parentSpanId}`);
-    // Guard against cycles in broken files: a parent must not be the node itself or one of its descendants.
-    if (p && p !== n) {
-      let cyclic = false;
-      for (let q: Node | undefined = p; q; q = q.parent) if (q === n) { cyclic = true; break; }
-      if (!cyclic) n.parent = p;
+    if (p && p !== n) n.parent = p;
+  }
+  // A parent cycle in a broken file is cut where its walk closes. Each chain is walked once (a check per span that
+  // climbed all its ancestors took minutes on a 200,000-span chain).
+  const walked = new Map<Node, 'on-path' | 'done'>();
+  for (const n of nodes) {
+    if (walked.has(n)) continue;
+    const path: Node[] = [];
+    let q: Node | undefined = n;
+    while (q && !walked.has(q)) {
+      walked.set(q, 'on-path');
+      path.push(q);
+      q = q.parent;
     }
+    if (q && walked.get(q) === 'on-path') (path[path.length - 1] as Node).parent = undefined;
+    for (const x of path) walked.set(x, 'done');
   }
   if (orphans.length > 0) {
     // Once per session: a parent outside the spans at hand (another file, a part of the session streamed earlier,
@@ -347,7 +357,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   // A root chain that runs agents is the MAS invocation (OpenInference has no workflow kind: its graph or crew run
   // is a top-level CHAIN span).
   const hasAgentBelow = new Set<Node>();
-  for (const n of nodes) if (n.cls.kind === 'agent') for (let p = n.parent; p; p = p.parent) hasAgentBelow.add(p);
+  // A node already marked has its ancestors marked too: each chain is climbed once.
+  for (const n of nodes) if (n.cls.kind === 'agent') for (let p = n.parent; p && !hasAgentBelow.has(p); p = p.parent) hasAgentBelow.add(p);
   for (const n of nodes) if (n.cls.kind === 'task' && !n.parent && hasAgentBelow.has(n)) n.cls = { kind: 'mas' };
   const mergedInto = new Map<Node, Node>();
   for (const n of nodes) {

@@ -217,6 +217,27 @@ describe('dialect details', () => {
     expect(failed.masCalls[0]!.status).toBe('error');
   });
 
+  it('a parent cycle in a broken file is cut, once, where its walk closes; the calls below it keep their parents', () => {
+    const s = normalise([
+      span('1', { name: 'invoke_agent a', 'gen_ai.operation.name': 'invoke_agent' }, { parentSpanId: '2' }),
+      span('2', { name: 'invoke_agent b', 'gen_ai.operation.name': 'invoke_agent' }, { parentSpanId: '1' }),
+      span('3', { 'gen_ai.operation.name': 'chat' }, { parentSpanId: '2' }),
+    ]);
+    expect(s.agentCalls.map((a) => [a.id.slice(-1), a.parentId?.slice(-1)])).toEqual([['1', '2'], ['2', undefined]]);
+    expect(s.llmCalls[0]).toMatchObject({ parentId: '0000000000000002', agentCallId: '0000000000000002' });
+  });
+
+  it('a 30,000-span chain (each span the parent of the next) is normalised in one pass per chain', () => {
+    const savedClock = clock; // the other tests' spans stay where they expect them in time
+    const spans = [span('1', { name: 'invoke_agent deep', 'gen_ai.operation.name': 'invoke_agent' })];
+    for (let i = 2; i <= 30_000; i++) spans.push(span(String(i), { name: `step ${i}`, 'traceloop.span.kind': 'task' }, { parentSpanId: String(i - 1) }));
+    spans.push(span('30001', { 'gen_ai.operation.name': 'chat' }, { parentSpanId: '30000' }));
+    const s = normalise(spans);
+    expect(s.taskCalls).toHaveLength(29_999);
+    expect(s.llmCalls[0]).toMatchObject({ agentCallId: '0000000000000001', parentId: '0000000000030000' });
+    clock = savedClock;
+  });
+
   it('a GenAI workflow span named "invoke_workflow X" is the workflow X', () => {
     const s = normalise([
       span('1', { name: 'invoke_workflow research', 'gen_ai.operation.name': 'invoke_workflow' }),
