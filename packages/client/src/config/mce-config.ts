@@ -246,7 +246,9 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   if (typeof store.url === 'string') config.store.url = store.url;
   if (Array.isArray(raw.providers)) config.providers = [...(raw.providers as string[])];
   for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
-    config.metricOptions[name] = { ...options };
+    // defineProperty: a key named `__proto__` stays a (misspelt) metric name and is reported as unknown; an
+    // assignment would set the object's prototype instead, and nothing would check it.
+    Object.defineProperty(config.metricOptions, name, { value: { ...options }, enumerable: true, writable: true, configurable: true });
   }
   if (raw.metrics) {
     const selection: MetricSelection = {};

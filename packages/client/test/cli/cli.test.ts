@@ -232,6 +232,10 @@ describe('mce compute --input', () => {
         `  ${config}:5: metrics.Session.1.treshold: mce:MCPUse has no option "treshold" (did you mean "threshold"?); its options: ` +
         'threshold, model, include_reason, strict_mode, async_mode, verbose_mode, flaky, system_one_model, eval_mode, system_one_weights\n',
     );
+    // A key named __proto__ is a metric name like any other (it was taken as the options object's prototype, unchecked).
+    writeFileSync(config, 'metric_options:\n  __proto__:\n    polluted: 1\n');
+    const proto = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--worker-config', config], ws);
+    expect([proto.code, proto.stderr]).toEqual([2, `mce: ${config}: invalid configuration\n  ${config}:2: metric_options.__proto__: options for unknown metric "__proto__"\n`]);
   });
 
   it('usage errors exit 2', async () => {
