@@ -238,6 +238,18 @@ describe('dialect details', () => {
     clock = savedClock;
   });
 
+  it('a kind or span name that is an object\'s built-in key (constructor, __proto__, toString) is no kind, and the span stays', () => {
+    const s = normalise([
+      span('1', { name: 'invoke_agent a', 'gen_ai.operation.name': 'invoke_agent' }),
+      span('2', { name: 'Planner.constructor', 'traceloop.span.kind': 'constructor' }, { parentSpanId: '1' }),
+      span('3', { name: 'x', 'ioa_observe.span.kind': '__proto__' }, { parentSpanId: '2' }),
+      span('4', { name: 'Helper.toString', 'gen_ai.operation.name': 'chat' }, { parentSpanId: '3' }),
+    ]);
+    expect(s.agentCalls).toHaveLength(1);
+    expect(s.taskCalls).toHaveLength(0);
+    expect(s.llmCalls.map((c) => [c.id, c.parentId, c.agentCallId])).toEqual([['0000000000000004', '0000000000000001', '0000000000000001']]);
+  });
+
   it('a GenAI workflow span named "invoke_workflow X" is the workflow X', () => {
     const s = normalise([
       span('1', { name: 'invoke_workflow research', 'gen_ai.operation.name': 'invoke_workflow' }),

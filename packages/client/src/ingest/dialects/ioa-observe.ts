@@ -21,7 +21,7 @@ export const ioaObserve: Dialect = {
     const k = span.attributes['ioa_observe.span.kind'];
     if (typeof k !== 'string') return undefined;
     if (k === 'graph' && span.attributes['gen_ai.ioa.graph'] !== undefined) return { kind: 'other' };
-    return KINDS[k];
+    return Object.hasOwn(KINDS, k) ? KINDS[k] : undefined; // not `constructor` or `__proto__` of a plain object
   },
   fields: {
     agentName: ['agent_id', 'ioa_observe.entity.name'],

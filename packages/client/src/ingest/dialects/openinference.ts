@@ -32,7 +32,7 @@ export const openinference: Dialect = {
   name: 'openinference',
   classify(span) {
     const k = span.attributes['openinference.span.kind'];
-    return typeof k === 'string' ? KINDS[k.toUpperCase()] : undefined;
+    return typeof k === 'string' && Object.hasOwn(KINDS, k.toUpperCase()) ? KINDS[k.toUpperCase()] : undefined;
   },
   fields: {
     requestModel: [invocationModel, 'llm.model_name'],

@@ -21,7 +21,8 @@ const KINDS: Record<string, Classification> = {
 /** The suffix after the last dot of a span name, when it is one of the known kinds. */
 function nameSuffixKind(name: string): Classification | undefined {
   const dot = name.lastIndexOf('.');
-  return dot > 0 ? KINDS[name.slice(dot + 1)] : undefined;
+  const suffix = name.slice(dot + 1);
+  return dot > 0 && Object.hasOwn(KINDS, suffix) ? KINDS[suffix] : undefined; // `X.constructor` is no kind
 }
 
 /** `RunnableSequence.task` → `RunnableSequence`; names without a known suffix are kept. */
@@ -66,7 +67,7 @@ export const traceloop: Dialect = {
   name: 'traceloop',
   classify(span) {
     const k = span.attributes['traceloop.span.kind'];
-    return (typeof k === 'string' ? KINDS[k] : undefined) ?? nameSuffixKind(span.name);
+    return (typeof k === 'string' && Object.hasOwn(KINDS, k) ? KINDS[k] : undefined) ?? nameSuffixKind(span.name);
   },
   fields: {
     toolName: [entityName],
