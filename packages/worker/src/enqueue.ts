@@ -1,6 +1,7 @@
 /** `mce enqueue`: publishes session ids to the worker's queue, each message confirmed by the broker. */
 import { randomUUID } from 'node:crypto';
 import { Connection } from 'rabbitmq-client';
+import { redactUrl } from '@mce/core';
 import { topology } from './topology.js';
 
 export interface EnqueueOptions {
@@ -19,16 +20,8 @@ export class BrokerUnreachableError extends Error {
   override readonly name = 'BrokerUnreachableError';
 }
 
-/** `amqp://user:secret@host/vhost` → `amqp://user:***@host/vhost`: URLs in messages never show a password. */
-export function withoutCredentials(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
+/** `amqp://user:secret@host/vhost` → `amqp://user:***@host/vhost`: core's redactUrl, under the name this package exports. */
+export const withoutCredentials = redactUrl;
 
 export interface EnqueueResult {
   messages: number;

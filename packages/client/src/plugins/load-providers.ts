@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MetricRegistry, ONTOLOGY_LEVELS, describeIssues, type Metric, type MetricProvider } from '@mce/core';
+import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricProvider } from '@mce/core';
 import { z } from 'zod';
 import { nativeProvider } from '@mce/provider-native';
 
@@ -109,6 +109,6 @@ function checkMetrics(provider: MetricProvider): void {
     if (parsed.success) return;
     const name = (metric as Partial<Metric> | undefined)?.metadata?.name;
     const which = typeof name === 'string' && name !== '' ? `metric "${name}"` : `metric #${i + 1}`;
-    throw new Error(`${which}: ${describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+    throw new Error(`${which}: ${issueLines(parsed.error).join('; ')}`);
   });
 }

@@ -2,7 +2,7 @@
  * Metric results on their way into and out of a store: validation against the ontology (core's
  * `validateMetricResult`) before any write, and the flat row form the SQL adapters use.
  */
-import { describeIssues, MetricDefinitionSchema, validateMetricResult } from '@mce/core';
+import { issueLines, MetricDefinitionSchema, validateMetricResult } from '@mce/core';
 import type { MetricDefinition, MetricResult, OntologyLevel, ValidationIssue } from '@mce/core';
 import type { RejectedResult, StoredMetricResult, StoreLogger } from './types.js';
 
@@ -183,7 +183,7 @@ export function assertDefinitions(definitions: readonly MetricDefinition[]): voi
   for (const definition of definitions) {
     const parsed = MetricDefinitionSchema.safeParse(definition);
     if (!parsed.success) {
-      const reasons = describeIssues(parsed.error).map((i) => `${i.path}: ${i.message}`).join('; ');
+      const reasons = issueLines(parsed.error).join('; ');
       throw new Error(`invalid Metric definition ${JSON.stringify(definition?.id)}: ${reasons}`);
     }
   }

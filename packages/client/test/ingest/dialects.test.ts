@@ -227,16 +227,17 @@ describe('dialect details', () => {
     expect(s.llmCalls[0]).toMatchObject({ parentId: '0000000000000002', agentCallId: '0000000000000002' });
   });
 
-  it('a 30,000-span chain (each span the parent of the next) is normalised in one pass per chain', () => {
+  it('a 60,000-span chain (each span the parent of the next) is normalised in one pass per chain (quadratic walks took over 15 s)', () => {
     const savedClock = clock; // the other tests' spans stay where they expect them in time
     const spans = [span('1', { name: 'invoke_agent deep', 'gen_ai.operation.name': 'invoke_agent' })];
-    for (let i = 2; i <= 30_000; i++) spans.push(span(String(i), { name: `step ${i}`, 'traceloop.span.kind': 'task' }, { parentSpanId: String(i - 1) }));
-    spans.push(span('30001', { 'gen_ai.operation.name': 'chat' }, { parentSpanId: '30000' }));
+    for (let i = 2; i <= 60_000; i++) spans.push(span(String(i), { name: `step ${i}`, 'traceloop.span.kind': 'task' }, { parentSpanId: String(i - 1) }));
+    spans.push(span('60001', { 'gen_ai.operation.name': 'chat' }, { parentSpanId: '60000' }));
     const s = normalise(spans);
-    expect(s.taskCalls).toHaveLength(29_999);
-    expect(s.llmCalls[0]).toMatchObject({ agentCallId: '0000000000000001', parentId: '0000000000030000' });
+    expect(s.taskCalls).toHaveLength(59_999);
+    expect(s.llmCalls[0]).toMatchObject({ agentCallId: '0000000000000001', parentId: '0000000000060000' });
+    expect(s.taskCalls[59_998]).toMatchObject({ agentCallId: '0000000000000001', parentId: '0000000000059999' });
     clock = savedClock;
-  });
+  }, 10_000); // a generous bound (it takes well under a second) that the quadratic walks (about 19 s) could not meet
 
   it('a kind or span name that is an object\'s built-in key (constructor, __proto__, toString) is no kind, and the span stays', () => {
     const s = normalise([

@@ -229,6 +229,11 @@ export function describeIssues(error: z.ZodError): ValidationIssue[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
 }
 
+/** The same as `path: message` lines, for an error message. */
+export function issueLines(error: z.ZodError): string[] {
+  return describeIssues(error).map((i) => `${i.path}: ${i.message}`);
+}
+
 /**
  * Validate a MetricResult; returns the reasons it does not fit the ontology, or an empty list.
  *

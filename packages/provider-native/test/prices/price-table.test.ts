@@ -15,18 +15,18 @@ import {
 
 const p = (input: number, output: number): ModelPrice => ({ inputCostPerToken: input, outputCostPerToken: output });
 
+/** A table holding gpt-4o (the fallback) and the given prices. */
+const tableOf = (entries: Array<[string, ModelPrice]>) => new PriceTable(new Map([['gpt-4o', p(2e-6, 8e-6)], ...entries]));
+
 function table(): PriceTable {
-  return new PriceTable(
-    new Map([
-      ['gpt-4o', p(2e-6, 8e-6)],
-      ['resp-model', p(1e-6, 1e-6)],
-      ['req-model', p(2e-6, 2e-6)],
-      ['openai/custom', p(3e-6, 3e-6)],
-      ['dated', p(4e-6, 4e-6)],
-      ['vertex_ai/gem', p(5e-6, 5e-6)],
-      ['claude-x', p(6e-6, 6e-6)],
-    ]),
-  );
+  return tableOf([
+    ['resp-model', p(1e-6, 1e-6)],
+    ['req-model', p(2e-6, 2e-6)],
+    ['openai/custom', p(3e-6, 3e-6)],
+    ['dated', p(4e-6, 4e-6)],
+    ['vertex_ai/gem', p(5e-6, 5e-6)],
+    ['claude-x', p(6e-6, 6e-6)],
+  ]);
 }
 
 describe('PriceTable.lookup order', () => {
@@ -71,20 +71,17 @@ describe('PriceTable.lookup order', () => {
   });
 
   it('6. then an undated alias\'s dated snapshot: the only one, or the latest by 8-digit date, never a guess', () => {
-    const t = new PriceTable(
-      new Map([
-        ['gpt-4o', p(2e-6, 8e-6)],
-        ['snap-20250514', p(1e-6, 1e-6)],
-        ['multi-20240101', p(2e-6, 2e-6)],
-        ['multi-2025-02-01', p(3e-6, 3e-6)],
-        ['multi-20241231', p(4e-6, 4e-6)],
-        ['short-0125', p(5e-6, 5e-6)],
-        ['short-0613', p(6e-6, 6e-6)],
-        ['vertex_ai/gem@20240620', p(7e-6, 7e-6)],
-        ['both', p(8e-6, 8e-6)],
-        ['both-20250101', p(9e-6, 9e-6)],
-      ]),
-    );
+    const t = tableOf([
+      ['snap-20250514', p(1e-6, 1e-6)],
+      ['multi-20240101', p(2e-6, 2e-6)],
+      ['multi-2025-02-01', p(3e-6, 3e-6)],
+      ['multi-20241231', p(4e-6, 4e-6)],
+      ['short-0125', p(5e-6, 5e-6)],
+      ['short-0613', p(6e-6, 6e-6)],
+      ['vertex_ai/gem@20240620', p(7e-6, 7e-6)],
+      ['both', p(8e-6, 8e-6)],
+      ['both-20250101', p(9e-6, 9e-6)],
+    ]);
     const match = (q: Parameters<PriceTable['lookup']>[0]) => {
       const r = t.lookup(q);
       return [r.key, r.matchedBy, r.fallback];

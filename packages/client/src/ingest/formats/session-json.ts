@@ -1,5 +1,5 @@
 /** The project's own session JSON (one session or `{ "sessions": [...] }`), validated with core's SessionFileSchema. */
-import { describeIssues, SessionFileSchema, SessionSchema, type Session } from '@mce/core';
+import { issueLines, SessionFileSchema, SessionSchema, type Session } from '@mce/core';
 import { isObj } from '../messages.js';
 
 export function isSessionDocument(v: unknown): boolean {
@@ -18,7 +18,7 @@ const [SessionListSchema] = SessionFileSchema.options;
  */
 export function parseSessionDocument(v: unknown): { sessions: Session[] } | { issues: string[] } {
   const parsed = isObj(v) && Array.isArray(v.sessions) ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
-  if (!parsed.success) return { issues: describeIssues(parsed.error).slice(0, 5).map((i) => `${i.path}: ${i.message}`) };
+  if (!parsed.success) return { issues: issueLines(parsed.error).slice(0, 5) };
   return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[] };
 }
 
