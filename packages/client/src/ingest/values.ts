@@ -185,10 +185,19 @@ export function decodeKeyValues(list: unknown): Record<string, unknown> {
       const key = (kv as Obj).key;
       if (typeof key !== 'string') continue;
       const val = decodeAnyValue((kv as Obj).value);
-      if (val !== undefined) out[key] = val;
+      if (val !== undefined) setOwn(out, key, val);
     }
   } else if (list && typeof list === 'object') {
-    for (const [k, val] of Object.entries(list as Obj)) if (val !== undefined) out[k] = decodeAnyValue(val);
+    for (const [k, val] of Object.entries(list as Obj)) if (val !== undefined) setOwn(out, k, decodeAnyValue(val));
   }
   return out;
+}
+
+/**
+ * `out[key] = value` as an own property: assigned, a key `__proto__` would set the record's prototype instead, and
+ * the attributes it carries would then answer look-ups of keys the span never had.
+ */
+function setOwn(out: Obj, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }

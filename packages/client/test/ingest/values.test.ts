@@ -56,4 +56,17 @@ describe('tolerant value decoding', () => {
     expect(decodeKeyValues([{ key: 'a', value: { intValue: '1' } }, { value: {} }, null, { key: 'b' }])).toEqual({ a: 1 });
     expect(decodeKeyValues({ a: 1, b: { stringValue: 'x' } })).toEqual({ a: 1, b: 'x' });
   });
+
+  it('an attribute named __proto__ is data: kept as an own key, its contents answer no other look-up', () => {
+    const injected = { kvlistValue: { values: [{ key: 'gen_ai.system', value: { stringValue: 'openai' } }] } };
+    for (const attrs of [
+      decodeKeyValues([{ key: '__proto__', value: injected }]),
+      decodeKeyValues(JSON.parse('{"__proto__": {"gen_ai.system": "openai"}}')),
+    ]) {
+      expect(Object.getPrototypeOf(attrs)).toBe(Object.prototype);
+      expect(attrs['gen_ai.system']).toBeUndefined();
+      expect(Object.keys(attrs)).toEqual(['__proto__']);
+      expect(JSON.parse(JSON.stringify(attrs))).toEqual(JSON.parse('{"__proto__": {"gen_ai.system": "openai"}}'));
+    }
+  });
 });
