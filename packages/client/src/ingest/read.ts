@@ -2,6 +2,7 @@
  * Reading trace and session files: format detection, whole-file reading, and streaming of JSON Lines with flat
  * memory. Public entry points: `readSessions`, `streamSessions`, `detectFormat`, `writeSessionsFile`.
  */
+import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -463,9 +464,11 @@ export async function writeSessionsFile(path: string, sessions: Iterable<Session
   const existing = await stat(target).catch(() => undefined);
   if (existing?.isDirectory()) throw new IngestError('cannot write: it is a folder', path);
   const inPlace = existing !== undefined && !existing.isFile();
-  const partial = inPlace ? target : `${target}.${process.pid}.partial`;
+  // A name nobody can guess, created exclusively ('wx' does not follow a link planted at that name): in a folder others
+  // can write to, a predictable name would let them point it at another of the user's files.
+  const partial = inPlace ? target : `${target}.${randomBytes(8).toString('hex')}.partial`;
   try {
-    await pipeline(Readable.from(text()), createWriteStream(partial, { encoding: 'utf8' }));
+    await pipeline(Readable.from(text()), createWriteStream(partial, inPlace ? { encoding: 'utf8' } : { encoding: 'utf8', flags: 'wx', mode: existing ? existing.mode & 0o777 : 0o666 }));
     if (!inPlace) await rename(partial, target);
   } catch (err) {
     if (!inPlace) await rm(partial, { force: true }).catch(() => undefined);

@@ -1,5 +1,5 @@
 /** Format detection, errors that name the file (and line), tolerance, session ids, streaming windows, export round trip. */
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,20 @@ describe('format detection', () => {
     await expect(writeSessionsFile(out, failing())).rejects.toThrow(new TypeError('store connection lost'));
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('writeSessionsFile writes beside the file under a name nobody can plant a link at, and keeps the file\'s mode', async () => {
+    const out = write('{"sessions":[]}');
+    chmodSync(out, 0o600);
+    const victim = write('keep me');
+    // The name the export used to write through: a link planted there must not be followed.
+    symlinkSync(victim, `${out}.${process.pid}.partial`);
+    const session = (await readSessions(dataFile('multi-agent/genai.jsonl'))).sessions[0]!;
+    expect(await writeSessionsFile(out, [session])).toBe(1);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect((JSON.parse(readFileSync(out, 'utf8')) as { sessions: Session[] }).sessions.map((x) => x.id)).toEqual([session.id]);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial') && !lstatSync(join(dir, f)).isSymbolicLink())).toEqual([]);
   });
 
   it('names the line and column where V8\'s message gives no position (an unexpected token)', async () => {
