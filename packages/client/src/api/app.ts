@@ -1,34 +1,104 @@
 /** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
+import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { SessionNotFoundError, MetricSelectionError } from '@mce/core';
+import { z } from 'zod';
+import { SessionNotFoundError, MetricSelectionError, issueLines, ONTOLOGY_LEVELS } from '@mce/core';
 import { parseSessionDocument } from '../ingest/formats/session-json.js';
-import type { MCEClient } from '../mce-client.js';
-import { toEpochMs } from '../store/rows.js';
+import type { ComputeRequest, MCEClient } from '../mce-client.js';
+import { parseTimeText } from '../store/rows.js';
 import { OPENAPI } from './openapi.js';
 
-function list(value: string | undefined): string[] | undefined {
-  const names = value?.split(',').map((s) => s.trim()).filter(Boolean);
-  return names?.length ? names : undefined;
+/** Sessions a listing returns when the request names no `limit` (as `mce sessions list`). */
+export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * Metric names of a query parameter, as `metrics=A,B` or repeated (`metrics=A&metrics=B`, how most HTTP clients send
+ * a list); undefined when absent. Present but naming none is the client's error: an empty filter must not mean
+ * "every configured metric" (judged ones cost money).
+ */
+function names(c: Context, param: string): string[] | undefined {
+  const values = c.req.queries(param);
+  if (values === undefined) return undefined;
+  const out = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (out.length === 0) throw new BadRequest(`query parameter ${param}: give at least one metric name`);
+  return out;
 }
 
 function int(c: Context, name: string): number | undefined {
   const v = c.req.query(name);
   if (v === undefined) return undefined;
-  const n = v.trim() === '' ? Number.NaN : Number(v);
-  if (!Number.isSafeInteger(n) || n < 0) throw new BadRequest(`query parameter ${name} must be a non-negative integer`);
-  return n;
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new BadRequest(`query parameter ${name} must be a non-negative integer (got "${v}")`);
+  return Number(v);
 }
 
-/** A time query parameter (ISO or epoch ms), checked here so a bad one is the client's error, not the server's. */
+/** A time query parameter (ISO 8601, UTC without a zone, or epoch ms), checked here so a bad one is the client's error. */
 function time(c: Context, name: string): number | undefined {
   const v = c.req.query(name);
-  if (!v) return undefined;
+  if (v === undefined) return undefined;
   try {
-    return toEpochMs(v);
+    return parseTimeText(v);
   } catch {
-    throw new BadRequest(`query parameter ${name} must be an ISO time or epoch milliseconds (got "${v}")`);
+    throw new BadRequest(`query parameter ${name} must be an ISO 8601 time or epoch milliseconds (got "${v}")`);
   }
+}
+
+/** The optional body of `POST /sessions/{id}/compute`. */
+const ComputeBodySchema = z
+  .object({
+    metrics: z.union([z.array(z.string().min(1)).min(1), z.partialRecord(z.enum(ONTOLOGY_LEVELS), z.array(z.string().min(1)))]).optional(),
+    runId: z.string().min(1).max(200).optional(),
+    recursive: z.boolean().optional(),
+  })
+  .strict();
+
+async function computeRequest(c: Context): Promise<ComputeRequest> {
+  const fromQuery = names(c, 'metrics');
+  if ((await bodyText(c)).trim() === '') return fromQuery ? { metrics: fromQuery } : {};
+  const body = await jsonBody(c);
+  const parsed = ComputeBodySchema.safeParse(body);
+  if (!parsed.success) throw new BadRequest(`request body: ${issueLines(parsed.error).join('; ')}`);
+  const { metrics, runId, recursive } = parsed.data;
+  if (metrics && fromQuery) throw new BadRequest('give the metrics in the query or in the body, not both');
+  const selected = metrics ?? fromQuery;
+  return { ...(selected ? { metrics: selected } : {}), ...(runId ? { runId } : {}), ...(recursive !== undefined ? { recursive } : {}) };
+}
+
+/**
+ * The request body as text, '' when there is none. A body that says nothing of its type is refused as a typed
+ * non-JSON one is (by the middleware): a page of another site can send either without asking.
+ */
+async function bodyText(c: Context): Promise<string> {
+  const text = await c.req.text();
+  if (text.trim() !== '' && c.req.header('content-type') === undefined) throw new UnsupportedMediaType('request body must be application/json (got no content type)');
+  return text;
+}
+
+/** The request body as JSON (400 when it is none). */
+async function jsonBody(c: Context): Promise<unknown> {
+  const text = await bodyText(c);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequest('request body is not JSON');
+  }
+}
+
+class UnsupportedMediaType extends Error {}
+
+/** `Authorization: Bearer <token>` (the scheme is case-insensitive), compared in constant time. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const match = /^bearer +(.+)$/i.exec(header?.trim() ?? '');
+  if (!match) return false;
+  const given = Buffer.from(match[1]!.trim());
+  const wanted = Buffer.from(token);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** SQLite answering that another connection holds the write lock (after its busy timeout): retry later. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 class BadRequest extends Error {}
@@ -41,6 +111,7 @@ function methodsOf(app: Hono, path: string): string[] {
     const pattern = new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}$`);
     if (pattern.test(path)) methods.add(route.method);
   }
+  if (methods.has('GET')) methods.add('HEAD'); // answered by the GET route
   return [...methods];
 }
 
@@ -68,14 +139,8 @@ export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono {
   const app = new Hono();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: maxBodyBytes,
-      onError: (c) => c.json({ error: `request body larger than ${maxBodyBytes} bytes` }, 413),
-    }),
-  );
   const allowed = options.allowedHosts?.map((h) => h.toLowerCase());
+  // Who may ask comes first: a stranger gets 403 / 401, not a word about the body they sent.
   app.use('*', async (c, next) => {
     if (allowed) {
       const host = c.req.header('host');
@@ -89,14 +154,26 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       }
       if (originHost !== undefined && !allowed.includes(originHost)) return c.json({ error: `requests from ${origin} are not accepted` }, 403);
     }
-    if (options.token !== undefined && c.req.path !== '/healthz' && c.req.header('authorization') !== `Bearer ${options.token}`) {
+    if (options.token !== undefined && c.req.path !== '/healthz' && !bearerMatches(c.req.header('authorization'), options.token)) {
       c.header('WWW-Authenticate', 'Bearer');
       return c.json({ error: 'missing or wrong bearer token' }, 401);
     }
-    // A body must say it is JSON: a form or text/plain post is what another site's page can send without asking.
-    if (c.req.method === 'POST' && c.req.header('content-length') !== '0' && c.req.header('content-type') !== undefined) {
-      const type = c.req.header('content-type')!.split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') return c.json({ error: `request body must be application/json (got ${type})` }, 415);
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBodyBytes,
+      onError: (c) => c.json({ error: `request body larger than ${maxBodyBytes} bytes` }, 413),
+    }),
+  );
+  app.use('*', async (c, next) => {
+    // A body must say it is JSON: a form or text/plain post is what another site's page can send without asking (an
+    // untyped body is refused where it is read, see bodyText).
+    const contentType = c.req.header('content-type');
+    if (c.req.method === 'POST' && contentType !== undefined) {
+      const type = contentType.split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') return c.json({ error: `request body must be application/json (got ${type || 'an empty content type'})` }, 415);
     }
     await next();
   });
@@ -111,7 +188,13 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   });
   app.onError((error, c) => {
     if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
-    if (error instanceof BadRequest || error instanceof MetricSelectionError) return c.json({ error: error.message }, 400);
+    if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+    if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
+    if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
+    if (isBusy(error)) {
+      c.header('Retry-After', '1');
+      return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
+    }
     // A document nested deeper than the validator's stack: the client's input, not the server's failure.
     if (error instanceof RangeError && /call stack/i.test(error.message)) return c.json({ error: 'request body is nested too deeply' }, 400);
     return c.json({ error: error.message }, 500);
@@ -122,26 +205,31 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 
   app.get('/sessions', async (c) => {
     const q = (n: string) => c.req.query(n);
-    const limit = int(c, 'limit');
-    const offset = int(c, 'offset');
+    const limit = int(c, 'limit') ?? DEFAULT_PAGE_SIZE;
+    const offset = int(c, 'offset') ?? 0;
     const from = time(c, 'from');
     const to = time(c, 'to');
-    return c.json(
-      await client.store.listSessions({
-        ...(from !== undefined ? { from } : {}),
-        ...(to !== undefined ? { to } : {}),
-        ...(q('service') ? { serviceName: q('service') } : {}),
-        ...(q('app') ? { appName: q('app') } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-        ...(offset !== undefined ? { offset } : {}),
-      }),
-    );
+    if (from !== undefined && to !== undefined && from > to) throw new BadRequest('query parameter from is later than to');
+    const page = await client.store.listSessions({
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+      ...(q('service') ? { serviceName: q('service') } : {}),
+      ...(q('app') ? { appName: q('app') } : {}),
+      limit,
+      offset,
+    });
+    // A full page may have a next one (RFC 8288 link, as paginated APIs send it); the body stays the list.
+    if (limit > 0 && page.length === limit) {
+      const next = new URL(c.req.url);
+      next.searchParams.set('limit', String(limit));
+      next.searchParams.set('offset', String(offset + limit));
+      c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
+    }
+    return c.json(page);
   });
 
   app.post('/sessions', async (c) => {
-    const body = await c.req.json().catch(() => {
-      throw new BadRequest('request body is not JSON');
-    });
+    const body = await jsonBody(c);
     const doc = parseSessionDocument(body);
     if ('issues' in doc) throw new BadRequest(`not an mce session document: ${doc.issues.join('; ')}`);
     const sessions = doc.sessions;
@@ -156,13 +244,16 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   });
 
   app.post('/sessions/:id/compute', async (c) => {
-    const metrics = list(c.req.query('metrics'));
-    const [computation] = await client.computeAndStore(c.req.param('id'), metrics ? { metrics } : {});
+    const id = c.req.param('id');
+    const request = await computeRequest(c);
+    // An unknown session is 404 before its metric names are looked at, as on GET …/metrics.
+    if ((await client.store.sessionExists([id])).size === 0) throw new SessionNotFoundError([id]);
+    const [computation] = await client.computeAndStore(id, request);
     return c.json(computation);
   });
 
   app.get('/sessions/:id/metrics', async (c) => {
-    const metricIds = list(c.req.query('metrics'));
+    const metricIds = names(c, 'metrics');
     const recursive = c.req.query('recursive');
     if (recursive !== undefined && recursive !== 'true' && recursive !== 'false') {
       throw new BadRequest(`query parameter recursive must be true or false (got "${recursive}")`);

@@ -1,83 +1,220 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
 import { createRequire } from 'node:module';
+import { ONTOLOGY_LEVELS } from '@mce/core';
 
 // The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
 // `$id` keeps its own `#/$defs/…` references resolving inside it.
 const SESSION_SCHEMA = createRequire(import.meta.url)('@mce/core/session.schema.json') as Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const strings = { type: 'array', items: { type: 'string' } };
 
 const sessionComputation = {
   type: 'object',
   required: ['sessionId', 'results', 'failed', 'skipped'],
   properties: {
     sessionId: { type: 'string' },
-    results: { type: 'array', items: { $ref: '#/components/schemas/ResultRecord' } },
+    results: { type: 'array', items: ref('ResultRecord') },
     failed: {
       type: 'array',
       items: {
         type: 'object',
+        required: ['name', 'level', 'measures', 'error'],
         properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, error: { type: 'string' }, transient: { const: true } },
       },
     },
-    skipped: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, reason: { type: 'string' } } } },
+    skipped: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['name', 'level', 'measures', 'reason'],
+        properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, reason: { type: 'string' } },
+      },
+    },
   },
 };
 
-const error = { description: 'error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+const error = (description: string) => ({ description, content: json(ref('Error')) });
+/** What any route may answer besides its own statuses (401 only with a token, 403 only with an allow-list of hosts). */
+const common = {
+  401: error('missing or wrong bearer token (when the server has one)'),
+  403: error('a Host or Origin the server does not serve'),
+  405: error('a known path asked with another method (the Allow header lists the methods)'),
+  500: error('the server failed'),
+  503: error('the store is busy (Retry-After says when to retry)'),
+};
+const withBody = { 413: error('request body above the size limit'), 415: error('request body is not application/json') };
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+const metricsParam = {
+  name: 'metrics',
+  in: 'query',
+  description: 'metric names (`name` or `provider:name`), comma-separated or the parameter repeated',
+  style: 'form',
+  explode: true,
+  schema: strings,
+};
 
 export const OPENAPI = {
   openapi: '3.1.0',
-  info: { title: 'mce REST API', version: '0.1.0', description: 'Sessions, metric computation and stored metric results of mce.' },
+  info: { title: 'mce REST API', version: '0.2.0', description: 'Sessions, metric computation and stored metric results of mce.' },
+  // The bearer token is required only when the server was started with one (MCE_API_TOKEN / --token).
+  security: [{}, { bearerAuth: [] }],
   paths: {
-    '/healthz': { get: { summary: 'liveness', responses: { 200: { description: 'ok' } } } },
-    '/metrics/catalog': { get: { summary: 'registered metrics', responses: { 200: { description: 'metric metadata list' } } } },
-    '/sessions': {
+    '/healthz': {
       get: {
-        summary: 'stored sessions, newest first',
-        parameters: [
-          ...['from', 'to', 'service', 'app'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
-          ...['limit', 'offset'].map((name) => ({ name, in: 'query', schema: { type: 'integer', minimum: 0 } })),
-        ],
-        responses: { 200: { description: 'session summaries' }, 400: error },
-      },
-      post: {
-        summary: 'store sessions given in the mce session JSON format',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                oneOf: [
-                  { $ref: '#/components/schemas/Session' },
-                  { type: 'object', required: ['sessions'], properties: { sessions: { type: 'array', items: { $ref: '#/components/schemas/Session' } } } },
-                ],
-              },
-            },
-          },
-        },
-        responses: { 201: { description: 'ids of the stored sessions' }, 400: error, 413: error },
+        operationId: 'health',
+        summary: 'liveness (never asks for the token)',
+        security: [{}],
+        responses: { 200: { description: 'ok', content: json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) }, ...common },
       },
     },
-    '/sessions/{id}': { get: { summary: 'one session with its full context', parameters: [idParam], responses: { 200: { description: 'the session' }, 404: error } } },
+    '/openapi.json': {
+      get: { operationId: 'openapi', summary: 'this document', responses: { 200: { description: 'the OpenAPI document', content: json({ type: 'object' }) }, ...common } },
+    },
+    '/metrics/catalog': {
+      get: {
+        operationId: 'listMetrics',
+        summary: 'registered metrics',
+        responses: { 200: { description: 'metric metadata list', content: json({ type: 'array', items: ref('MetricMetadata') }) }, ...common },
+      },
+    },
+    '/sessions': {
+      get: {
+        operationId: 'listSessions',
+        summary: 'stored sessions, newest first, a page at a time',
+        parameters: [
+          ...['from', 'to'].map((name) => ({
+            name,
+            in: 'query',
+            description: `sessions starting ${name === 'from' ? 'at or after' : 'at or before'} this time: ISO 8601 (UTC when it has no zone) or epoch ms`,
+            schema: { type: 'string' },
+          })),
+          { name: 'service', in: 'query', schema: { type: 'string' } },
+          { name: 'app', in: 'query', schema: { type: 'string' } },
+          { name: 'limit', in: 'query', description: 'page size (default 100)', schema: { type: 'integer', minimum: 0, default: 100 } },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+        ],
+        responses: {
+          200: {
+            description: 'session summaries; a full page has a `Link: <…>; rel="next"` header',
+            headers: { Link: { schema: { type: 'string' } } },
+            content: json({ type: 'array', items: ref('SessionSummary') }),
+          },
+          400: error('a bad query parameter'),
+          ...common,
+        },
+      },
+      post: {
+        operationId: 'storeSessions',
+        summary: 'store sessions given in the mce session JSON format (a session already stored is merged with it)',
+        requestBody: {
+          required: true,
+          content: json({
+            oneOf: [ref('Session'), { type: 'object', required: ['sessions'], properties: { sessions: { type: 'array', items: ref('Session') } } }],
+          }),
+        },
+        responses: {
+          201: { description: 'ids of the stored sessions', content: json({ type: 'object', required: ['sessionIds'], properties: { sessionIds: strings } }) },
+          400: error('not an mce session document (the offending fields are named)'),
+          ...withBody,
+          ...common,
+        },
+      },
+    },
+    '/sessions/{id}': {
+      get: {
+        operationId: 'getSession',
+        summary: 'one session with its full context',
+        parameters: [idParam],
+        responses: { 200: { description: 'the session', content: json(ref('Session')) }, 404: error('no such session'), ...common },
+      },
+    },
     '/sessions/{id}/compute': {
       post: {
-        summary: 'compute the configured metrics (or ?metrics=A,B) and store the results',
-        parameters: [idParam, { name: 'metrics', in: 'query', schema: { type: 'string' } }],
-        responses: { 200: { description: 'the computation', content: { 'application/json': { schema: sessionComputation } } }, 404: error, 400: error },
+        operationId: 'computeSession',
+        summary: 'compute metrics of a stored session and store the results (default: the configured metrics)',
+        parameters: [idParam, metricsParam],
+        requestBody: { required: false, content: json(ref('ComputeRequest')) },
+        responses: {
+          200: { description: 'the computation: results, and the metrics that failed or were skipped (never stored)', content: json(sessionComputation) },
+          400: error('an unknown metric, a bad body, or metrics given both in the query and the body'),
+          404: error('no such session'),
+          ...withBody,
+          ...common,
+        },
       },
     },
     '/sessions/{id}/metrics': {
       get: {
-        summary: 'stored metric results of the session, newest first',
-        parameters: [idParam, { name: 'recursive', in: 'query', schema: { type: 'boolean' } }, { name: 'metrics', in: 'query', schema: { type: 'string' } }],
-        responses: { 200: { description: 'results', content: { 'application/json': { schema: sessionComputation } } }, 400: error, 404: error },
+        operationId: 'getSessionMetrics',
+        summary: 'stored metric results of the session, newest first (failed and skipped lists are always empty: failures are not stored)',
+        parameters: [idParam, { name: 'recursive', in: 'query', schema: { type: 'boolean' } }, metricsParam],
+        responses: {
+          200: { description: 'results', content: json(sessionComputation) },
+          400: error('a bad query parameter or an unknown metric'),
+          404: error('no such session'),
+          ...common,
+        },
       },
     },
   },
   components: {
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
     schemas: {
       Session: SESSION_SCHEMA,
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+      ComputeRequest: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          metrics: {
+            description: 'names computed at every level they support, or names per ontology level',
+            oneOf: [
+              { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+              {
+                type: 'object',
+                propertyNames: { enum: [...ONTOLOGY_LEVELS] },
+                additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } },
+              },
+            ],
+          },
+          runId: { type: 'string', minLength: 1, maxLength: 200, description: 'a run id used before makes this run overwrite its results' },
+          recursive: { type: 'boolean', description: 'false: only the Session-level metrics (default true)' },
+        },
+      },
+      SessionSummary: {
+        type: 'object',
+        required: ['id', 'startTime', 'endTime', 'counts'],
+        properties: {
+          id: { type: 'string' },
+          startTime: { type: 'number' },
+          endTime: { type: 'number' },
+          serviceName: { type: 'string' },
+          appName: { type: 'string' },
+          counts: {
+            type: 'object',
+            required: ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls', 'mcpServers'],
+            properties: Object.fromEntries(['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls', 'mcpServers'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+          },
+        },
+      },
+      MetricMetadata: {
+        type: 'object',
+        required: ['name', 'provider', 'levels', 'nature', 'unit', 'valueRange', 'description', 'requirements', 'dependsOn'],
+        properties: {
+          name: { type: 'string' },
+          provider: { type: 'string' },
+          levels: { type: 'array', items: { enum: [...ONTOLOGY_LEVELS] } },
+          nature: { enum: ['deterministic', 'llm-judged', 'aggregate'] },
+          unit: { type: 'string' },
+          valueRange: { type: 'string' },
+          description: { type: 'string' },
+          requirements: strings,
+          dependsOn: strings,
+          options: strings,
+        },
+      },
       ResultRecord: {
         type: 'object',
         required: ['id', 'name', 'provider', 'level', 'measures', 'result', 'unit', 'reasoning', 'evaluationModel', 'evaluationPromptTokenCount', 'evaluationCompletionTokenCount', 'evaluationTotalTokenCount', 'evaluationCost', 'timestamp'],

@@ -5,7 +5,7 @@ import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.
 import { MCEClient } from '../mce-client.js';
 import { parseStoreUrl } from '../store/url.js';
 import type { KnowledgeGraphStore } from '../store/types.js';
-import { toEpochMs } from '../store/rows.js';
+import { parseTimeText } from '../store/rows.js';
 
 export interface CliIO {
   stdout: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };
@@ -61,7 +61,7 @@ export function resolveConfig(cmd: Command, io: CliIO, configPath?: string): Mce
 /** A `--from` / `--to` time: ISO 8601 or epoch milliseconds. */
 export function timeOption(value: string, option: string): number {
   try {
-    return toEpochMs(value);
+    return parseTimeText(value);
   } catch {
     throw new UsageError(`${option}: not a time: ${value} (ISO 8601, e.g. 2026-11-30T08:00:00Z, or epoch milliseconds)`);
   }

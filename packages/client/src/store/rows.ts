@@ -177,6 +177,19 @@ export function toEpochMs(value: number | Date | string): number {
   return ms;
 }
 
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * A time a user typed (a `--from` option, a query parameter): epoch milliseconds or ISO 8601, a time without a zone
+ * being UTC. Anything else throws: `Date.parse` would also take "Jan 1 2026" and read it in the machine's zone.
+ */
+export function parseTimeText(value: string): number {
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  if (!ISO_TIME.test(text)) throw new Error(`not a time: ${value}`);
+  return toEpochMs(text.toUpperCase().replace(' ', 'T'));
+}
+
 /**
  * The WHERE clause and values of a session listing's filters (both SQL stores), with the store's placeholder for the
  * n-th value (`?` in SQLite, `$n` in PostgreSQL).

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi } from '../../src/index.js';
@@ -70,22 +71,36 @@ describe('REST API', () => {
     expect((await app.request('/sessions?limit=-1')).status).toBe(400);
     const badTime = await app.request('/sessions?from=yesterday');
     expect(badTime.status).toBe(400);
-    expect(((await badTime.json()) as { error: string }).error).toMatch(/from must be an ISO time or epoch milliseconds/);
+    expect(((await badTime.json()) as { error: string }).error).toMatch(/from must be an ISO 8601 time or epoch milliseconds/);
     expect((await app.request('/sessions?limit=99999999999999999999')).status).toBe(400);
     expect((await app.request('/sessions?limit=')).status).toBe(400);
     expect((await app.request('/sessions/nope/metrics')).status).toBe(404);
     const misspelt = await app.request('/sessions/weather-001/metrics?metrics=Durration');
-    expect([misspelt.status, ((await misspelt.json()) as { error: string }).error]).toEqual([400, 'Unknown metric "Durration" (did you mean "Duration"?)']);
+    expect([misspelt.status, ((await misspelt.json()) as { error: string }).error]).toEqual([400, 'metrics: Unknown metric "Durration" (did you mean "Duration"?)']);
+    // Query values the spec does not allow, and a window that ends before it starts.
+    for (const query of ['limit=1e2', 'limit=0x10', 'limit=%201', 'from=', 'from=Jan%201%202026', 'from=2026-01-02&to=2026-01-01']) {
+      expect([query, (await app.request(`/sessions?${query}`)).status]).toEqual([query, 400]);
+    }
+    // An unknown session is 404 before its metric names are looked at, on both routes.
+    expect((await app.request('/sessions/nope/compute?metrics=Durration', { method: 'POST' })).status).toBe(404);
+    expect((await app.request('/sessions/nope/metrics?metrics=Durration')).status).toBe(404);
+    // `sessions` that is no list is named as the fault (not the fields of a session the body is not).
+    const notList = await app.request('/sessions', { method: 'POST', body: '{"sessions":"x"}', headers: { 'content-type': 'application/json' } });
+    expect([notList.status, await notList.json()]).toEqual([400, { error: 'not an mce session document: sessions: Invalid input: expected array, received string' }]);
+    const longId = 'x'.repeat(5000);
+    expect(((await (await app.request(`/sessions/${longId}`)).json()) as { error: string }).error).toBe(
+      `Session not found: ${'x'.repeat(200)}… (5000 characters)`,
+    );
     const recursive = await app.request('/sessions/weather-001/metrics?recursive=yes');
     expect([recursive.status, await recursive.json()]).toEqual([400, { error: 'query parameter recursive must be true or false (got "yes")' }]);
     const wrongMethod = await app.request('/healthz', { method: 'DELETE' });
     expect([wrongMethod.status, wrongMethod.headers.get('allow'), await wrongMethod.json()]).toEqual([
-      405, 'GET', { error: 'DELETE is not allowed on /healthz (allowed: GET)' },
+      405, 'GET, HEAD', { error: 'DELETE is not allowed on /healthz (allowed: GET, HEAD)' },
     ]);
     const session = await app.request('/sessions/weather-001', { method: 'DELETE' });
-    expect([session.status, session.headers.get('allow')]).toEqual([405, 'GET']);
+    expect([session.status, session.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const sessions = await app.request('/sessions', { method: 'PUT' });
-    expect([sessions.status, sessions.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    expect([sessions.status, sessions.headers.get('allow')]).toEqual([405, 'GET, POST, HEAD']);
     const noRoute = await app.request('/session', { method: 'GET' });
     expect([noRoute.status, await noRoute.json()]).toEqual([404, { error: 'no route GET /session' }]);
   });
@@ -120,6 +135,26 @@ describe('REST API', () => {
     expect(own.status).toBe(201);
   });
 
+  it('a store held by another writer answers 503 with Retry-After, not a server error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-api-busy-'));
+    const file = join(dir, 'kg.db');
+    const store = await openStore(`sqlite:${file}`);
+    // Its busy timeout cut to 50 ms so the test need not wait the store's 10 s.
+    (store as unknown as { db: Database.Database }).db.pragma('busy_timeout = 50');
+    const busyClient = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    const holder = new Database(file);
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const res = await createApiApp(busyClient).request('/sessions', { method: 'POST', body: JSON.stringify(example), headers: { 'content-type': 'application/json' } });
+      expect([res.status, res.headers.get('retry-after'), ((await res.json()) as { error: string }).error]).toEqual([503, '1', 'the store is busy (database is locked); retry']);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+      await busyClient.store.close();
+      await busyClient.close();
+    }
+  });
+
   it('a document nested too deeply is bad input (400), not a server error', async () => {
     const deep = `{"id":"deep","startTime":0,"endTime":1,"attributes":${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}}`;
     const res = await app.request('/sessions', { method: 'POST', body: deep, headers: { 'content-type': 'application/json' } });
@@ -132,7 +167,51 @@ describe('REST API', () => {
     expect([without.status, without.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
     expect((await locked.request('/sessions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     expect((await locked.request('/sessions', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
+    expect((await locked.request('/sessions', { headers: { authorization: 'bearer s3cret' } })).status).toBe(200); // the scheme is case-insensitive
+    expect((await locked.request('/sessions', { headers: { authorization: 'Bearer s3cret-and-more' } })).status).toBe(401);
     expect((await locked.request('/healthz')).status).toBe(200);
+    // A stranger hears nothing about the body they sent: 401 before the size limit's 413.
+    const small = createApiApp(client, { token: 's3cret', maxBodyBytes: 10 });
+    const big = await small.request('/sessions', { method: 'POST', body: JSON.stringify(example), headers: { 'content-type': 'application/json' } });
+    expect(big.status).toBe(401);
+  });
+
+  it('compute takes its metrics from the query (listed or repeated) or a JSON body, never silently all of them', async () => {
+    const computed = async (path: string, init: RequestInit = {}) => {
+      const res = await app.request(path, { method: 'POST', ...init });
+      const body = (await res.json()) as SessionComputation & { error?: string };
+      return { status: res.status, names: res.status === 200 ? [...new Set(body.results.map((r) => r.name))].sort() : body.error };
+    };
+    const json = (body: unknown): RequestInit => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    expect(await computed('/sessions/weather-001/compute?metrics=Duration&metrics=Cost')).toEqual({ status: 200, names: ['Cost', 'Duration'] });
+    expect(await computed('/sessions/weather-001/compute', json({ metrics: ['LLMCallCount'] }))).toEqual({ status: 200, names: ['LLMCallCount'] });
+    expect(await computed('/sessions/weather-001/compute', json({ metrics: { Session: ['Duration'] } }))).toEqual({ status: 200, names: ['Duration'] });
+    expect(await computed('/sessions/weather-001/compute?metrics=,,')).toEqual({ status: 400, names: 'query parameter metrics: give at least one metric name' });
+    expect(await computed('/sessions/weather-001/compute?metrics=Cost', json({ metrics: ['Duration'] }))).toEqual({
+      status: 400,
+      names: 'give the metrics in the query or in the body, not both',
+    });
+    expect(await computed('/sessions/weather-001/compute', json({ metric: ['Duration'] }))).toMatchObject({ status: 400, names: expect.stringMatching(/^request body: .*metric/) });
+    expect(await computed('/sessions/weather-001/compute', json({ metrics: [] }))).toMatchObject({ status: 400 });
+    // A run id makes a re-run overwrite its results instead of adding new ones.
+    const stored = async () => ((await (await app.request('/sessions/weather-001/metrics?metrics=TotalTokens')).json()) as SessionComputation).results.length;
+    const before = await stored();
+    for (let i = 0; i < 2; i++) {
+      expect(await computed('/sessions/weather-001/compute', json({ metrics: ['TotalTokens'], runId: 'nightly', recursive: false }))).toEqual({ status: 200, names: ['TotalTokens'] });
+    }
+    expect(await stored()).toBe(before + 1);
+  });
+
+  it('lists sessions a page at a time (100 by default), with a link to the next page', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ id: `page-${String(i).padStart(3, '0')}`, startTime: 1_000 + i, endTime: 2_000 + i }));
+    const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify({ sessions: many }), headers: { 'content-type': 'application/json' } });
+    expect(posted.status).toBe(201);
+    const first = await app.request('/sessions?to=1100');
+    const page = (await first.json()) as { id: string }[];
+    expect(page).toHaveLength(100);
+    expect(first.headers.get('link')).toBe('</sessions?to=1100&limit=100&offset=100>; rel="next"');
+    const second = await app.request('/sessions?to=1100&limit=100&offset=100');
+    expect([((await second.json()) as { id: string }[]).map((s) => s.id), second.headers.get('link')]).toEqual([['page-000'], null]);
   });
 
   it('documents itself with OpenAPI and serves over HTTP', async () => {
@@ -152,6 +231,24 @@ describe('REST API', () => {
         }).on('error', reject).end();
       });
       expect(status).toBe(403);
+      // Over HTTP: a POST whose body says nothing of its type is refused like a typed non-JSON one (a page of another
+      // site can send either); a POST with no body at all needs no type.
+      const post = (path: string, body?: string) =>
+        new Promise<[number | undefined, string]>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: server.port, path, method: 'POST' }, (res) => {
+            let text = '';
+            res.on('data', (d: Buffer) => (text += d.toString()));
+            res.on('end', () => resolve([res.statusCode, text]));
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      expect(await post('/sessions', JSON.stringify({ id: 'untyped', startTime: 0, endTime: 1 }))).toEqual([
+        415,
+        JSON.stringify({ error: 'request body must be application/json (got no content type)' }),
+      ]);
+      expect((await post('/sessions/weather-001/compute', '{"metrics":["Duration"]}'))[0]).toBe(415);
+      expect((await post('/sessions/weather-001/compute?metrics=Duration'))[0]).toBe(200);
       // Every reference resolves inside the document, and the session schema it embeds accepts a real session.
       const refs = JSON.stringify(doc).match(/"\$ref":"[^"]*"/g) ?? [];
       expect(refs.filter((r) => !r.startsWith('"$ref":"#'))).toEqual([]);
@@ -159,6 +256,25 @@ describe('REST API', () => {
       const validSession = ajv.compile((doc as unknown as { components: { schemas: { Session: object } } }).components.schemas.Session);
       expect(validSession(example)).toBe(true);
       expect(validSession({ ...example, startTime: 'noon' })).toBe(false);
+      // Each answer validates against the schema the document gives its status.
+      type Op = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
+      const paths = doc.paths as Record<string, Record<string, Op>>;
+      const components = (doc as unknown as { components: object }).components;
+      const answers: Array<[string, string, Response]> = [
+        ['/sessions', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions`)],
+        ['/metrics/catalog', 'get', await fetch(`http://127.0.0.1:${server.port}/metrics/catalog`)],
+        ['/healthz', 'get', await fetch(`http://127.0.0.1:${server.port}/healthz`)],
+        ['/sessions/{id}', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001`)],
+        ['/sessions/{id}', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/nope`)],
+        ['/sessions/{id}/compute', 'post', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/compute?metrics=Duration,Cost`, { method: 'POST' })],
+        ['/sessions/{id}/metrics', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/metrics?recursive=true`)],
+      ];
+      for (const [path, method, res] of answers) {
+        const schema = paths[path]?.[method]?.responses[String(res.status)]?.content?.['application/json']?.schema;
+        expect([path, res.status, schema !== undefined]).toEqual([path, res.status, true]);
+        const validate = ajv.compile({ ...schema, components });
+        expect([path, res.status, validate(await res.json()), validate.errors ?? null]).toEqual([path, res.status, true, null]);
+      }
       // A second server on the same port is refused (the promise rejects; nothing crashes the process).
       await expect(serveApi(client, { port: server.port })).rejects.toThrow(/EADDRINUSE/);
     } finally {

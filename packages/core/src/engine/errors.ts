@@ -43,7 +43,9 @@ export class UnknownDependencyError extends Error {
 export class SessionNotFoundError extends Error {
   override readonly name = 'SessionNotFoundError';
   constructor(readonly sessionIds: readonly string[]) {
-    super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${sessionIds.join(', ')}`);
+    // An id is echoed up to 200 characters: a 100 KB id must not come back whole in every error.
+    const shown = sessionIds.map((id) => (id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id));
+    super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${shown.join(', ')}`);
   }
 }
 

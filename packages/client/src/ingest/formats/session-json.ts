@@ -13,12 +13,16 @@ export function isSessionDocument(v: unknown): boolean {
 const [SessionListSchema] = SessionFileSchema.options;
 
 /**
- * Sessions of a parsed session document, or its offending fields (`path: message`, at most five). The schema is
+ * Sessions of a parsed session document, or its offending fields (`path: message`, the first five and how many more). The schema is
  * picked by shape (a `sessions` list, else one session) rather than tried as a union, whose failure names only the root.
  */
 export function parseSessionDocument(v: unknown): { sessions: Session[] } | { issues: string[] } {
-  const parsed = isObj(v) && Array.isArray(v.sessions) ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
-  if (!parsed.success) return { issues: issueLines(parsed.error).slice(0, 5) };
+  // A `sessions` member makes it a list document even when it is no list: its fault is then named, not a session's.
+  const parsed = isObj(v) && 'sessions' in v && v.kind !== 'Session' ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
+  if (!parsed.success) {
+    const lines = issueLines(parsed.error);
+    return { issues: lines.length > 5 ? [...lines.slice(0, 5), `and ${lines.length - 5} more`] : lines };
+  }
   return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[] };
 }
 
