@@ -33,13 +33,13 @@ export function parseMessage(body: unknown): ParsedMessage {
   }
   if ('session_id' in record) {
     const id = record.session_id;
-    if (!isSessionId(id)) return { ok: false, error: '"session_id" must be a non-empty string' };
+    if (!isSessionId(id)) return { ok: false, error: '"session_id" must be a non-empty string without NUL characters' };
     return { ok: true, sessionIds: [id] };
   }
   if ('session_ids' in record) {
     const ids = record.session_ids;
     if (!Array.isArray(ids) || ids.length === 0 || !ids.every(isSessionId)) {
-      return { ok: false, error: '"session_ids" must be a non-empty array of non-empty strings' };
+      return { ok: false, error: '"session_ids" must be a non-empty array of non-empty strings without NUL characters' };
     }
     return { ok: true, sessionIds: [...new Set(ids)] };
   }
@@ -57,8 +57,9 @@ export function runIdFor(key: string, sessionId: string): string {
   return createHash('sha256').update(key).update('\0').update(sessionId).digest('hex').slice(0, 32);
 }
 
+/** A session id the stores can hold (PostgreSQL refuses a NUL in text, and would fail the whole batch on it). */
 function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0;
+  return typeof value === 'string' && value.length > 0 && !value.includes('\0');
 }
 
 function truncate(text: string, max: number): string {

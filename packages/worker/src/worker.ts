@@ -215,6 +215,15 @@ export class MceWorker {
   }
 
   private async runBatch(batch: PendingMessage[]): Promise<void> {
+    // A message that failed before is processed alone: one message can fail a whole batch (a session the store
+    // refuses), and the messages that were beside it then get through on their next attempt instead of being dragged
+    // to the dead-letter queue with it. Fresh messages still travel together.
+    if (batch.length > 1 && batch.some((entry) => entry.attempt > 1)) {
+      const fresh = batch.filter((entry) => entry.attempt <= 1);
+      if (fresh.length > 0) await this.runBatch(fresh);
+      for (const entry of batch) if (entry.attempt > 1) await this.runBatch([entry]);
+      return;
+    }
     const items: BatchItem[] = batch.flatMap((entry) =>
       entry.sessionIds.map((sessionId) => ({ sessionId, runId: runIdFor(entry.key, sessionId) })),
     );

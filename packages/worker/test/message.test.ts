@@ -11,9 +11,12 @@ describe('parseMessage', () => {
   it('says what is wrong with a malformed body', () => {
     expect(parseMessage(Buffer.from('not json'))).toEqual({ ok: false, error: 'body is not JSON: not json' });
     expect(parseMessage([1])).toEqual({ ok: false, error: 'body must be a JSON object with "session_id" or "session_ids"' });
-    expect(parseMessage({ session_id: '' })).toEqual({ ok: false, error: '"session_id" must be a non-empty string' });
-    expect(parseMessage({ session_ids: [] })).toEqual({ ok: false, error: '"session_ids" must be a non-empty array of non-empty strings' });
-    expect(parseMessage({ session_ids: ['a', 3] })).toEqual({ ok: false, error: '"session_ids" must be a non-empty array of non-empty strings' });
+    expect(parseMessage({ session_id: '' })).toEqual({ ok: false, error: '"session_id" must be a non-empty string without NUL characters' });
+    expect(parseMessage({ session_id: 'bad\u0000id' })).toEqual({ ok: false, error: '"session_id" must be a non-empty string without NUL characters' });
+    const listError = '"session_ids" must be a non-empty array of non-empty strings without NUL characters';
+    expect(parseMessage({ session_ids: [] })).toEqual({ ok: false, error: listError });
+    expect(parseMessage({ session_ids: ['a', 3] })).toEqual({ ok: false, error: listError });
+    expect(parseMessage(Buffer.from('{"session_ids":["a","b\\u0000"]}'))).toEqual({ ok: false, error: listError });
     expect(parseMessage({ sessionId: 'a' })).toEqual({ ok: false, error: 'body has neither "session_id" nor "session_ids"' });
     expect(parseMessage({ session_id: 'a', session_ids: ['b'] })).toEqual({ ok: false, error: 'body has both "session_id" and "session_ids"' });
   });
