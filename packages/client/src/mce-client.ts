@@ -23,6 +23,7 @@ import {
   type ResultRecord,
   type Session,
   type SessionComputation,
+  unstoredResultIds,
 } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
@@ -209,9 +210,20 @@ export class MCEClient implements AsyncDisposable {
     return computations;
   }
 
-  /** Write the successful results of computations (failed and skipped ones are never stored). */
-  storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
+  /**
+   * Write the successful results of computations. Failed and skipped ones are never stored, and a result their run
+   * stored earlier under the same id (a re-run of a run id, a retried message) is removed first: a metric that fails
+   * now must not keep its earlier score under this run.
+   */
+  async storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
+    await this.withdrawUnstored(computations);
     return this.#store.writeMetricResults(this.metricDefinitions(), computations.flatMap(metricResultsOf));
+  }
+
+  /** Removes from the store the results these computations did not produce this time (see `unstoredResultIds`). */
+  async withdrawUnstored(computations: readonly SessionComputation[]): Promise<number> {
+    const gone = computations.flatMap((c) => unstoredResultIds(c).map((id) => ({ sessionId: c.sessionId, id })));
+    return gone.length > 0 ? this.#store.deleteMetricResults(gone) : 0;
   }
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */

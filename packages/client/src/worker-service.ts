@@ -71,6 +71,7 @@ export class MCEWorkerService {
     const flush = sessions.size > 0 && this.streamsResults ? await store.openResultFlush?.(this.client.metricDefinitions()) : undefined;
     try {
       const computations: SessionComputation[] = [];
+      const withdrawn: SessionComputation[] = [];
       const items: BatchItemOutcome[] = [];
       for (const item of batch) {
         const session = sessions.get(item.sessionId);
@@ -81,8 +82,10 @@ export class MCEWorkerService {
         // One compute per item: each message has its own run id (its results' ids derive from it).
         const [computation] = await this.client.compute([session], { runId: item.runId });
         const c = computation as SessionComputation;
-        if (flush) flush.add(metricResultsOf(c));
-        else computations.push(c);
+        if (flush) {
+          flush.add(metricResultsOf(c));
+          withdrawn.push(c);
+        } else computations.push(c);
         let evaluationTokens = 0;
         let evaluationCost = 0;
         for (const r of c.results) {
@@ -102,6 +105,9 @@ export class MCEWorkerService {
           evaluationCost,
         });
       }
+      // What a retried message's earlier attempt stored and this one failed or skipped goes first (storeComputations
+      // does the same).
+      if (flush) await this.client.withdrawUnstored(withdrawn);
       const outcome = flush
         ? await flush.commit()
         : computations.length

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { SessionSchema, type Session } from '@mce/core';
+import { SessionSchema, type Metric, type MetricProvider, type Session } from '@mce/core';
 import { MCEClient, MCEWorkerService, defaultMceConfig, openStore, type KnowledgeGraphStore } from '../src/index.js';
 import { setDefaultJudge } from '@mce/provider-native';
 import { PG_URL, needService } from '../../../test-support/services.js';
@@ -62,6 +62,44 @@ describe.each(adapters)('MCEWorkerService on %s', (_name, available, open) => {
       // Another message for the same session adds its own observations.
       await service.processBatch([{ sessionId: 's-1', runId: 'msg-d' }]);
       expect(await client.getMetrics('s-1', { recursive: true })).toHaveLength(8);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each(adapters)('MCEWorkerService redelivery on %s', (name, available, open) => {
+  it.skipIf(!available)('a redelivered message whose metric fails now leaves no earlier score of its run', async () => {
+    let failing = false;
+    const flaky: Metric = {
+      metadata: {
+        name: 'Flaky', provider: 'acme', levels: ['Session'], nature: 'deterministic', unit: 'count',
+        valueRange: 'non-negative number', description: 'test', requirements: [], dependsOn: [],
+      },
+      compute: () => {
+        if (failing) throw new Error('now failing');
+        return { value: 5 };
+      },
+    };
+    const acme: MetricProvider = { name: 'acme', description: 'test', version: '1.0.0', metrics: () => [flaky] };
+    const store = await open();
+    await using client = await MCEClient.open({
+      config: { ...defaultMceConfig(), metrics: { Session: ['Duration', 'acme:Flaky'] } },
+      store,
+      providers: [acme],
+      cache: false,
+    });
+    try {
+      await store.writeSessions([copy('redeliver-1')]);
+      const service = new MCEWorkerService(client);
+      expect(service.streamsResults).toBe(name === 'postgres'); // both write paths are covered
+      const names = async () => (await client.getMetrics('redeliver-1')).map((r) => r.name).sort();
+      await service.processBatch([{ sessionId: 'redeliver-1', runId: 'msg-x' }]);
+      expect(await names()).toEqual(['Duration', 'Flaky']);
+      failing = true;
+      const again = await service.processBatch([{ sessionId: 'redeliver-1', runId: 'msg-x' }]);
+      expect(again.items.map((i) => [i.status, i.results, i.failedMetrics])).toEqual([['ok', 1, 1]]);
+      expect(await names()).toEqual(['Duration']);
     } finally {
       await store.close();
     }

@@ -92,6 +92,11 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
    * are handed over as they are computed, so the database ingests one session's results while the next is computed.
    */
   openResultFlush?(definitions: readonly MetricDefinition[]): Promise<ResultFlush>;
+  /**
+   * Removes results by (session, id); ids not stored are ignored. Returns how many were removed. Used for the ids a
+   * re-run did not produce this time (`unstoredResultIds`): a score its metric no longer gives must not stay.
+   */
+  deleteMetricResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number>;
   /** Results of a session, newest first (ties by id). */
   getMetricResults(sessionId: string, query?: MetricResultsQuery): Promise<StoredMetricResult[]>;
   close(): Promise<void>;

@@ -241,6 +241,28 @@ describe('Neo4j store statements', () => {
     expect(idsRun?.params).toMatchObject({ from: 1, to: null, serviceName: 'svc', appName: null });
   });
 
+  it('deletes results by session and id in UNWIND batches, in one write, and sums the counts', async () => {
+    const { driver, store } = open((cypher, params) => (cypher.includes('DETACH DELETE r') ? [{ removed: neo4j.int((params.rows as unknown[]).length - 1) }] : []), 2);
+    const gone = [
+      { sessionId: 's', id: 'a' },
+      { sessionId: 's', id: 'b' },
+      { sessionId: 't', id: 'c' },
+    ];
+    expect(await store.deleteMetricResults(gone)).toBe(1); // batches of 2 and 1, answering 1 and 0
+    expect(driver.runs.map((r) => [r.mode, r.session, r.params.rows])).toEqual([
+      ['write', 1, gone.slice(0, 2)],
+      ['write', 1, gone.slice(2)],
+    ]);
+    expect(driver.runs[0]?.cypher.split('\n')).toEqual([
+      'UNWIND $rows AS row',
+      'MATCH (r:MetricResult {id: row.id, sessionId: row.sessionId})',
+      'DETACH DELETE r',
+      'RETURN count(*) AS removed',
+    ]);
+    expect(await store.deleteMetricResults([])).toBe(0);
+    expect(driver.runs).toHaveLength(2);
+  });
+
   it('reads a session back from its nodes', async () => {
     const session = richSession('r', 0);
     const { store } = open((cypher) => {

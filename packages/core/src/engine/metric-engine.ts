@@ -11,7 +11,7 @@ import { SessionNotFoundError } from './errors.js';
 import { checkMetricOptions } from './metric-options.js';
 import { MetricRegistry } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
-import type { ResultRecord, SessionComputation } from './output.js';
+import { setUnstoredResultIds, unstoredResultIds, type ResultRecord, type SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
 import { buildRecords, invalidOutcome, toError } from './record-builder.js';
 import { resultIdTails, sessionDigest, taskIdPrefix } from './result-id.js';
@@ -403,12 +403,14 @@ export class MetricEngine {
  * towards the next full garbage collection).
  */
 function joinBuckets(sessionId: string, buckets: readonly SessionComputation[]): SessionComputation {
-  return {
+  const joined: SessionComputation = {
     sessionId,
     results: join(buckets.map((b) => b.results)),
     failed: join(buckets.map((b) => b.failed)),
     skipped: join(buckets.map((b) => b.skipped)),
   };
+  setUnstoredResultIds(joined, join(buckets.map(unstoredResultIds)));
+  return joined;
 }
 
 /** The lists one after the other: `concat` sizes its result once and keeps it a packed array. */

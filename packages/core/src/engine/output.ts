@@ -45,6 +45,24 @@ export interface SessionComputation {
   skipped: SkippedRecord[];
 }
 
+/** Per computation (or streamed part): the ids its failed and skipped records would have had as results. */
+const UNSTORED = new WeakMap<SessionComputation, readonly string[]>();
+
+/**
+ * The result ids this computation did not produce: those of its failed and skipped records, as a success would have
+ * had them. Result ids derive from the run id, so a re-run of a run id must remove these from a store: a metric that
+ * succeeded in an earlier attempt and failed now must not keep its earlier score under this run.
+ */
+export function unstoredResultIds(computation: SessionComputation): readonly string[] {
+  return UNSTORED.get(computation) ?? [];
+}
+
+/** Records `ids` as the unstored result ids of `computation` (the engine's record builder does). */
+export function setUnstoredResultIds(computation: SessionComputation, ids: readonly string[]): void {
+  if (ids.length > 0) UNSTORED.set(computation, ids);
+  else UNSTORED.delete(computation);
+}
+
 import type { MetricResult } from '../ontology/metric-result.js';
 import { metricDefinitionId } from '../ontology/metric-result.js';
 

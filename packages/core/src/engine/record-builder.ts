@@ -2,7 +2,7 @@ import type { MetricMetadata, MetricOutcome, MetricValue } from '../contracts/me
 import { isSkip, isTransientError } from '../contracts/metric.js';
 import type { EvaluationUsage } from '../ontology/metric-result.js';
 import type { Element, OntologyLevel } from '../ontology/types.js';
-import type { SessionComputation, ResultRecord } from './output.js';
+import { setUnstoredResultIds, type SessionComputation, type ResultRecord } from './output.js';
 import { resultIdAt, resultIdBlock, resultIdHead } from './result-id.js';
 
 /** What a metric produced for one element: its outcome, or the error it threw. */
@@ -32,6 +32,8 @@ export function buildRecords(
   const made = new Array<ResultRecord>(elements.length);
   let count = 0;
   const ids = resultIdBlock(resultIdHead(idPrefix), elements, idTails);
+  // The ids of the elements that got no result (see unstoredResultIds).
+  const unstored: string[] = [];
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
@@ -58,6 +60,7 @@ export function buildRecords(
         const problem = unserialisable(details);
         if (problem !== undefined) {
           out.failed.push({ name, level, measures, error: problem });
+          unstored.push(resultIdAt(ids, i));
           continue;
         }
       }
@@ -65,17 +68,20 @@ export function buildRecords(
         const problem = invalidOutcome(outcome);
         if (problem !== undefined) {
           out.failed.push(isTransientError(outcome) ? { name, level, measures, error: problem, transient: true } : { name, level, measures, error: problem });
+          unstored.push(resultIdAt(ids, i));
           continue;
         }
         // Valid (checked just above), so a defined `skipped` is a string reason.
         const valid = outcome as MetricOutcome;
         if (isSkip(valid)) {
           out.skipped.push({ name, level, measures, reason: valid.skipped });
+          unstored.push(resultIdAt(ids, i));
           continue;
         }
       }
     } catch (error) {
       out.failed.push({ name, level, measures, error: `invalid outcome: reading it threw: ${errorText(toError(error))}` });
+      unstored.push(resultIdAt(ids, i));
       continue;
     }
     const usage = evaluation as EvaluationUsage | undefined;
@@ -99,6 +105,7 @@ export function buildRecords(
   }
   made.length = count;
   out.results = made;
+  setUnstoredResultIds(out, unstored);
 }
 
 /** Why `details` cannot be written as JSON (a BigInt, a cycle, a throwing toJSON), or undefined when it can. */

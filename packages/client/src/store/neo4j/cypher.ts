@@ -131,6 +131,11 @@ export const UNLINK_RESULTS = `UNWIND $ids AS id
 MATCH (:MetricResult {id: id})-[old:ofMetricType|measures]->()
 DELETE old`;
 
+export const DELETE_RESULTS = `UNWIND $rows AS row
+MATCH (r:MetricResult {id: row.id, sessionId: row.sessionId})
+DETACH DELETE r
+RETURN count(*) AS removed`;
+
 export const WRITE_RESULTS = `UNWIND $rows AS row
 MERGE (r:MetricResult {id: row.id})
 SET r = row

@@ -196,6 +196,20 @@ export class Neo4jStore implements KnowledgeGraphStore {
     });
   }
 
+  async deleteMetricResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number> {
+    if (results.length === 0) return 0;
+    // Counted inside the work: the driver may run it again after a transient error.
+    return this.write(async (tx) => {
+      let removed = 0;
+      for (const chunk of chunks(results, this.batchSize)) {
+        const rows = chunk.map((r) => ({ sessionId: r.sessionId, id: r.id }));
+        const [record] = (await tx.run(cypher.DELETE_RESULTS, { rows })).records;
+        removed += Number(fromNeo4j(record?.toObject().removed) ?? 0);
+      }
+      return removed;
+    });
+  }
+
   async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
     if (query.metricNames && query.metricNames.length === 0) return [];
     const params = { sessionId, recursive: query.recursive ?? false, names: query.metricNames ? [...query.metricNames] : null };

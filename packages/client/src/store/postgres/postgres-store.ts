@@ -347,6 +347,16 @@ export class PostgresStore implements KnowledgeGraphStore {
     );
   }
 
+  async deleteMetricResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number> {
+    if (results.length === 0) return 0;
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM metric_results r USING unnest($1::text[], $2::text[]) AS t(session_id, id)
+       WHERE r.session_id = t.session_id AND r.id = t.id`,
+      [results.map((r) => r.sessionId), results.map((r) => r.id)],
+    );
+    return rowCount ?? 0;
+  }
+
   async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
     if (query.metricNames && query.metricNames.length === 0) return [];
     const where = ['r.session_id = $1'];

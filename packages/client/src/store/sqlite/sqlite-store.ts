@@ -208,6 +208,13 @@ export class SqliteStore implements KnowledgeGraphStore {
     return write.immediate();
   }
 
+  async deleteMetricResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number> {
+    if (results.length === 0) return 0;
+    const remove = this.prepare('DELETE FROM metric_results WHERE id = ? AND session_id = ?');
+    const run = this.db.transaction(() => results.reduce((n, r) => n + remove.run(r.id, r.sessionId).changes, 0));
+    return run.immediate();
+  }
+
   async getMetricResults(sessionId: string, query: MetricResultsQuery = {}): Promise<StoredMetricResult[]> {
     const where = ['r.session_id = ?'];
     const params: unknown[] = [sessionId];

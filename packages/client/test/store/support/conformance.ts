@@ -229,6 +229,26 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([c, b2, a]);
     });
 
+    it('deletes results by session and id, ignoring ids it does not hold', async () => {
+      const a = metricResult('del-a', 'sess', { at: 1 });
+      const b = metricResult('del-b', 'sess', { at: 2 });
+      const c = metricResult('del-c', 'sess2', { at: 3 });
+      expect(await store.writeMetricResults(DEFINITIONS, [a, b, c])).toEqual({ written: 3, rejected: [] });
+      const removed = await store.deleteMetricResults([
+        { sessionId: 'sess', id: 'del-a' },
+        { sessionId: 'sess2', id: 'del-c' },
+        { sessionId: 'sess', id: 'ghost' },
+        { sessionId: 'sess2', id: 'del-b' }, // another session's id: not this one's result
+      ]);
+      expect(removed).toBe(2);
+      expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([b]);
+      expect(await store.getMetricResults('sess2')).toEqual([]);
+      expect(await store.deleteMetricResults([])).toBe(0);
+      // Deleted, an id can be written again.
+      expect(await store.writeMetricResults(DEFINITIONS, [a])).toEqual({ written: 1, rejected: [] });
+      expect((await store.getMetricResults('sess')).map((s) => s.result)).toStrictEqual([b, a]);
+    });
+
     it('upserts Metric definitions: a changed definition replaces the stored one', async () => {
       await store.writeMetricResults(DEFINITIONS, [metricResult('d1', 'sess', { at: 1 })]);
       const changed = { ...DURATION, unit: 's', valueRange: 'non-negative seconds', description: undefined };
