@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, issueLines, ONTOLOGY_LEVELS } from '@mce/core';
 import { parseSessionDocument } from '../ingest/formats/session-json.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
+import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { OPENAPI } from './openapi.js';
 
@@ -93,12 +94,6 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(match[1]!.trim());
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-/** SQLite answering that another connection holds the write lock (after its busy timeout): retry later. */
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
 class BadRequest extends Error {}
@@ -191,7 +186,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
-    if (isBusy(error)) {
+    if (isLocked(error)) {
       c.header('Retry-After', '1');
       return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
     }

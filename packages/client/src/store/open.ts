@@ -57,8 +57,12 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
     }
   }
   // "file is not a database", "ECONNREFUSED": said of which store, so the user knows which setting to fix.
+  // A SQLite file that cannot be opened is the user's input (a wrong path, not a database); one that another process
+  // keeps locked is not.
   const cannotOpen = (error: unknown) =>
-    new StoreOpenError(`cannot open the store ${shownUrl(resolved.url)}: ${errorText(error)}`, resolved.kind === 'sqlite', { cause: error });
+    new StoreOpenError(`cannot open the store ${shownUrl(resolved.url)}: ${errorText(error)}`, resolved.kind === 'sqlite' && !isLocked(error), {
+      cause: error,
+    });
   let store: KnowledgeGraphStore;
   try {
     store = createStore(resolved, options);
@@ -96,4 +100,10 @@ function createStore(target: StoreTarget, options: OpenStoreOptions): KnowledgeG
     case 'neo4j':
       return new Neo4jStore(target, { ...logger, ...options.neo4j });
   }
+}
+
+/** SQLite's answer when another connection held the lock past the busy timeout. */
+export function isLocked(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }

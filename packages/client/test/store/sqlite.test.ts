@@ -30,6 +30,24 @@ describe('SQLite store file', () => {
     db.close();
   });
 
+  it('an up-to-date store opens and reads while another process holds the write lock', async () => {
+    const file = path.join(dir, 'locked.db');
+    const first = await openStore(`sqlite:${file}`);
+    await first.writeSessions([bareSession('stored', 1)]);
+    await first.close();
+    const writer = new Database(file);
+    writer.exec('BEGIN IMMEDIATE'); // a long ingest of another process, say
+    try {
+      // Taking the lock to open, it would wait out the 10 s busy timeout and fail: "database is locked".
+      const reader = await openStore(`sqlite:${file}`);
+      expect((await reader.listSessions()).map((s) => s.id)).toEqual(['stored']);
+      await reader.close();
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+    }
+  });
+
   it('two stores on the same file see each other’s writes', async () => {
     const file = path.join(dir, 'shared.db');
     const a = await openStore(`sqlite:${file}`);

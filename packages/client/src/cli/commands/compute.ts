@@ -62,21 +62,26 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       };
 
       if (opts.input?.length) {
-        let sessions = await readInputSessions(opts.input, format, log);
-        if (opts.store) {
-          const stored = await client.store.sessionExists(sessions.map((s) => s.id));
-          await client.store.writeSessions(sessions);
-          if (stored.size > 0) {
-            // The store merged the file's copy into what it held: the results must measure that merged session, the
-            // one they are stored beside, not the file's part of it.
-            const merged = await client.store.getSessions([...stored]);
-            sessions = sessions.map((s) => merged.get(s.id) ?? s);
-            log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+        const all = await readInputSessions(opts.input, format, log);
+        // A chunk at a time, each written in short transactions: one transaction for thousands of sessions would hold
+        // the SQLite write lock longer than another process waits for it.
+        for (let i = 0; i < all.length; i += CHUNK) {
+          let sessions = all.slice(i, i + CHUNK);
+          if (opts.store) {
+            const stored = await client.store.sessionExists(sessions.map((s) => s.id));
+            await client.store.writeSessions(sessions);
+            if (stored.size > 0) {
+              // The store merged the file's copy into what it held: the results must measure that merged session,
+              // the one they are stored beside, not the file's part of it.
+              const merged = await client.store.getSessions([...stored]);
+              sessions = sessions.map((s) => merged.get(s.id) ?? s);
+              log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+            }
           }
+          const batch = await client.compute(sessions, request);
+          if (opts.store) await client.storeComputations(batch);
+          emit(batch);
         }
-        const batch = await client.compute(sessions, request);
-        if (opts.store) await client.storeComputations(batch);
-        emit(batch);
       } else {
         const sessionIds = opts.all ? await allSessionIds(client) : ids;
         progress.start(sessionIds.length, 'sessions');

@@ -63,6 +63,9 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async init(): Promise<void> {
+    // Up to date, the store is opened with reads only: taking the write lock here would make every reader (a listing,
+    // a lookup) wait for, and fail after, any long write of another process.
+    if (this.pendingMigrations() === 0) return;
     this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
     const migrate = this.db.transaction(() => {
@@ -78,6 +81,14 @@ export class SqliteStore implements KnowledgeGraphStore {
       }
     });
     migrate.immediate();
+  }
+
+  /** Migrations not applied yet (all of them on a new file), read without taking the write lock. */
+  private pendingMigrations(): number {
+    const table = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").pluck().get();
+    if (!table) return SQLITE_MIGRATIONS.length;
+    const applied = new Set(this.db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+    return SQLITE_MIGRATIONS.filter((m) => !applied.has(m.version)).length;
   }
 
   async writeSessions(sessions: readonly Session[]): Promise<void> {
