@@ -62,4 +62,14 @@ describe('SessionSchema times', () => {
     ]);
     expect(SessionSchema.safeParse({ id: 's', startTime: 8.64e15, endTime: 8.64e15 }).success).toBe(true);
   });
+
+  it('refuses a session or call that ends before it starts, naming it; an instant (end = start) is fine', () => {
+    const parsed = SessionSchema.safeParse({ id: 's', startTime: 10, endTime: 5, llmCalls: [
+      { kind: 'LLMCall', id: 'l', name: 'chat', startTime: 3, endTime: 2, status: 'ok', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },
+    ], toolCalls: [{ kind: 'ToolCall', id: 't', name: 't', startTime: 4, endTime: 4, status: 'ok', toolName: 't' }] });
+    expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'endTime: 5 is before startTime 10',
+      'llmCalls.0.endTime: 2 is before startTime 3',
+    ]);
+  });
 });

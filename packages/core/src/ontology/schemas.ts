@@ -154,6 +154,18 @@ export const SessionSchema = z.object({
   mcpServers: z.array(MCPServerSchema).default([]),
   attributes: record.optional(),
 }).superRefine((session, ctx) => {
+  // A time span that ends before it starts has no duration: refused where it is written, naming it (trace ingestion
+  // cannot refuse a span; it reads such a one as a 0 ms call, with a warning).
+  if (endsBeforeStart(session)) {
+    ctx.addIssue({ code: 'custom', path: ['endTime'], message: `${session.endTime} is before startTime ${session.startTime}` });
+  }
+  for (const list of ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'] as const) {
+    session[list].forEach((call, i) => {
+      if (endsBeforeStart(call)) {
+        ctx.addIssue({ code: 'custom', path: [list, i, 'endTime'], message: `${call.endTime} is before startTime ${call.startTime}` });
+      }
+    });
+  }
   // A call id names one call of the session whatever its class: the stores key calls by it, and a second call with
   // the same id would silently replace the first.
   const seen = new Map<string, string>();
@@ -182,6 +194,10 @@ export const SessionSchema = z.object({
     });
   }
 });
+
+/** Both times valid (a time out of range is reported on its own) and the end before the start. */
+const endsBeforeStart = ({ startTime, endTime }: { startTime: number; endTime: number }) =>
+  Math.abs(startTime) <= MAX_EPOCH_MS && Math.abs(endTime) <= MAX_EPOCH_MS && endTime < startTime;
 
 const where = (place: string | undefined) => (place === undefined ? '' : ` (it is ${place})`);
 

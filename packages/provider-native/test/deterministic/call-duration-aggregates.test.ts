@@ -88,12 +88,17 @@ describe('call-duration aggregates', () => {
     expect(asked).toEqual(['Duration@LLMCall', 'Duration@LLMCall', 'Duration@ToolCall']);
   });
 
-  it('say how many calls had no Duration result', async () => {
+  it('fail when a call has no Duration result: the statistic of the others is not the session\'s', async () => {
     const partial = lookupOf([resultOf('Duration', 'LLMCall', 'l1', 100), resultOf('Duration', 'LLMCall', 'l2', 300)]);
-    const r = await valueOf(MeanLLMCallDuration, 'Session', s, s, partial);
-    expect(r.value).toBe(200);
-    expect(r.details).toEqual({ calls: 2, missing: 1 });
-    expect(r.reasoning).toBe('Mean of the Duration of 2 LLM calls: 200 ms (1 call(s) without a Duration result left out).');
+    const ctx = { session: s, level: 'Session' as const, options: {}, results: partial };
+    expect(() => MeanLLMCallDuration.compute(s, ctx)).toThrow(
+      "Duration failed for 1 of the session's 3 LLM calls (see their errors): the mean of the others is not the session's",
+    );
+    expect(() => P95LLMCallDuration.compute(s, ctx)).toThrow(
+      "Duration failed for 1 of the session's 3 LLM calls (see their errors): the 95th percentile (nearest rank) of the others is not the session's",
+    );
+    const whole = await valueOf(MeanLLMCallDuration, 'Session', s, s, lookupOf([...['l1', 'l2', 'l3'].map((id, i) => resultOf('Duration', 'LLMCall', id, 100 * (i + 1)))]));
+    expect([whole.value, whole.details, whole.reasoning]).toEqual([200, { calls: 3 }, 'Mean of the Duration of 3 LLM calls: 200 ms.']);
   });
 
   it('are skipped when the session has no such call', async () => {

@@ -64,15 +64,17 @@ function callDurationAggregate(
     (_element, ctx): MetricOutcome => {
       const durations = callDurations(ctx, level);
       if (!durations) return skip(`the session has no ${what}`);
-      const value = reduce(durations);
       const total = (ctx.session as Session)[level === 'LLMCall' ? 'llmCalls' : 'toolCalls'].length;
       const missing = total - durations.length;
+      // Over the calls that have one, the statistic would be stored as the session's while it is not: a failure.
+      if (missing > 0) {
+        throw new Error(`Duration failed for ${missing} of the session's ${total} ${what} (see their errors): the ${statistic.toLowerCase()} of the others is not the session's`);
+      }
+      const value = reduce(durations);
       return {
         value,
-        reasoning:
-          `${statistic} of the Duration of ${durations.length} ${what}: ${fmt(value)} ms` +
-          (missing > 0 ? ` (${missing} call(s) without a Duration result left out).` : '.'),
-        details: { calls: durations.length, ...(missing > 0 ? { missing } : {}), ...(method ? { method } : {}) },
+        reasoning: `${statistic} of the Duration of ${durations.length} ${what}: ${fmt(value)} ms.`,
+        details: { calls: durations.length, ...(method ? { method } : {}) },
       };
     },
   );
@@ -84,7 +86,7 @@ export const MeanLLMCallDuration = callDurationAggregate(
   'Mean',
   mean,
   'Mean Duration (ms) of the session\'s LLM calls, read from their Duration results (not recomputed). Skipped when ' +
-    'the session has no LLM call.',
+    'the session has no LLM call; fails when one of them has no Duration result.',
 );
 
 export const P95LLMCallDuration = callDurationAggregate(
@@ -94,7 +96,7 @@ export const P95LLMCallDuration = callDurationAggregate(
   (values) => nearestRankPercentile(values, 95),
   '95th percentile of the Duration (ms) of the session\'s LLM calls, by the nearest-rank method: the value at rank ' +
     '⌈0.95·n⌉ of the n durations sorted ascending (no interpolation). Read from the Duration results. Skipped when ' +
-    'the session has no LLM call.',
+    'the session has no LLM call; fails when one of them has no Duration result.',
   'nearest-rank',
 );
 
@@ -104,5 +106,5 @@ export const MeanToolCallDuration = callDurationAggregate(
   'Mean',
   mean,
   'Mean Duration (ms) of the session\'s tool calls, read from their Duration results (not recomputed). Skipped when ' +
-    'the session has no tool call.',
+    'the session has no tool call; fails when one of them has no Duration result.',
 );
