@@ -468,7 +468,9 @@ export async function writeSessionsFile(path: string, sessions: Iterable<Session
   // can write to, a predictable name would let them point it at another of the user's files.
   const partial = inPlace ? target : `${target}.${randomBytes(8).toString('hex')}.partial`;
   try {
-    await pipeline(Readable.from(text()), createWriteStream(partial, inPlace ? { encoding: 'utf8' } : { encoding: 'utf8', flags: 'wx', mode: existing ? existing.mode & 0o777 : 0o666 }));
+    // flush: on disk before the rename, so that a power loss cannot leave a renamed but truncated file.
+    const options = inPlace ? { encoding: 'utf8' as const } : { encoding: 'utf8' as const, flags: 'wx', mode: existing ? existing.mode & 0o777 : 0o666, flush: true };
+    await pipeline(Readable.from(text()), createWriteStream(partial, options));
     if (!inPlace) await rename(partial, target);
   } catch (err) {
     if (!inPlace) await rm(partial, { force: true }).catch(() => undefined);
