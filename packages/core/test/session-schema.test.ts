@@ -63,6 +63,17 @@ describe('SessionSchema times', () => {
     expect(SessionSchema.safeParse({ id: 's', startTime: 8.64e15, endTime: 8.64e15 }).success).toBe(true);
   });
 
+  it('refuses a NUL character in the ids the stores key (session, call, MCP server), naming the field', () => {
+    const parsed = SessionSchema.safeParse({ id: 's\u0000', startTime: 0, endTime: 1,
+      toolCalls: [{ kind: 'ToolCall', id: 't\u0000x', name: 't', startTime: 0, endTime: 1, status: 'ok', toolName: 't' }],
+      mcpServers: [{ name: 'm\u0000' }] });
+    expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'id: must not contain a NUL character',
+      'toolCalls.0.id: must not contain a NUL character',
+      'mcpServers.0.name: must not contain a NUL character',
+    ]);
+  });
+
   it('refuses a session or call that ends before it starts, naming it; an instant (end = start) is fine', () => {
     const parsed = SessionSchema.safeParse({ id: 's', startTime: 10, endTime: 5, llmCalls: [
       { kind: 'LLMCall', id: 'l', name: 'chat', startTime: 3, endTime: 2, status: 'ok', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0 } },

@@ -11,6 +11,8 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 export const MAX_EPOCH_MS = 8.64e15;
 const epochMs = finite.refine((n) => Math.abs(n) <= MAX_EPOCH_MS, 'is out of the range of dates (epoch milliseconds, at most ±8.64e15)');
 const count = z.number().int().nonnegative();
+/** A key the stores index (session id, call id, MCP server name): PostgreSQL text cannot hold a NUL character. */
+const key = z.string().min(1).refine((s) => !s.includes('\0'), 'must not contain a NUL character');
 const record = z.record(z.string(), z.unknown());
 
 export const StatusSchema = z.enum(['ok', 'error', 'unset']);
@@ -42,7 +44,7 @@ export const TokenUsageSchema = z.object({
 });
 
 export const MCPServerSchema = z.object({
-  name: z.string().min(1),
+  name: key,
   transport: z.string().optional(),
   tools: z.array(ToolDefinitionSchema).default([]),
   resources: z
@@ -69,7 +71,7 @@ export const MCPServerSchema = z.object({
 });
 
 const callBase = {
-  id: z.string().min(1),
+  id: key,
   traceId: z.string().optional(),
   parentId: z.string().optional(),
   masCallId: z.string().optional(),
@@ -138,7 +140,7 @@ export const ToolCallSchema = z.object({
 
 export const SessionSchema = z.object({
   kind: z.literal('Session').default('Session'),
-  id: z.string().min(1),
+  id: key,
   startTime: epochMs,
   endTime: epochMs,
   serviceName: z.string().optional(),
