@@ -17,8 +17,9 @@ const isEmpty = (value: unknown): boolean =>
   value === undefined || value === null || value === '' || (typeof value === 'object' && Object.keys(value).length === 0);
 
 /**
- * start/end = min/max, trace ids unioned (stored ones first), every other field (attributes included, as a whole)
- * keeps the stored value unless it is empty.
+ * start/end = min/max, trace ids unioned (stored ones first); the user input is the one of the part that starts first
+ * and the final response the one of the part that ends last (whichever was written first), when that part has one;
+ * every other field (attributes included, as a whole) keeps the stored value unless it is empty.
  */
 export function mergeSessionHeader(stored: SessionHeader | undefined, incoming: SessionHeader): SessionHeader {
   if (!stored) return incoming;
@@ -31,7 +32,16 @@ export function mergeSessionHeader(stored: SessionHeader | undefined, incoming: 
     endTime: Math.max(stored.endTime, incoming.endTime),
     traceIds: [...new Set([...stored.traceIds, ...incoming.traceIds])],
   };
+  const userInput = firstOf(incoming.startTime < stored.startTime ? [incoming, stored] : [stored, incoming], 'userInput');
+  const finalResponse = firstOf(incoming.endTime > stored.endTime ? [incoming, stored] : [stored, incoming], 'finalResponse');
+  if (userInput !== undefined) merged.userInput = userInput;
+  if (finalResponse !== undefined) merged.finalResponse = finalResponse;
   return merged;
+}
+
+/** The first non-empty `field` of the parts, in the order given. */
+function firstOf(parts: readonly SessionHeader[], field: 'userInput' | 'finalResponse'): string | undefined {
+  return parts.map((p) => p[field]).find((v) => !isEmpty(v));
 }
 
 /** Upsert by key: a stored element keeps its position and takes the incoming value; new ones are appended. */

@@ -64,7 +64,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const partB = bareSession('split', 900, {
         endTime: 5000,
         traceIds: ['t2', 't1'],
-        userInput: 'ignored: the stored value is kept',
+        userInput: 'the question that came first',
+        finalResponse: 'the last answer',
         serviceName: 'svc',
         appName: 'app',
         toolCalls: [updated, toolCall('split', 3, 1000)],
@@ -76,7 +77,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         ...bareSession('split', 900),
         endTime: 5000,
         traceIds: ['t1', 't2'],
-        userInput: 'first question',
+        userInput: 'the question that came first', // part B starts first (900 < 1000) and ends last (5000)
+        finalResponse: 'the last answer',
         serviceName: 'svc',
         appName: 'app',
         toolCalls: [toolCall('split', 1, 1000), updated, toolCall('split', 3, 1000)],
@@ -90,6 +92,22 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const [summary] = await store.listSessions({ serviceName: 'svc', limit: 1, offset: 1 });
       expect(summary?.id).toBe('split2');
       expect((await store.getSession('split2'))?.traceIds).toEqual(['t1', 't2']);
+    });
+
+    it('takes the user input of the part that starts first and the final response of the part that ends last, whatever the order', async () => {
+      const early = bareSession('order', 100, { endTime: 200, userInput: 'book me a flight', finalResponse: 'searching…' });
+      const late = bareSession('order', 300, { endTime: 900, userInput: 'notifier: seat AF006 is full', finalResponse: 'booked AF008' });
+      const expected = { userInput: 'book me a flight', finalResponse: 'booked AF008', startTime: 100, endTime: 900 };
+      await store.writeSessions([early]);
+      await store.writeSessions([late]);
+      expect(await store.getSession('order')).toMatchObject(expected);
+      await store.writeSessions([{ ...late, id: 'order2' }]);
+      await store.writeSessions([{ ...early, id: 'order2' }]);
+      expect(await store.getSession('order2')).toMatchObject(expected);
+      // A part without one leaves the other's.
+      await store.writeSessions([{ ...late, id: 'order3', finalResponse: '' }]);
+      await store.writeSessions([{ ...early, id: 'order3', userInput: '' }]);
+      expect(await store.getSession('order3')).toMatchObject({ userInput: 'notifier: seat AF006 is full', finalResponse: 'searching…' });
     });
 
     it('a call written again as another class, under another parent, is read back as written last, once, in its place', async () => {
