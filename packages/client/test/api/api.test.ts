@@ -44,6 +44,9 @@ describe('REST API', () => {
 
     const stored = (await (await app.request('/sessions/weather-001/metrics?recursive=true&metrics=Duration')).json()) as SessionComputation;
     expect(stored.results.map((r) => r.id).sort()).toEqual(computed.results.filter((r) => r.name === 'Duration').map((r) => r.id).sort());
+    // Not recursive unless asked: the session's own results only.
+    const own = (await (await app.request('/sessions/weather-001/metrics?metrics=Duration')).json()) as SessionComputation;
+    expect(own.results.map((r) => `${r.name}@${r.level}:${r.measures}`)).toEqual(['Duration@Session:weather-001']);
   });
 
   it('answers 404 for an unknown session and 400 for bad input', async () => {

@@ -241,6 +241,10 @@ describe('mce compute --input', () => {
   it('usage errors exit 2', async () => {
     const run = await runCli(['compute'], tempWorkspace());
     expect(run.code).toBe(2);
+    // Commander's own usage errors too (it would exit 1); help is no error.
+    const unknown = await runCli(['compute', '--bogus'], tempWorkspace());
+    expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, "error: unknown option '--bogus'"]);
+    expect((await runCli(['--help'], tempWorkspace())).code).toBe(0);
     expect(run.stderr).toContain('give session ids, --all, or --input');
     const time = await runCli(['sessions', 'list', '--from', 'yesterday'], tempWorkspace());
     expect([time.code, time.stderr]).toEqual([2, 'mce: --from: not a time: yesterday (ISO 8601, e.g. 2026-11-30T08:00:00Z, or epoch milliseconds)\n']);
@@ -323,6 +327,24 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect(run.stderr).toContain(`${bad}:1: invalid JSON`);
     const listed = (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string }[]>();
     expect(listed.map((x) => x.id)).toEqual(['weather-001']);
+  });
+
+  it('compute --all computes every stored session, oldest first, in chunks; --no-recursive keeps to the Session level', async () => {
+    const ws = tempWorkspace();
+    // 101 sessions: one more than a chunk of 100.
+    const sessions = Array.from({ length: 101 }, (_, i) => ({ id: `bulk-${String(i).padStart(3, '0')}`, startTime: 1000 * i, endTime: 1000 * i + 10 + i }));
+    const file = join(ws.dir, 'bulk.json');
+    writeFileSync(file, JSON.stringify({ sessions }));
+    expect((await runCli(['ingest', file], ws)).code).toBe(0);
+    const all = (await runCli(['compute', '--all', '--metrics', 'Duration', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
+    expect(all.sessions.map((c) => c.sessionId)).toEqual(sessions.map((s) => s.id));
+    expect(all.sessions.map((c) => value(c, 'Duration'))).toEqual(sessions.map((_, i) => 10 + i));
+
+    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
+    const levels = async (args: string[]) =>
+      [...new Set((await runCli(['compute', 'weather-001', '--metrics', 'Duration', '--no-store', '--json', ...args], ws)).json<{ sessions: SessionComputation[] }>().sessions[0]?.results.map((r) => r.level))].sort();
+    expect(await levels([])).toEqual(['AgentCall', 'LLMCall', 'MASCall', 'Session', 'ToolCall']);
+    expect(await levels(['--no-recursive'])).toEqual(['Session']);
   });
 
   it('compute --no-store of stored sessions follows the configuration (engine.recursive: false → Session level only)', async () => {

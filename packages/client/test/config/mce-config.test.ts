@@ -159,6 +159,9 @@ describe('inline metric options', () => {
     );
     const same = parseMceConfig(text.replace('0.9', '0.2'), 'c.yaml');
     expect(same.metricOptions.Duration).toEqual({ threshold: 0.2 });
+    // Equal values are compared as values: the same list written twice is no conflict.
+    const lists = 'metrics:\n  Session:\n    - name: MCPUse\n      system_one_weights: [2, 1, 1]\n  AgentCall:\n    - name: MCPUse\n      system_one_weights: [2, 1, 1]\n';
+    expect(parseMceConfig(lists, 'c.yaml').metricOptions.MCPUse).toEqual({ system_one_weights: [2, 1, 1] });
   });
 });
 

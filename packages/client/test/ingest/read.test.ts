@@ -317,6 +317,15 @@ describe('tolerance and warnings', () => {
     expect([session.startTime, session.endTime]).toEqual([1000, 2000]);
   });
 
+  it('a span that ends before it starts is read as a 0 ms call at its start, and a malformed span\'s warning names its line', async () => {
+    const backwards = req({ ...span(T1, sid(1), { 'gen_ai.operation.name': 'chat' }), startTimeUnixNano: '3000000000', endTimeUnixNano: '2000000000' });
+    const broken = req({ ...span(T1, sid(2), { 'gen_ai.operation.name': 'chat' }), endTimeUnixNano: undefined });
+    const r = await readSessions(write(`${JSON.stringify(backwards)}\n\n${JSON.stringify(broken)}\n`, 'jsonl'));
+    const call = r.sessions[0]!.llmCalls[0]!;
+    expect([call.id, call.startTime, call.endTime]).toEqual([sid(1), 3000, 3000]);
+    expect(r.warnings.map((w) => [w.code, w.span, w.line])).toEqual([['malformed-span', sid(2), 3]]);
+  });
+
   it('a ClickHouse row without a Duration, or at the epoch, is skipped with a warning', async () => {
     const row = (id: string, extra: Record<string, unknown>) => ({
       Timestamp: '2025-06-20 21:37:02.820000000',
@@ -331,11 +340,12 @@ describe('tolerance and warnings', () => {
       StatusCode: 'Unset',
       ...extra,
     });
-    const p = write(JSON.stringify([row(sid(1), {}), row(sid(2), { Duration: undefined }), row(sid(3), { Timestamp: '1970-01-01 00:00:00.000000000' })]));
+    const p = write(JSON.stringify([row(sid(1), {}), row(sid(2), { Duration: undefined }), row(sid(3), { Timestamp: '1970-01-01 00:00:00.000000000' }), row(sid(4), { Duration: -5 })]));
     const r = await readSessions(p, { format: 'clickhouse' });
-    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([['malformed-span', sid(2)], ['malformed-span', sid(3)]]);
+    expect(r.warnings.map((w) => [w.code, w.span])).toEqual([['malformed-span', sid(2)], ['malformed-span', sid(3)], ['malformed-span', sid(4)]]);
     expect(r.warnings[0]!.message).toMatch(/no readable Duration/);
     expect(r.warnings[1]!.message).toMatch(/Timestamp is the epoch/);
+    expect(r.warnings[2]!.message).toMatch(/no readable Duration/); // a negative one
     const call = r.sessions[0]!.llmCalls[0]!;
     expect([call.id, call.endTime - call.startTime]).toEqual([sid(1), 1500]);
   });

@@ -209,6 +209,15 @@ describe('Neo4j store statements', () => {
     const back = await store.getMetricResults('S', { recursive: true, metricNames: ['Duration'] });
     expect(back.map((b) => b.result)).toStrictEqual([judged, plain]);
     expect(driver.find('RETURN properties(r) AS result')[0]?.params).toEqual({ sessionId: 'S', recursive: true, names: ['Duration'] });
+    // Not recursive unless asked, every name when none is given; the session's own results only then, newest first.
+    await store.getMetricResults('S');
+    expect(driver.find('RETURN properties(r) AS result')[1]?.params).toEqual({ sessionId: 'S', recursive: false, names: null });
+    expect(driver.find('RETURN properties(r) AS result')[0]?.cypher.split('\n').slice(1, 5)).toEqual([
+      'WHERE r.sessionId = $sessionId',
+      "  AND ($recursive OR (r.measuresLevel = 'Session' AND r.measuresId = $sessionId))",
+      '  AND ($names IS NULL OR r.name IN $names)',
+      'WITH r, m ORDER BY r.computedAt DESC, r.id',
+    ]);
     expect(driver.opened).toBe(driver.closed);
   });
 
@@ -224,6 +233,7 @@ describe('Neo4j store statements', () => {
     ]);
     const [paged] = driver.runs;
     expect(paged?.mode).toBe('read');
+    expect(paged?.cypher).toContain('WITH s ORDER BY s.startTime DESC, s.id SKIP $offset'); // newest first
     expect(paged?.cypher).toContain('SKIP $offset LIMIT $limit');
     expect(isInt(paged?.params.offset, 4)).toBe(true);
     expect(isInt(paged?.params.limit, 2)).toBe(true);

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openStore, SqliteStore } from '../../src/store/index.js';
 import { storeConformance } from './support/conformance.js';
-import { bareSession } from './support/sessions.js';
+import { bareSession, toolCall } from './support/sessions.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mce-store-sqlite-'));
 let n = 0;
@@ -46,6 +46,21 @@ describe('SQLite store file', () => {
       writer.exec('ROLLBACK');
       writer.close();
     }
+  });
+
+  it('a call added by a later part gets the next position, after the stored calls', async () => {
+    const file = path.join(dir, 'positions.db');
+    const store = await openStore(`sqlite:${file}`);
+    await store.writeSessions([bareSession('parts', 1, { toolCalls: [toolCall('parts', 1, 1), toolCall('parts', 2, 1)] })]);
+    await store.writeSessions([bareSession('parts', 1, { toolCalls: [toolCall('parts', 3, 1)] })]);
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT id, seq FROM calls WHERE session_id = ? ORDER BY seq').all('parts')).toEqual([
+      { id: toolCall('parts', 1, 1).id, seq: 0 },
+      { id: toolCall('parts', 2, 1).id, seq: 1 },
+      { id: toolCall('parts', 3, 1).id, seq: 2 },
+    ]);
+    db.close();
   });
 
   it('two stores on the same file see each other’s writes', async () => {
