@@ -103,6 +103,23 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect(processor.calls).toBe(2);
   });
 
+  it('a replayed message that fails again spends its fresh attempts, keeping the headers that are not ours', async () => {
+    const queue = uniqueQueue('moves_replay_dead');
+    const processor = new FlakyProcessor(fixture.service);
+    processor.failuresLeft = Number.POSITIVE_INFINITY;
+    const worker = start(queue, processor, { maxAttempts: 2, retryDelayMs: 100 });
+    await worker.ready();
+    await broker.publishRaw(queue, Buffer.from('{"session_id":"known-1"}'), {
+      messageId: 'replayed-again',
+      headers: { [HEADER.reason]: 'max-attempts-exceeded', [HEADER.attempts]: 3, [HEADER.lastError]: 'store unreachable', 'x-app': 'kept' },
+    });
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 10_000, 'dead-lettered again');
+    const [dead] = await broker.drain(`${queue}.dlq`);
+    expect([dead?.headers?.[HEADER.reason], dead?.headers?.[HEADER.attempts], dead?.headers?.['x-app']]).toEqual(['max-attempts-exceeded', 2, 'kept']);
+    expect(processor.calls).toBe(2);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(1);
+  });
+
   it('consumes a quorum queue the pipeline declared with a delivery limit, given the same queue arguments', async () => {
     const queue = uniqueQueue('moves_quorum');
     const queueArguments = { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } as const;

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
@@ -112,6 +113,42 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     ]);
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 3 * k, sessions: 3, min: k, max: k });
+  });
+
+  it('a batch that succeeds ends a run of failures: the next failure pauses as briefly as the first', async () => {
+    const lines: { msg?: string; pauseMs?: number }[] = [];
+    const capture = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg?: string; pauseMs?: number }) });
+    const queue = uniqueQueue('retry_reset');
+    const fixture = await openService(PG_URL, `worker_retry_reset_${process.pid}`, sessions);
+    const processor = new FlakyProcessor(fixture.service);
+    const worker = new MceWorker({ config: testConfig(queue, { maxAttempts: 5, retryDelayMs: 150, batchSize: 2, batchMaxWaitMs: 100 }), processor, logger: capture });
+    cleanups.push(() => fixture.close(), () => broker.deleteQueues(queue), () => worker.close());
+    await worker.ready();
+    processor.failuresLeft = 1;
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 2));
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 2, 20_000, '2 acks');
+    processor.failuresLeft = 1;
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(2, 4));
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 4, 20_000, '4 acks');
+    const pauses = lines.filter((l) => l.msg?.startsWith('batch failed')).map((l) => l.pauseMs);
+    expect(pauses).toEqual([150, 150]);
+  });
+
+  it('a processor that answers for fewer sessions than it was given fails the batch, saying so', async () => {
+    const { queue, processor, worker } = await setUp('retry_short', { maxAttempts: 1, batchSize: 2, batchMaxWaitMs: 60_000 });
+    const inner = processor.inner;
+    processor.inner = {
+      processBatch: async (items) => {
+        const outcome = await inner.processBatch(items);
+        return { ...outcome, items: outcome.items.slice(1) };
+      },
+    };
+    // batchSize 2 and a minute's wait: the two messages leave as one batch as soon as both are there, not after the wait.
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 2));
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 20_000, '2 dead-lettered messages');
+    const dead = await broker.drain(`${queue}.dlq`);
+    expect(dead.map((m) => m.headers?.[HEADER.lastError])).toEqual(['processBatch returned 1 outcomes for 2 sessions', 'processBatch returned 1 outcomes for 2 sessions']);
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(1);
   });
 
   it('pauses new batches after a failed one (not ready meanwhile): a short outage does not dead-letter the queue', async () => {
