@@ -140,7 +140,7 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
       expect(outcome.items.map((i) => [i.status, i.results, i.failedMetrics])).toEqual([['ok', 2, 0]]);
       const stored = await client.getMetrics('judged-1');
       expect(stored.find((r) => r.name === 'AnswerRelevancy')?.result).toBeCloseTo(0.75, 10);
-      expect(stored.find((r) => r.name === 'Duration')).toBeDefined();
+      expect(stored.find((r) => r.name === 'Duration')?.result).toBe(4200); // the example session's 10:00:00.000 to 10:00:04.200
     } finally {
       await watcher.end();
       await store.close();

@@ -27,7 +27,16 @@ describe('examples/sessions', () => {
 
   it('single-agent-tool.json', async () => {
     const [s] = (await readSessions(root('examples/sessions/single-agent-tool.json'))).sessions;
-    expect(summarise(s!)).toMatchObject({ counts: { MASCall: 1, AgentCall: 1, TaskCall: 0, LLMCall: 2, ToolCall: 1 }, tools: ['get_weather'], tokens: { input: 662, output: 33, cacheRead: 0, total: 695 } });
+    expect(summarise(s!)).toEqual({
+      counts: { MASCall: 1, AgentCall: 1, TaskCall: 0, LLMCall: 2, ToolCall: 1 },
+      tokens: { input: 662, output: 33, cacheRead: 0, total: 695 },
+      agents: ['weather_agent'],
+      transitions: [],
+      tools: ['get_weather'],
+      llmAgents: ['weather_agent', 'weather_agent'],
+      toolAgents: ['weather_agent'],
+      errors: [],
+    });
   });
 
   it('handoff-three-agents.json', async () => {

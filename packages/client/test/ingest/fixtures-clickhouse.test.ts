@@ -152,5 +152,13 @@ describe('ClickHouse fixtures', () => {
     // The tool span is a root of its own trace; its MAS call is the workflow whose window holds it.
     expect(tool.masCallId).toBe(s.masCalls[0]!.id);
     expect(s.llmCalls[0]!.toolDefinitions.map((d) => d.name)).toEqual(expect.arrayContaining(['uniform_distribution_number_generation']));
+    // Times: Timestamp (µs precision here) plus Duration (ns), as computed by hand from the rows.
+    const ms = (c: { startTime: number; endTime: number }) => [c.startTime, c.endTime].map((t) => Math.round(t * 1000) / 1000);
+    expect(ms(s)).toEqual([1753097483675.906, 1753097487259.636]); // the workflow span's start and end
+    expect(s.llmCalls.map(ms)).toEqual([
+      [1753097483699.93, 1753097485536.889],
+      [1753097485559.693, 1753097487256.895],
+    ]);
+    expect(ms(tool)).toEqual([1753097485539.387, 1753097485539.737]); // 350,000 ns
   });
 });
