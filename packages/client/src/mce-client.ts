@@ -129,41 +129,12 @@ export class MCEClient implements AsyncDisposable {
     }
     const client = new MCEClient(config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
     try {
-      client.#checkConfiguredSelection();
+      checkConfiguredSelection(client.config, client.engine);
     } catch (error) {
       await client.close();
       throw error;
     }
     return client;
-  }
-
-  /**
-   * A metric selection read from a file is checked when the client opens, and a bad entry is reported as a problem
-   * of that file at its line (an unknown name, a level the metric does not have), not at the first computation.
-   */
-  #checkConfiguredSelection(): void {
-    const problems: ConfigError['problems'] = [];
-    let selected = new Set<string>();
-    if (this.config.source && this.config.metrics) {
-      selected = new Set(Object.values(this.config.metrics).flat());
-      try {
-        this.engine.plan({ metrics: this.config.metrics, recursive: true });
-      } catch (error) {
-        const inFile = error instanceof MetricSelectionError && selectionConfigError(this.config, error);
-        if (!inFile) throw error;
-        problems.push(...inFile.problems);
-      }
-    }
-    try {
-      this.engine.checkOptions(this.config.metricOptions);
-    } catch (error) {
-      // An unknown metric selected with inline options is reported once, by the selection.
-      const rest = error instanceof MetricOptionsError ? error.problems.filter((p) => p.option !== undefined || !selected.has(p.metric)) : [];
-      const inFile = error instanceof MetricOptionsError && optionsConfigError(this.config, new MetricOptionsError(rest));
-      if (!inFile) throw error;
-      problems.push(...inFile.problems);
-    }
-    if (problems.length > 0) throw new ConfigError(this.config.source as string, problems);
   }
 
   get store(): KnowledgeGraphStore {
@@ -359,3 +330,33 @@ export function metricResultsOf(computation: SessionComputation): MetricResult[]
 
 /** Re-exported from core, where it now lives (the reader counts calls too). */
 export { elementCount } from '@mce/core';
+
+/**
+ * A metric selection read from a file is checked when a client opens (and by `mce metric list`), and a bad entry is
+ * reported as a problem of that file at its line (an unknown name, a level the metric does not have, an option it
+ * does not read), not at the first computation.
+ */
+export function checkConfiguredSelection(config: MceConfig, engine: MetricEngine): void {
+  const problems: ConfigError['problems'] = [];
+  let selected = new Set<string>();
+  if (config.source && config.metrics) {
+    selected = new Set(Object.values(config.metrics).flat());
+    try {
+      engine.plan({ metrics: config.metrics, recursive: true });
+    } catch (error) {
+      const inFile = error instanceof MetricSelectionError && selectionConfigError(config, error);
+      if (!inFile) throw error;
+      problems.push(...inFile.problems);
+    }
+  }
+  try {
+    engine.checkOptions(config.metricOptions);
+  } catch (error) {
+    // An unknown metric selected with inline options is reported once, by the selection.
+    const rest = error instanceof MetricOptionsError ? error.problems.filter((p) => p.option !== undefined || !selected.has(p.metric)) : [];
+    const inFile = error instanceof MetricOptionsError && optionsConfigError(config, new MetricOptionsError(rest));
+    if (!inFile) throw error;
+    problems.push(...inFile.problems);
+  }
+  if (problems.length > 0) throw new ConfigError(config.source as string, problems);
+}

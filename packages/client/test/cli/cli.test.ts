@@ -48,6 +48,22 @@ describe('mce metric / provider', () => {
     const bad = await runCli(['metric', 'show', 'NoSuchMetric'], ws);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown metric "NoSuchMetric"');
+    const typo = await runCli(['metric', 'show', 'Durration'], ws);
+    expect([typo.code, typo.stderr]).toEqual([2, 'mce: unknown metric "Durration" (did you mean "Duration"?) (see: mce metric list --abstract)\n']);
+  });
+
+  it('metric list checks the configuration as a run does: a misspelt metric or option is an error at its line, not a missing row', async () => {
+    const ws = tempWorkspace();
+    const config = join(ws.dir, 'bad.yaml');
+    writeFileSync(config, 'metrics:\n  Session: [Durration]\nmetric_options:\n  MCPUse:\n    treshold: 0.5\n');
+    const run = await runCli(['--config', config, 'metric', 'list'], ws);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split('\n').slice(0, 3)).toEqual([
+      `mce: ${config}: invalid configuration`,
+      `  ${config}:2: metrics.Session: Unknown metric "Durration" selected at Session (did you mean "Duration"?)`,
+      expect.stringMatching(new RegExp(`^  ${config.replace(/[.]/g, '\\.')}:5: metric_options\\.MCPUse\\.treshold: mce:MCPUse has no option "treshold" \\(did you mean "threshold"\\?\\)`)),
+    ]);
+    expect(run.stdout).toBe('');
   });
 
   it('lists the native provider', async () => {

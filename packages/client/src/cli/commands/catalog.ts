@@ -1,8 +1,9 @@
 /** `mce metric list|show` and `mce provider list`: the catalog, without opening a store. */
 import type { Command } from 'commander';
-import { MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata } from '@mce/core';
+import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
+import { checkConfiguredSelection } from '../../mce-client.js';
 import { loadProviders } from '../../plugins/load-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
@@ -54,6 +55,8 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .action(async (opts: { provider?: string; all?: boolean; abstract?: boolean; json?: boolean }, cmd: Command) => {
       const config = resolveConfig(cmd, io);
       const registry = await catalogRegistry(config);
+      // The configuration is checked as a run would check it: a misspelt metric must not just drop out of the list.
+      checkConfiguredSelection(config, new MetricEngine({}, registry));
       const provider = opts.provider === 'native' ? 'mce' : opts.provider;
       if (provider !== undefined) {
         // The providers a row can come from: the registered ones, and with --abstract those of the spec catalog.
@@ -104,7 +107,10 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       }
       const spec = new SpecRegistry().get(name);
       const meta = entry?.metric.metadata ?? spec;
-      if (!meta) throw new UsageError(`unknown metric "${name}" (see: mce metric list --abstract)`);
+      if (!meta) {
+        const names = [...registry.list().flatMap((e) => [e.key, e.metric.metadata.name]), ...new SpecRegistry().list().map((m) => m.name)];
+        throw new UsageError(`unknown metric "${name}"${didYouMean(name, new Set(names))} (see: mce metric list --abstract)`);
+      }
       const info = describeMetric(meta, { implemented: entry !== undefined });
       if (opts.json) return writeJson(io, info);
       const lines = [
