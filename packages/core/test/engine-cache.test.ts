@@ -105,6 +105,22 @@ describe('record/replay cache', () => {
     expect(second.skipped).toEqual([{ name: 'Judge', level: 'LLMCall', measures: 's1-l3', reason: 'no answer to judge' }]);
   });
 
+  it('replays a cached value of 0 (a hit, not a miss) without computing it again', async () => {
+    const calls: string[] = [];
+    const engine = new MetricEngine();
+    engine.registerMetric(judge(calls));
+    const cache = new MemoryCache();
+    cache.entries.set('Judge|undefined|100', { value: 0, reasoning: 'judged 0 before', recordedAt: '2026-01-01T00:00:00.000Z' });
+    engine.setCacheManager(cache);
+    const run = await engine.computeLoadedSession(sampleSession());
+    // Only l2 (not cached) and l3 (skipped) are asked; l1's 0 is replayed.
+    expect(calls).toEqual(['s1-l2', 's1-l3']);
+    expect(run.results.map((r) => [r.measures, r.result, r.reasoning, r.details])).toEqual([
+      ['s1-l1', 0, 'judged 0 before', { replayed: true }],
+      ['s1-l2', 0.5, 'judged s1-l2', { model: undefined }],
+    ]);
+  });
+
   it('a different key (other options) misses the cache', async () => {
     const calls: string[] = [];
     const engine = new MetricEngine();

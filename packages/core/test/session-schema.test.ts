@@ -63,6 +63,14 @@ describe('SessionSchema times', () => {
     expect(SessionSchema.safeParse({ id: 's', startTime: 8.64e15, endTime: 8.64e15 }).success).toBe(true);
   });
 
+  it('bounds negative times too: the range is ±8.64e15', () => {
+    const parsed = SessionSchema.safeParse({ id: 's', startTime: -9e15, endTime: 1 });
+    expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'startTime: is out of the range of dates (epoch milliseconds, at most ±8.64e15)',
+    ]);
+    expect(SessionSchema.safeParse({ id: 's', startTime: -8.64e15, endTime: 1 }).success).toBe(true);
+  });
+
   it('refuses a NUL character in the ids the stores key (session, call, MCP server), naming the field', () => {
     const parsed = SessionSchema.safeParse({ id: 's\u0000', startTime: 0, endTime: 1,
       toolCalls: [{ kind: 'ToolCall', id: 't\u0000x', name: 't', startTime: 0, endTime: 1, status: 'ok', toolName: 't' }],

@@ -32,6 +32,9 @@ describe('nearest-rank percentile', () => {
     // rank ⌈99.9·1000/100⌉ = 999 ((99.9 / 100)·1000 is 999.0000000000001 in floating point)
     expect(nearestRankPercentile(Array.from({ length: 1000 }, (_, i) => i + 1), 99.9)).toBe(999);
     expect(nearestRankPercentile([3, 1, 2], 0)).toBe(1);
+    // Rounds the rank up, never to the nearest: 0.95·13 = 12.35 → rank 13; 0.95·33 = 31.35 → rank 32.
+    expect(nearestRankPercentile(Array.from({ length: 13 }, (_, i) => i + 1), 95)).toBe(13);
+    expect(nearestRankPercentile(Array.from({ length: 33 }, (_, i) => i + 1), 95)).toBe(32);
   });
   it('mean', () => {
     expect(mean([100, 60, 4])).toBeCloseTo(164 / 3, 12);

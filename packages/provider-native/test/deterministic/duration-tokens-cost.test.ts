@@ -53,6 +53,14 @@ describe('Duration', () => {
     expect(() => Duration.compute(backwards, contextFor(b.session, 'ToolCall'))).toThrow(/ToolCall back: ends before it starts/);
     expect(() => Duration.compute(nan, contextFor(b.session, 'ToolCall'))).toThrow(/finite/);
   });
+
+  it('is 0 for a zero-length call (start = end): only end < start is backwards', async () => {
+    const b = new SessionBuilder();
+    const instant = b.tool('x', { id: 'instant', start: 7, end: 7 });
+    const r = await valueOf(Duration, 'ToolCall', instant, b.session);
+    expect(r.value).toBe(0);
+    expect(r.reasoning).toBe('End time minus start time of the ToolCall, in ms.');
+  });
 });
 
 describe('PromptTokens / CompletionTokens / TotalTokens', () => {
@@ -96,6 +104,26 @@ describe('PromptTokens / CompletionTokens / TotalTokens', () => {
     expect(() => PromptTokens.compute(bad, ctx('LLMCall'))).toThrow('LLMCall bad: usage.inputTokens is not a non-negative number (NaN)');
     expect(() => PromptTokens.compute(b.session, ctx('Session'))).toThrow(/LLMCall bad/);
     expect(() => Cost.compute(b.session, ctx('Session'))).toThrow(/LLMCall bad/);
+  });
+
+  it('fail on an infinite count: Infinity is not a usable token count', () => {
+    const b = new SessionBuilder();
+    const inf = b.llm({ id: 'inf', start: 0, end: 1, usage: { inputTokens: Infinity, outputTokens: 5, totalTokens: 5 } });
+    const ctx = (level: 'Session' | 'LLMCall') => contextFor(b.session, level);
+    expect(() => PromptTokens.compute(inf, ctx('LLMCall'))).toThrow('LLMCall inf: usage.inputTokens is not a non-negative number (Infinity)');
+    expect(() => PromptTokens.compute(b.session, ctx('Session'))).toThrow('LLMCall inf: usage.inputTokens is not a non-negative number (Infinity)');
+    // Only the invalid field fails.
+    expect(CompletionTokens.compute(b.session, ctx('Session'))).toMatchObject({ value: 5 });
+  });
+
+  it('fail the total sum on an invalid total even when input and output are valid', () => {
+    const b = new SessionBuilder();
+    b.llm({ id: 'badtotal', start: 0, end: 1, usage: { inputTokens: 5, outputTokens: 5, totalTokens: -1 } });
+    const ctx = contextFor(b.session, 'Session');
+    expect(() => TotalTokens.compute(b.session, ctx)).toThrow('LLMCall badtotal: usage.totalTokens is not a non-negative number (-1)');
+    // The valid fields of the same call are still summed.
+    expect(PromptTokens.compute(b.session, ctx)).toMatchObject({ value: 5 });
+    expect(CompletionTokens.compute(b.session, ctx)).toMatchObject({ value: 5 });
   });
 
   it('fail only the sums that include the invalid call, and only for the invalid field', () => {
@@ -143,10 +171,23 @@ describe('Cost', () => {
     expect((await valueOf(Cost, 'MASCall', mas, s)).value).toBeCloseTo(0.009271, 15);
     const r = await valueOf(Cost, 'Session', s, s);
     expect(r.value).toBeCloseTo(0.0035 + 0.00575 + 2.1e-5, 15);
-    const models = (r.details as { models: Record<string, { calls: number; cost: number; inputTokens: number; fallback: boolean; priceKey: string }> }).models;
+    const models = (r.details as { models: Record<string, unknown> }).models;
     expect(Object.keys(models)).toEqual(['gpt-4o', 'mystery-model', 'gpt-4o-mini']);
-    expect(models['mystery-model']).toMatchObject({ calls: 1, inputTokens: 2000, cacheReadTokens: 1000, fallback: true, priceKey: 'gpt-4o' });
-    expect(models['gpt-4o-mini']!.cost).toBeCloseTo(2.1e-5, 15);
+    // Every field of every model's totals: each token count is summed from its own usage field.
+    expect(models).toEqual({
+      'gpt-4o': {
+        model: 'gpt-4o', calls: 1, cost: expect.closeTo(0.0035, 15),
+        inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o', fallback: false,
+      },
+      'mystery-model': {
+        model: 'mystery-model', calls: 1, cost: expect.closeTo(0.00575, 15),
+        inputTokens: 2000, outputTokens: 200, cacheReadTokens: 1000, cacheWriteTokens: 0, priceKey: 'gpt-4o', fallback: true,
+      },
+      'gpt-4o-mini': {
+        model: 'gpt-4o-mini', calls: 1, cost: expect.closeTo(2.1e-5, 15),
+        inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o-mini', fallback: false,
+      },
+    });
     expect(r.details).toMatchObject({ fallbackModels: ['mystery-model'] });
     expect(r.reasoning).toBe("0.009271 USD over 3 LLM call(s) of 3 model(s); no price for 'mystery-model', priced like gpt-4o.");
   });

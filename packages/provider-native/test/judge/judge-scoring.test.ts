@@ -5,6 +5,7 @@ import {
   judgeConfigFromEnv,
   logprobScore,
   parseScore,
+  reasoningOf,
   resetLogprobSupport,
 } from '@mce/provider-native';
 import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
@@ -176,6 +177,11 @@ describe('samples, temperature and failures', () => {
     expect(parseScore('Score: 45')).toBeUndefined();
     expect(parseScore('Score: 4.5')).toBeUndefined();
     expect(parseScore('no label 4')).toBeUndefined();
+  });
+
+  it('the reasoning is the reply without every trailing Score: line, not just the last one', () => {
+    expect(reasoningOf('Because X.\nScore: 2\nScore: 3')).toBe('Because X.');
+    expect(reasoningOf('Reasoning: Because X.\nScore: 4')).toBe('Because X.');
   });
 
   it('reads a score on this scale only: not a fraction of another scale, not the scale restated as a range', () => {

@@ -174,11 +174,16 @@ describe('usage and cost', () => {
     server.setScript([
       { text: 'Score: 4', usage: { total_tokens: 50 } },
       { text: 'Score: 4', usage: { completion_tokens: 10, total_tokens: 110 } },
+      { text: 'Score: 4', usage: { prompt_tokens: 10, total_tokens: 15 } },
     ]);
     const onlyTotal = await ask(judge({}, 'gpt-4o'));
     expect([onlyTotal.value, onlyTotal.usage.promptTokens, onlyTotal.usage.completionTokens, onlyTotal.usage.totalTokens]).toEqual([0.75, 50, 0, 50]);
     expect(onlyTotal.usage.costUsd).toBeCloseTo(50 * 2.5e-6, 15);
     const noPrompt = await ask(judge({}, 'gpt-4o'));
     expect([noPrompt.usage.promptTokens, noPrompt.usage.completionTokens]).toEqual([100, 10]);
+    // No completion count: it is what the total leaves after the prompt, 15 − 10 = 5 (not the whole total).
+    const noCompletion = await ask(judge({}, 'gpt-4o'));
+    expect([noCompletion.usage.promptTokens, noCompletion.usage.completionTokens, noCompletion.usage.totalTokens]).toEqual([10, 5, 15]);
+    expect(noCompletion.usage.costUsd).toBeCloseTo(10 * 2.5e-6 + 5 * 1e-5, 15);
   });
 });

@@ -101,7 +101,8 @@ describe('token usage', () => {
     expect(without.evaluation).toMatchObject({ promptTokens: 0, completionTokens: 0, totalTokens: 0 });
     expect(without.details).toMatchObject({ usageReported: false });
     const reported = (await metric.compute(session, contextFor(session, 'Session'))) as MetricValue;
-    expect(reported.evaluation!.totalTokens).toBeGreaterThan(0);
+    // The scripted server's default usage, as reported: 100 prompt + 20 completion = 120.
+    expect(reported.evaluation).toEqual({ model: 'gpt-4o', promptTokens: 100, completionTokens: 20, totalTokens: 120, costUsd: 0.001 });
     expect(reported.details).not.toHaveProperty('usageReported');
   });
 });

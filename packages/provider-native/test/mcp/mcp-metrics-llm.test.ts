@@ -91,6 +91,19 @@ describe('MCPUse in llm mode', () => {
     expect(prompt).toContain(`Reply shown to the user:\n${REPLY2}`);
   });
 
+  it('at the AgentCall level judges the session’s request when the agent has none of its own', async () => {
+    byRubric({ primitive: 4, argument: 4 });
+    const base = weatherSession();
+    const { userInput: _own, ...agent } = base.agentCalls[0]!;
+    const session: Session = { ...base, userInput: 'Plan my Lisbon weekend.', agentCalls: [agent] };
+    const before = server.requests.length;
+    const out = await value(createMCPUse(deps()), session, 'AgentCall');
+    expect(out.value).toBe(0.75);
+    const requests = server.requests.slice(before);
+    expect(requests).toHaveLength(2);
+    for (const r of requests) expect(user(r.body)).toContain('User request:\nPlan my Lisbon weekend.');
+  });
+
   it('is skipped with the reason when no MCP server is available, without calling the judge', async () => {
     const before = server.requests.length;
     const session = weatherSession({ servers: [] });
@@ -152,6 +165,23 @@ describe('MultiTurnMCPUse and MCPTaskCompletion in llm mode', () => {
     }
     expect(requests.map((r) => user(r.body)).some((p) => p.includes(REPLY1))).toBe(true);
     expect(out.reasoning).toContain('Score = mean task completion over 2 turn(s) = 0.625.');
+  });
+});
+
+describe('a turn without a user request', () => {
+  it('fails MultiTurnMCPUse and MCPTaskCompletion naming the turn, without calling the judge', async () => {
+    const base = weatherSession();
+    // The second user message is empty: turn 2 has nothing to judge against.
+    const blank = (m: Session['llmCalls'][number]['inputMessages'][number]) => (m.role === 'user' && m.content === TURN2 ? { ...m, content: '' } : m);
+    const session: Session = { ...base, llmCalls: base.llmCalls.map((c) => ({ ...c, inputMessages: c.inputMessages.map(blank) })) };
+    byRubric({ primitive: 5, argument: 5, task: [5, 5] });
+    const before = server.requests.length;
+    const multi = createMultiTurnMCPUse(deps()).compute(session, contextFor(session, 'Session'));
+    await expect(multi).rejects.toBeInstanceOf(MissingJudgeInputError);
+    await expect(multi).rejects.toThrow('MultiTurnMCPUse: turn 2 has no user request to judge');
+    const task = createMCPTaskCompletion(deps()).compute(session, contextFor(session, 'Session'));
+    await expect(task).rejects.toThrow('MCPTaskCompletion: turn 2 has no user request to judge');
+    expect(server.requests.length).toBe(before);
   });
 });
 

@@ -200,8 +200,11 @@ describe('system_one mode', () => {
     const stub = new StubSystemOne();
     const a = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: [2, 1, 1] });
     expect(a.value).toBeCloseTo((2 * (2.5 / 3) + 2 / 3 + 0.2) / 4, 12);
+    // The confidence is weighted like the score: (2·0.5 + 0.4 + 0.7) / 4, not the plain mean 1.6 / 3.
+    expect(a.details!.confidence).toBeCloseTo(2.1 / 4, 12);
     const b = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: { task: 0 } });
     expect(b.value).toBeCloseTo((2.5 / 3 + 2 / 3) / 2, 12);
+    expect(b.details!.confidence).toBeCloseTo((0.5 + 0.4) / 2, 12);
     expect(b.details!.weights).toEqual({ primitives: 0.5, arguments: 0.5, task: 0 });
   });
 

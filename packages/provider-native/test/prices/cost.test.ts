@@ -39,6 +39,14 @@ describe('costOf', () => {
     expect(costOf({ inputTokens: 100, cacheReadTokens: 300, outputTokens: 0 }, withCache)).toBeCloseTo(1.3e-4, 15);
   });
 
+  it('cached counts exactly equal to the input count: the input includes them, so nothing is uncached', () => {
+    // 300 in, all 300 read from the cache: 0 uncached, 300 read·1e-7 = 3e-5 (the boundary is inclusive)
+    const b = costBreakdown({ inputTokens: 300, cacheReadTokens: 300, outputTokens: 0 }, withCache);
+    expect(b.uncachedInputCost).toBe(0);
+    expect(b.cacheReadCost).toBeCloseTo(3e-5, 15);
+    expect(costOf({ inputTokens: 300, cacheReadTokens: 300, outputTokens: 0 }, withCache)).toBeCloseTo(3e-5, 15);
+  });
+
   it('throws on NaN, infinite or negative counts instead of returning NaN', () => {
     expect(() => costOf({ inputTokens: Number.NaN, outputTokens: 1 }, withCache)).toThrow(/inputTokens/);
     expect(() => costOf({ inputTokens: 1, outputTokens: Infinity }, withCache)).toThrow(/outputTokens/);
