@@ -96,7 +96,7 @@ function createStore(target: StoreTarget, options: OpenStoreOptions): KnowledgeG
     case 'sqlite':
       return new SqliteStore(sqliteFile(target), logger);
     case 'postgres':
-      return new PostgresStore(target.url, { ...logger, schema: options.schema, maxConnections: options.maxConnections });
+      return new PostgresStore(target.url, { ...logger, schema: options.schema ?? target.schema, maxConnections: options.maxConnections });
     case 'neo4j':
       return new Neo4jStore(target, { ...logger, ...options.neo4j });
   }

@@ -15,6 +15,8 @@ export interface StoreTarget {
   username?: string;
   password?: string;
   database?: string;
+  /** PostgreSQL: the schema the tables live in (`?schema=NAME` in the URL); the store's default (`public`) when absent. */
+  schema?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -61,7 +63,14 @@ export function parseStoreUrl(url: string): StoreTarget {
   } catch {
     throw new Error(`store URL "${redactUrl(url)}" is not sqlite:PATH, postgres://… or neo4j://… / bolt://…`);
   }
-  if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') return { kind: 'postgres', url };
+  if (parsed.protocol === 'postgres:' || parsed.protocol === 'postgresql:') {
+    // `schema` is ours, not a connection setting: taken out of the URL so that the driver never sends it.
+    const schema = parsed.searchParams.get('schema');
+    if (schema === null) return { kind: 'postgres', url };
+    if (schema === '') throw new Error(`store URL "${redactUrl(url)}": schema= names no schema`);
+    parsed.searchParams.delete('schema');
+    return { kind: 'postgres', url: parsed.toString(), schema };
+  }
   if (NEO4J_SCHEMES.includes(parsed.protocol)) {
     const target: StoreTarget = { kind: 'neo4j', url };
     if (parsed.username) {

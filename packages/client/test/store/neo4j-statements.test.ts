@@ -45,6 +45,16 @@ describe('Neo4j store statements', () => {
     expect(driver.bookmarkManagers[0]).toBeDefined();
   });
 
+  it('checks that the server is there before anything else, and fails at once when it is not', async () => {
+    const { driver, store } = open();
+    await store.init();
+    expect(driver.verified).toEqual(['kg']);
+    const down = open();
+    down.driver.unreachable = new Error('Could not perform discovery. No routing servers available.');
+    await expect(down.store.init()).rejects.toThrow('No routing servers available');
+    expect(down.driver.runs).toEqual([]);
+  });
+
   it('writes a session as labelled nodes with scalar properties, JSON payloads and Integer positions', async () => {
     const { driver, store } = open();
     const session = richSession('s1', 1000);

@@ -31,6 +31,19 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     open: (logger) => openStore(PG_URL, { logger, schema: `${PREFIX}_${++n}` }),
   });
 
+  it('puts its tables in the schema a URL names with ?schema= (MCE_STORE_URL, --store-url)', async () => {
+    const schema = `${PREFIX}_from_url`;
+    const url = `${PG_URL}${PG_URL.includes('?') ? '&' : '?'}schema=${schema}`;
+    const store = await openStore(url);
+    await store.writeSessions([bareSession('in-url-schema', 0)]);
+    await store.close();
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    const { rows } = await client.query(`SELECT id FROM "${schema}".sessions`);
+    await client.end();
+    expect(rows).toEqual([{ id: 'in-url-schema' }]);
+  });
+
   it('reads calls back in their stored order when the rows are not in that order on disk', async () => {
     const schema = `${PREFIX}_order`;
     const store = await openStore(PG_URL, { schema });

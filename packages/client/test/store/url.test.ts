@@ -49,6 +49,16 @@ describe('store URL resolution', () => {
     });
   });
 
+  it('takes a PostgreSQL schema from ?schema=, out of the URL the driver gets', () => {
+    expect(parseStoreUrl('postgres://mce@db:5432/kg?schema=tenant_a&sslmode=disable')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://mce@db:5432/kg?sslmode=disable',
+      schema: 'tenant_a',
+    });
+    expect(parseStoreUrl('postgres://mce@db/kg')).toEqual({ kind: 'postgres', url: 'postgres://mce@db/kg' });
+    expect(() => parseStoreUrl('postgres://mce:pw@db/kg?schema=')).toThrow('store URL "postgres://mce:***@db/kg?schema=": schema= names no schema');
+  });
+
   it('rejects what it cannot open, naming the accepted forms', () => {
     expect(() => parseStoreUrl('mysql://x')).toThrow('unsupported store URL scheme "mysql:"');
     expect(() => parseStoreUrl('sqlite:')).toThrow('names no file');

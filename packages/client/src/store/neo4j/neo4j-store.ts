@@ -92,6 +92,9 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   async init(): Promise<void> {
+    // First contact: an unreachable server fails here at once, not after the transactions' retries (35 s and more).
+    const { database } = this.sessionConfig();
+    await this.driver.verifyConnectivity?.(database === undefined ? {} : { database });
     for (const statement of cypher.SCHEMA_STATEMENTS) await this.write((tx) => tx.run(statement, {}));
     await this.write((tx) => tx.run(cypher.RECORD_SCHEMA_VERSION, { version: int(cypher.NEO4J_SCHEMA_VERSION) }));
   }

@@ -21,7 +21,16 @@ export class RecordingDriver implements Neo4jDriverLike {
   readonly databases: (string | undefined)[] = [];
   readonly bookmarkManagers: unknown[] = [];
 
+  /** The databases verifyConnectivity was asked about; set `unreachable` to make it fail as a driver does. */
+  readonly verified: (string | undefined)[] = [];
+  unreachable: Error | undefined;
+
   constructor(private readonly respond: Responder = () => []) {}
+
+  async verifyConnectivity(config?: { database?: string }): Promise<void> {
+    this.verified.push(config?.database);
+    if (this.unreachable) throw this.unreachable;
+  }
 
   session(config?: { database?: string; bookmarkManager?: unknown }): Neo4jSessionLike {
     const id = ++this.opened;
