@@ -12,7 +12,7 @@ import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { messageKey, parseMessage, runIdFor } from './message.js';
+import { bodyBytes, messageKey, parseMessage, runIdFor } from './message.js';
 import { WorkerMetrics } from './metrics.js';
 import type { BatchItem, BatchOutcome, BatchProcessor } from './processor.js';
 import { HEADER, queueNames, topology, type DeadLetterReason, type QueueNames } from './topology.js';
@@ -377,9 +377,21 @@ export class MceWorker {
         ...(message.contentEncoding ? { contentEncoding: message.contentEncoding } : {}),
         ...(message.correlationId ? { correlationId: message.correlationId } : {}),
       },
-      message.body,
+      arrivedBytes(message),
     );
   }
+}
+
+/**
+ * The body as bytes of its own content type. The AMQP client hands over a JSON body parsed and a text body decoded;
+ * sent back as such, a JSON string would go out as text/plain without its quotes. (A JSON body's layout, its
+ * whitespace, is not kept: the copy holds the same JSON value.)
+ */
+function arrivedBytes(message: AsyncMessage): Buffer {
+  const body: unknown = message.body;
+  if (Buffer.isBuffer(body)) return body;
+  if (message.contentType === 'application/json') return Buffer.from(JSON.stringify(body) ?? 'null', 'utf8');
+  return bodyBytes(body);
 }
 
 /**

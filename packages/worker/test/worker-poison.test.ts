@@ -30,13 +30,17 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
   it('dead-letters malformed and unknown-session messages with the reason in the headers, stores the rest', async () => {
     await broker.publishRaw(queue, Buffer.from('not json at all'), { messageId: 'bad-json' });
     await broker.publishRaw(queue, Buffer.from('{"session":"x"}'), { messageId: 'bad-shape' });
+    await broker.publishRaw(queue, Buffer.from('"known-1"'), { messageId: 'json-string', contentType: 'application/json' });
     await broker.publishRaw(queue, Buffer.from('{"session_ids":["known-2","ghost-1","ghost-2"]}'), { messageId: 'half-known' });
     await enqueueSessions(AMQP_URL, queue, ['known-1']);
 
-    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 3, 20_000, '3 dead-lettered messages');
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 4, 20_000, '4 dead-lettered messages');
     const dead = await broker.drain(`${queue}.dlq`);
     const byId = new Map(dead.map((message) => [message.messageId, message]));
-    expect([...byId.keys()].sort()).toEqual(['bad-json', 'bad-shape', 'half-known']);
+    expect([...byId.keys()].sort()).toEqual(['bad-json', 'bad-shape', 'half-known', 'json-string']);
+    // The copy is the JSON it arrived as, of the same type (a JSON string went out as text without its quotes).
+    const jsonString = byId.get('json-string');
+    expect([jsonString?.contentType, jsonString?.body, jsonString?.headers?.[HEADER.reason]]).toEqual(['application/json', 'known-1', 'malformed-message']);
 
     const badJson = byId.get('bad-json');
     expect(badJson?.headers?.[HEADER.reason]).toBe('malformed-message');
@@ -61,7 +65,7 @@ describe.skipIf(!available)('worker: poison messages go to the dead-letter queue
     expect(await broker.depth(queue)).toBe(0);
     expect(await broker.depth(`${queue}.retry`)).toBe(0);
     const text = await worker.metrics.registry.metrics();
-    expect(text).toContain('mce_worker_messages_dead_lettered_total{reason="malformed-message"} 2');
+    expect(text).toContain('mce_worker_messages_dead_lettered_total{reason="malformed-message"} 3');
     expect(text).toContain('mce_worker_messages_dead_lettered_total{reason="unknown-session"} 1');
     expect(text).toContain('mce_worker_messages_processed_total 1');
     // The batches held 4 sessions (however they were split), 2 of them stored: the size counts the unknown ones too.
