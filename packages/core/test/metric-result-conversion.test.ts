@@ -3,9 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MetricEngine, ONTOLOGY_LEVELS, toMetricResult, toResultRecord, type ResultRecord } from '../src/index.js';
 import { metric } from './helpers/metrics.js';
+import { resultRecord } from './helpers/records.js';
 import { sampleSession } from './helpers/sessions.js';
 
-const record: ResultRecord = {
+const record: ResultRecord = resultRecord({
   id: '0f3a9c1e-2b4d-4e6f-8a0b-1c2d3e4f5a6b',
   name: 'ToolErrorRate',
   provider: 'mce',
@@ -13,14 +14,8 @@ const record: ResultRecord = {
   measures: 'agent-1',
   result: 50,
   unit: '%',
-  reasoning: '',
-  evaluationModel: null,
-  evaluationPromptTokenCount: 0,
-  evaluationCompletionTokenCount: 0,
-  evaluationTotalTokenCount: 0,
-  evaluationCost: 0,
   timestamp: '2026-11-30T07:00:00.000Z',
-};
+});
 
 describe('toMetricResult', () => {
   it('maps a record to the ontology MetricResult of its session', () => {

@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { SessionResultLookup } from '../src/engine/result-lookup.js';
-import type { ResultRecord } from '../src/engine/output.js';
 import type { OntologyLevel } from '../src/ontology/types.js';
+import { resultRecord } from './helpers/records.js';
 
-function record(level: OntologyLevel, measures: string, result: number): ResultRecord {
-  return {
-    id: `${level}-${measures}`,
-    name: 'Dur',
-    provider: 'p',
-    level,
-    measures,
-    result,
-    unit: 'ms',
-    reasoning: '',
-    evaluationModel: null,
-    evaluationPromptTokenCount: 0,
-    evaluationCompletionTokenCount: 0,
-    evaluationTotalTokenCount: 0,
-    evaluationCost: 0,
-    timestamp: '2025-01-01T00:00:00.000Z',
-  };
-}
+const record = (level: OntologyLevel, measures: string, result: number) =>
+  resultRecord({ id: `${level}-${measures}`, name: 'Dur', provider: 'p', level, measures, result, unit: 'ms', timestamp: '2025-01-01T00:00:00.000Z' });
 
 describe('SessionResultLookup', () => {
   it('an id two levels share: without a level the first in task order wins; with one, that level\'s', () => {
