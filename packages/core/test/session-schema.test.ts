@@ -71,14 +71,14 @@ describe('SessionSchema times', () => {
     expect(SessionSchema.safeParse({ id: 's', startTime: -8.64e15, endTime: 1 }).success).toBe(true);
   });
 
-  it('refuses a NUL character in the ids the stores key (session, call, MCP server), naming the field', () => {
+  it('refuses a NUL or other control character in the ids the stores key (session, call, MCP server), naming the field', () => {
     const parsed = SessionSchema.safeParse({ id: 's\u0000', startTime: 0, endTime: 1,
       toolCalls: [{ kind: 'ToolCall', id: 't\u0000x', name: 't', startTime: 0, endTime: 1, status: 'ok', toolName: 't' }],
-      mcpServers: [{ name: 'm\u0000' }] });
+      mcpServers: [{ name: 'm\n' }] });
     expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
-      'id: must not contain a NUL character',
-      'toolCalls.0.id: must not contain a NUL character',
-      'mcpServers.0.name: must not contain a NUL character',
+      'id: must not contain a control character (U+0000–U+001F, U+007F)',
+      'toolCalls.0.id: must not contain a control character (U+0000–U+001F, U+007F)',
+      'mcpServers.0.name: must not contain a control character (U+0000–U+001F, U+007F)',
     ]);
   });
 

@@ -11,8 +11,14 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 export const MAX_EPOCH_MS = 8.64e15;
 const epochMs = finite.refine((n) => Math.abs(n) <= MAX_EPOCH_MS, 'is out of the range of dates (epoch milliseconds, at most ±8.64e15)');
 const count = z.number().int().nonnegative();
-/** A key the stores index (session id, call id, MCP server name): PostgreSQL text cannot hold a NUL character. */
-const key = z.string().min(1).refine((s) => !s.includes('\0'), 'must not contain a NUL character');
+/**
+ * A key the stores index (session id, call id, MCP server name): no control character. PostgreSQL text cannot hold a
+ * NUL, and a newline or escape in an id breaks the lines, tables and URLs it is printed in.
+ */
+const key = z
+  .string()
+  .min(1)
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain a control character (U+0000–U+001F, U+007F)');
 const record = z.record(z.string(), z.unknown());
 
 export const StatusSchema = z.enum(['ok', 'error', 'unset']);
