@@ -18,7 +18,15 @@ const count = z.number().int().nonnegative();
 const key = z
   .string()
   .min(1)
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain a control character (U+0000–U+001F, U+007F)');
+  .refine((s) => !hasControlCharacter(s), 'must not contain a control character (U+0000–U+001F, U+007F)');
+
+function hasControlCharacter(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
 const record = z.record(z.string(), z.unknown());
 
 export const StatusSchema = z.enum(['ok', 'error', 'unset']);
