@@ -187,14 +187,13 @@ export class MCEClient implements AsyncDisposable {
    * now must not keep its earlier score under this run.
    */
   async storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
-    await this.withdrawUnstored(computations);
+    await this.withdrawResults(computations.flatMap(unstoredResultsOf));
     return this.#store.writeMetricResults(this.metricDefinitions(), computations.flatMap(metricResultsOf));
   }
 
-  /** Removes from the store the results these computations did not produce this time (see `unstoredResultIds`). */
-  async withdrawUnstored(computations: readonly SessionComputation[]): Promise<number> {
-    const gone = computations.flatMap((c) => unstoredResultIds(c).map((id) => ({ sessionId: c.sessionId, id })));
-    return gone.length > 0 ? this.#store.deleteMetricResults(gone) : 0;
+  /** Removes results from the store: those computations did not produce this time (`unstoredResultsOf`). */
+  async withdrawResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number> {
+    return results.length > 0 ? this.#store.deleteMetricResults(results) : 0;
   }
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
@@ -214,7 +213,7 @@ export class MCEClient implements AsyncDisposable {
     const records = stored.map(({ result, metric }) => toResultRecord(result, metric));
     if (!wanted) return records;
     const matches = (w: (typeof wanted)[number], r: ResultRecord) => r.name === w.name && (w.provider === undefined || r.provider === w.provider);
-    let unknown = wanted.filter((w) => !this.#isMetricName(w.id) && !records.some((r) => matches(w, r)));
+    let unknown = wanted.filter((w) => !this.engine.registry.has(w.id) && !records.some((r) => matches(w, r)));
     if (unknown.length > 0 && !options.recursive) {
       // Stored at the session's calls rather than the session itself is stored all the same.
       const anywhere = (await this.#store.getMetricResults(sessionId, { recursive: true, metricNames: unknown.map((w) => w.name) })).map(
@@ -292,15 +291,6 @@ export class MCEClient implements AsyncDisposable {
     return { sessionIds: [...seen], calls, warnings };
   }
 
-  /** A registered metric's name or `provider:name` (an ambiguous bare name counts: it names metrics that exist). */
-  #isMetricName(name: string): boolean {
-    try {
-      return this.engine.registry.get(name) !== undefined;
-    } catch {
-      return true;
-    }
-  }
-
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -326,6 +316,11 @@ export class MCEClient implements AsyncDisposable {
 /** The ontology MetricResults of a computation's successful results. */
 export function metricResultsOf(computation: SessionComputation): MetricResult[] {
   return computation.results.map((r) => toMetricResult(r, computation.sessionId));
+}
+
+/** The results a computation's failed and skipped records would have been, by (session, id) (`unstoredResultIds`). */
+export function unstoredResultsOf(computation: SessionComputation): Array<{ sessionId: string; id: string }> {
+  return unstoredResultIds(computation).map((id) => ({ sessionId: computation.sessionId, id }));
 }
 
 /** Re-exported from core, where it now lives (the reader counts calls too). */

@@ -7,7 +7,7 @@
  * caller retries that message later instead of settling for the missing results.
  */
 import type { SessionComputation } from '@mce/core';
-import { metricResultsOf, type MCEClient } from './mce-client.js';
+import { metricResultsOf, unstoredResultsOf, type MCEClient } from './mce-client.js';
 
 export interface BatchItem {
   sessionId: string;
@@ -71,7 +71,8 @@ export class MCEWorkerService {
     const flush = sessions.size > 0 && this.streamsResults ? await store.openResultFlush?.(this.client.metricDefinitions()) : undefined;
     try {
       const computations: SessionComputation[] = [];
-      const withdrawn: SessionComputation[] = [];
+      // Kept as (session, id) pairs, not computations: a streamed flush holds no session's records once added.
+      const withdrawn: Array<{ sessionId: string; id: string }> = [];
       const items: BatchItemOutcome[] = [];
       for (const item of batch) {
         const session = sessions.get(item.sessionId);
@@ -84,7 +85,7 @@ export class MCEWorkerService {
         const c = computation as SessionComputation;
         if (flush) {
           flush.add(metricResultsOf(c));
-          withdrawn.push(c);
+          withdrawn.push(...unstoredResultsOf(c));
         } else computations.push(c);
         let evaluationTokens = 0;
         let evaluationCost = 0;
@@ -107,7 +108,7 @@ export class MCEWorkerService {
       }
       // What a retried message's earlier attempt stored and this one failed or skipped goes first (storeComputations
       // does the same).
-      if (flush) await this.client.withdrawUnstored(withdrawn);
+      if (flush) await this.client.withdrawResults(withdrawn);
       const outcome = flush
         ? await flush.commit()
         : computations.length

@@ -1,6 +1,6 @@
 export { workerConfigFrom, envNameFor, WorkerConfigError, DEFAULT_AMQP_URL, DEFAULT_QUEUE, type WorkerConfig } from './config.js';
 export type { BatchItem, BatchItemOutcome, BatchOutcome, BatchProcessor } from './processor.js';
-export { parseMessage, messageKey, runIdFor, type ParsedMessage } from './message.js';
+export { bodyBytes, parseMessage, messageKey, runIdFor, type ParsedMessage } from './message.js';
 export { queueNames, topology, HEADER, type QueueNames, type DeadLetterReason } from './topology.js';
 export { WorkerMetrics, type ProcessedBatch } from './metrics.js';
 export { startHealthServer, type HealthServer } from './health-server.js';

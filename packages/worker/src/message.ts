@@ -7,10 +7,14 @@ import { createHash } from 'node:crypto';
 
 export type ParsedMessage = { ok: true; sessionIds: string[] } | { ok: false; error: string };
 
-/** The body as bytes. The AMQP client hands over JSON bodies already parsed and text bodies as strings. */
-export function bodyBytes(body: unknown): Buffer {
+/**
+ * The body as bytes. The AMQP client hands over JSON bodies already parsed and text bodies as strings; with the
+ * message's content type, a JSON body that is a string is written back as JSON (with its quotes), not as that text.
+ * (A JSON body's whitespace is not kept: the bytes hold the same JSON value.)
+ */
+export function bodyBytes(body: unknown, contentType?: string): Buffer {
   if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body, 'utf8');
+  if (typeof body === 'string' && contentType !== 'application/json') return Buffer.from(body, 'utf8');
   return Buffer.from(JSON.stringify(body) ?? '', 'utf8');
 }
 

@@ -377,21 +377,9 @@ export class MceWorker {
         ...(message.contentEncoding ? { contentEncoding: message.contentEncoding } : {}),
         ...(message.correlationId ? { correlationId: message.correlationId } : {}),
       },
-      arrivedBytes(message),
+      bodyBytes(message.body, message.contentType), // of its own content type: a JSON string keeps its quotes
     );
   }
-}
-
-/**
- * The body as bytes of its own content type. The AMQP client hands over a JSON body parsed and a text body decoded;
- * sent back as such, a JSON string would go out as text/plain without its quotes. (A JSON body's layout, its
- * whitespace, is not kept: the copy holds the same JSON value.)
- */
-function arrivedBytes(message: AsyncMessage): Buffer {
-  const body: unknown = message.body;
-  if (Buffer.isBuffer(body)) return body;
-  if (message.contentType === 'application/json') return Buffer.from(JSON.stringify(body) ?? 'null', 'utf8');
-  return bodyBytes(body);
 }
 
 /**

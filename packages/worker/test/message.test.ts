@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageKey, parseMessage, runIdFor } from '@mce/worker';
+import { bodyBytes, messageKey, parseMessage, runIdFor } from '@mce/worker';
 
 describe('parseMessage', () => {
   it('accepts {"session_id"} and {"session_ids"} as bytes, text or an already parsed body', () => {
@@ -39,5 +39,15 @@ describe('message key and run id', () => {
     expect(runIdFor('m-1', 's1')).toHaveLength(32);
     expect(runIdFor('m-1', 's2')).not.toBe(expected);
     expect(runIdFor('m-2', 's1')).not.toBe(expected);
+  });
+});
+
+describe('bodyBytes', () => {
+  it('writes a body back as the bytes of its content type: a JSON string keeps its quotes, text does not', () => {
+    expect(bodyBytes('known-1', 'application/json').toString()).toBe('"known-1"');
+    expect(bodyBytes('known-1', 'text/plain').toString()).toBe('known-1');
+    expect(bodyBytes({ session_id: 'a' }, 'application/json').toString()).toBe('{"session_id":"a"}');
+    const raw = Buffer.from('{ "session_id" : "a" }');
+    expect(bodyBytes(raw, 'application/json')).toBe(raw);
   });
 });

@@ -55,9 +55,9 @@ const ComputeBodySchema = z
 
 async function computeRequest(c: Context): Promise<ComputeRequest> {
   const fromQuery = names(c, 'metrics');
-  if ((await bodyText(c)).trim() === '') return fromQuery ? { metrics: fromQuery } : {};
-  const body = await jsonBody(c);
-  const parsed = ComputeBodySchema.safeParse(body);
+  const text = await bodyText(c);
+  if (text.trim() === '') return fromQuery ? { metrics: fromQuery } : {};
+  const parsed = ComputeBodySchema.safeParse(parseJson(text));
   if (!parsed.success) throw new BadRequest(`request body: ${issueLines(parsed.error).join('; ')}`);
   const { metrics, runId, recursive } = parsed.data;
   if (metrics && fromQuery) throw new BadRequest('give the metrics in the query or in the body, not both');
@@ -75,9 +75,8 @@ async function bodyText(c: Context): Promise<string> {
   return text;
 }
 
-/** The request body as JSON (400 when it is none). */
-async function jsonBody(c: Context): Promise<unknown> {
-  const text = await bodyText(c);
+/** A request body's JSON (400 when it is none). */
+function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -224,7 +223,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   });
 
   app.post('/sessions', async (c) => {
-    const body = await jsonBody(c);
+    const body = parseJson(await bodyText(c));
     const doc = parseSessionDocument(body);
     if ('issues' in doc) throw new BadRequest(`not an mce session document: ${doc.issues.join('; ')}`);
     const sessions = doc.sessions;

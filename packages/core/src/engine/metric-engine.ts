@@ -187,7 +187,7 @@ export class MetricEngine {
       const entries = metrics === undefined ? this.registry.list() : (metrics as readonly string[]);
       for (const item of entries) {
         const name = typeof item === 'string' ? item : item.key;
-        const entry = typeof item === 'string' ? this.#tryGet(item) : item;
+        const entry = typeof item === 'string' ? this.registry.find(item) : item;
         // Unknown names are reported by the scheduler with the level they were asked at.
         const levels = entry ? entry.metric.metadata.levels : (['Session'] as const);
         if (!recursive) {
@@ -204,14 +204,6 @@ export class MetricEngine {
       for (const metric of selection[level] ?? []) requests.push({ metric, level });
     }
     return requests;
-  }
-
-  #tryGet(name: string): RegisteredMetric | undefined {
-    try {
-      return this.registry.get(name);
-    } catch {
-      return undefined;
-    }
   }
 
   async #computeMany(sessions: readonly Session[], run: RunContext): Promise<SessionComputation[]> {
@@ -314,21 +306,12 @@ export class MetricEngine {
     return joinBuckets(sessionId, reported);
   }
 
-  /** The key of the metric a bare name means, or undefined when it is ambiguous or unknown. */
-  #meansByName(name: string): string | undefined {
-    try {
-      return this.registry.get(name)?.key;
-    } catch {
-      return undefined;
-    }
-  }
-
   #prepare(task: ScheduledTask, session: Session, lookup: SessionResultLookup, run: RunContext): PreparedTask {
     const { metric, key } = task.entry;
     // Options under a bare name are the options of the metric that name means (the preferred provider's, when two
     // share it): a plugin's `acme:AnswerRelevancy` does not get the built-in AnswerRelevancy's.
     const bare = run.options.metricOptions?.[metric.metadata.name];
-    const options = run.options.metricOptions?.[key] ?? (bare !== undefined && this.#meansByName(metric.metadata.name) === key ? bare : undefined) ?? NO_OPTIONS;
+    const options = run.options.metricOptions?.[key] ?? (bare !== undefined && this.registry.find(metric.metadata.name)?.key === key ? bare : undefined) ?? NO_OPTIONS;
     const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies, task.level) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];

@@ -83,6 +83,15 @@ export class MetricRegistry {
     return this.#byKey.get(keys[0] as string);
   }
 
+  /** As `get`, but undefined (no throw) when a bare name is ambiguous. */
+  find(nameOrKey: string): RegisteredMetric | undefined {
+    try {
+      return this.get(nameOrKey);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Resolves a `dependsOn` entry: bare names mean the dependent's own provider first. */
   resolveDependency(dependency: string, fromProvider: string): RegisteredMetric | undefined {
     if (dependency.includes(':')) return this.#byKey.get(dependency);

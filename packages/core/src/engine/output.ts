@@ -57,10 +57,9 @@ export function unstoredResultIds(computation: SessionComputation): readonly str
   return UNSTORED.get(computation) ?? [];
 }
 
-/** Records `ids` as the unstored result ids of `computation` (the engine's record builder does). */
+/** Records `ids` as the unstored result ids of a new `computation` (the engine's record builder does). */
 export function setUnstoredResultIds(computation: SessionComputation, ids: readonly string[]): void {
   if (ids.length > 0) UNSTORED.set(computation, ids);
-  else UNSTORED.delete(computation);
 }
 
 import type { MetricResult } from '../ontology/metric-result.js';

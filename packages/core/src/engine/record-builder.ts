@@ -32,8 +32,9 @@ export function buildRecords(
   const made = new Array<ResultRecord>(elements.length);
   let count = 0;
   const ids = resultIdBlock(resultIdHead(idPrefix), elements, idTails);
-  // The ids of the elements that got no result (see unstoredResultIds).
-  const unstored: string[] = [];
+  // The ids of the elements that got no result (see unstoredResultIds); none, nearly always.
+  let unstored: string[] | undefined;
+  const noResult = (i: number) => (unstored ??= []).push(resultIdAt(ids, i));
   for (let i = 0; i < elements.length; i++) {
     const measures = (elements[i] as Element).id;
     const outcome = outcomes[i];
@@ -60,7 +61,7 @@ export function buildRecords(
         const problem = unserialisable(details);
         if (problem !== undefined) {
           out.failed.push({ name, level, measures, error: problem });
-          unstored.push(resultIdAt(ids, i));
+          noResult(i);
           continue;
         }
       }
@@ -68,20 +69,20 @@ export function buildRecords(
         const problem = invalidOutcome(outcome);
         if (problem !== undefined) {
           out.failed.push(isTransientError(outcome) ? { name, level, measures, error: problem, transient: true } : { name, level, measures, error: problem });
-          unstored.push(resultIdAt(ids, i));
+          noResult(i);
           continue;
         }
         // Valid (checked just above), so a defined `skipped` is a string reason.
         const valid = outcome as MetricOutcome;
         if (isSkip(valid)) {
           out.skipped.push({ name, level, measures, reason: valid.skipped });
-          unstored.push(resultIdAt(ids, i));
+          noResult(i);
           continue;
         }
       }
     } catch (error) {
       out.failed.push({ name, level, measures, error: `invalid outcome: reading it threw: ${errorText(toError(error))}` });
-      unstored.push(resultIdAt(ids, i));
+      noResult(i);
       continue;
     }
     const usage = evaluation as EvaluationUsage | undefined;
@@ -105,7 +106,7 @@ export function buildRecords(
   }
   made.length = count;
   out.results = made;
-  setUnstoredResultIds(out, unstored);
+  if (unstored) setUnstoredResultIds(out, unstored);
 }
 
 /** Why `details` cannot be written as JSON (a BigInt, a cycle, a throwing toJSON), or undefined when it can. */

@@ -175,18 +175,14 @@ export const SessionSchema = z.object({
   if (endsBeforeStart(session)) {
     ctx.addIssue({ code: 'custom', path: ['endTime'], message: `${session.endTime} is before startTime ${session.startTime}` });
   }
-  for (const list of ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'] as const) {
-    session[list].forEach((call, i) => {
-      if (endsBeforeStart(call)) {
-        ctx.addIssue({ code: 'custom', path: [list, i, 'endTime'], message: `${call.endTime} is before startTime ${call.startTime}` });
-      }
-    });
-  }
   // A call id names one call of the session whatever its class: the stores key calls by it, and a second call with
   // the same id would silently replace the first.
   const seen = new Map<string, string>();
   for (const list of ['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'] as const) {
     session[list].forEach((call, i) => {
+      if (endsBeforeStart(call)) {
+        ctx.addIssue({ code: 'custom', path: [list, i, 'endTime'], message: `${call.endTime} is before startTime ${call.startTime}` });
+      }
       const first = seen.get(call.id);
       if (first === undefined) seen.set(call.id, `${list}[${i}]`);
       else ctx.addIssue({ code: 'custom', path: [list, i, 'id'], message: `call id "${call.id}" is already used by ${first}` });

@@ -17,14 +17,6 @@ export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry
   return registry;
 }
 
-function resolvedKey(registry: MetricRegistry, name: string): string | undefined {
-  try {
-    return registry.get(name)?.key;
-  } catch {
-    return undefined; // ambiguous: the run reports it
-  }
-}
-
 function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
   return {
     name: m.name,
@@ -74,7 +66,7 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
         if (!opts.all) {
           const selection = config.metrics ?? defaultMetricSelection();
           // Each selected name as the run resolves it (a bare name shared with a plugin is the built-in metric).
-          const selected = new Set(Object.values(selection).flat().map((name) => resolvedKey(registry, name)));
+          const selected = new Set(Object.values(selection).flat().map((name) => registry.find(name)?.key));
           metas = metas.filter((m) => selected.has(`${m.provider}:${m.name}`));
         }
         rows = metas.map((m) => describeMetric(m));
