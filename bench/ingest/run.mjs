@@ -7,15 +7,23 @@
  * file in another fresh process and prints its rate and peak RSS. Target: peak RSS < 500 MB for 1M spans.
  *
  *   npm run build && node bench/ingest/run.mjs [--spans 1000000] [--sessions 10000] [--window 50000] [--batch 25] [--keep]
+ *
+ * With --session-json it measures the session JSON read path instead: N synthetic sessions of --calls calls each
+ * (bench/lib, cached under bench/.out), read as a JSON Lines file (one session per line) and as one
+ * `{ "sessions": [...] }` document, each --repeat times in a fresh process; prints calls/s (best and median).
+ *
+ *   npm run build && node bench/ingest/run.mjs --session-json [--sessions 1000] [--calls 200] [--repeat 3]
  */
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MCEClient, defaultMceConfig, elementCount, streamSessions } from '@mce/client';
+import { OUT_DIR, syntheticSessionsFile } from '../lib/session-files.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +35,9 @@ const { values: args } = parseArgs({
     ingest: { type: 'string' },
     'ingest-store': { type: 'string' },
     'no-store': { type: 'boolean', default: false },
+    'session-json': { type: 'boolean', default: false },
+    calls: { type: 'string', default: '200' },
+    repeat: { type: 'string', default: '3' },
   },
 });
 const SPANS = Number(args.spans);
@@ -154,8 +165,55 @@ async function ingestIntoStore(file) {
   }
 }
 
+/** The sessions of a JSON Lines file as one `{ "sessions": [...] }` document beside it (created if missing). */
+async function wholeDocument(jsonl) {
+  const path = jsonl.replace(/\.jsonl$/, '-document.json');
+  if (existsSync(path)) return path;
+  const partial = `${path}.partial`;
+  const out = createWriteStream(partial, { highWaterMark: 1 << 20 });
+  let first = true;
+  out.write('{"sessions":[');
+  for await (const l of createInterface({ input: createReadStream(jsonl), crlfDelay: Infinity })) {
+    if (!l) continue;
+    if (!out.write(`${first ? '\n' : ',\n'}${l}`)) await once(out, 'drain');
+    first = false;
+  }
+  out.end('\n]}\n');
+  await once(out, 'close');
+  renameSync(partial, path);
+  return path;
+}
+
+/** The session JSON read path: the same sessions as JSON Lines and as one document, each read `--repeat` times. */
+async function sessionJsonBench() {
+  const count = Number(args.sessions ?? 1000);
+  const calls = Number(args.calls);
+  const repeat = Math.max(1, Number(args.repeat));
+  const jsonl = await syntheticSessionsFile(count, calls);
+  const files = [['JSON Lines', jsonl], ['one document', await wholeDocument(jsonl)]];
+  console.log(`${count.toLocaleString('en')} sessions × ${calls} calls, files under ${OUT_DIR}`);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [label, file] of files) {
+    const runs = [];
+    for (let i = 0; i < repeat; i++) {
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--ingest', file, '--window', String(WINDOW)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+      if (child.status !== 0) throw new Error(`ingest process failed (${child.status})`);
+      runs.push(JSON.parse(child.stdout.trim().split('\n').pop()));
+    }
+    const r = runs[0];
+    const wall = runs.map((x) => x.secs);
+    const cpu = runs.map((x) => x.cpuSecs);
+    const rate = (secs) => Math.round(r.elements / secs).toLocaleString('en');
+    console.log(`${label}: ${(statSync(file).size / 1e6).toFixed(1)} MB, ${r.sessions.toLocaleString('en')} sessions, ${r.elements.toLocaleString('en')} calls, warnings ${r.warnings}`);
+    console.log(`  wall-clock: best ${Math.min(...wall).toFixed(2)} s (${rate(Math.min(...wall))} calls/s), median ${median(wall).toFixed(2)} s`);
+    console.log(`  CPU time:   best ${Math.min(...cpu).toFixed(2)} s (${rate(Math.min(...cpu))} calls/s), median ${median(cpu).toFixed(2)} s   peak RSS ${(Math.max(...runs.map((x) => x.peak)) / 1e6).toFixed(1)} MB`);
+  }
+}
+
 if (args.ingest) {
   await ingest(args.ingest);
+} else if (args['session-json']) {
+  await sessionJsonBench();
 } else if (args['ingest-store']) {
   await ingestIntoStore(args['ingest-store']);
 } else {
