@@ -25,6 +25,7 @@ export * from './engine/strategies/pooled-strategy.js';
 export * from './engine/strategies/worker-pool.js';
 export * from './engine/strategies/create-strategy.js';
 export * from './ontology/json-schema.js';
+export * from './ontology/unknown-fields.js';
 export * from './engine/metric-options.js';
 export * from './engine/strategies/timeout.js';
 export * from './redact-url.js';

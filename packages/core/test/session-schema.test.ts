@@ -17,6 +17,24 @@ describe('published session JSON Schema', () => {
       expect.arrayContaining(['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls', 'mcpServers', 'userInput', 'finalResponse']),
     );
   });
+
+
+  it('allows properties it does not define, anywhere, as the reader does (it ignores them with a warning)', () => {
+    const closed: string[] = [];
+    const visit = (node: unknown, at: string): void => {
+      if (Array.isArray(node)) node.forEach((x, i) => visit(x, `${at}/${i}`));
+      else if (typeof node === 'object' && node !== null) {
+        for (const [k, v] of Object.entries(node)) {
+          if ((k === 'additionalProperties' || k === 'unevaluatedProperties') && v === false) closed.push(at);
+          visit(v, `${at}/${k}`);
+        }
+      }
+    };
+    const schema = sessionJsonSchema();
+    visit(schema, '#');
+    expect(closed).toEqual([]);
+    expect(schema.description).toMatch(/Properties not defined here are allowed/);
+  });
 });
 
 describe('SessionSchema references', () => {

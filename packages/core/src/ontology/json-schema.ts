@@ -9,7 +9,9 @@ import { SessionSchema } from './schemas.js';
 export const SESSION_SCHEMA_ID = 'urn:mce:schema:session';
 
 /**
- * JSON Schema (draft 2020-12) of one session as a file accepts it: fields with defaults are optional (`io: 'input'`).
+ * JSON Schema (draft 2020-12) of one session as a file accepts it: fields with defaults are optional (`io: 'input'`),
+ * and objects allow properties of their own (no `additionalProperties: false`): mce reads such a document, ignoring
+ * them with a warning (see unknown-fields.ts), so a validator must not refuse it either.
  * `$defs.SessionFile` is the whole file (SessionFileSchema): one session or `{ "sessions": [...] }`.
  */
 export function sessionJsonSchema(): Record<string, unknown> {
@@ -27,7 +29,9 @@ export function sessionJsonSchema(): Record<string, unknown> {
     $schema,
     $id: SESSION_SCHEMA_ID,
     title: 'mce session',
-    description: 'One session of a multi-agent system in the MAS ontology (see docs/session-format.md).',
+    description:
+      'One session of a multi-agent system in the MAS ontology (see docs/session-format.md). Properties not defined here ' +
+      'are allowed (forward compatibility): mce ignores them, warning with their JSON path and the likely property meant.',
     ...body,
     $defs: { SessionFile: sessionFile },
   };
