@@ -19,7 +19,8 @@ export type IngestWarningCode =
   | 'duplicate-span'
   | 'unknown-parent'
   | 'empty-file'
-  | 'no-calls';
+  | 'no-calls'
+  | 'unknown-field';
 
 export interface IngestWarning {
   code: IngestWarningCode;
@@ -29,6 +30,10 @@ export interface IngestWarning {
   /** The span named by the warning (span id, or span name when the id is unreadable). */
   span?: string;
   sessionId?: string;
+  /** `unknown-field`: JSON path of the first such field (in the document of its line, for JSON Lines). */
+  path?: string;
+  /** `unknown-field`: how many fields the warning stands for (the same field at the same place of many calls). */
+  count?: number;
 }
 
 /** Collects warnings and counts them per code; shared by the readers and the normaliser of one run. */

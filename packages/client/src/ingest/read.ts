@@ -8,11 +8,11 @@ import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
-import { elementCount, type Session } from '@mce/core';
+import { elementCount, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
-import { isSessionDocument, sessionsFromDocument } from './formats/session-json.js';
+import { isSessionDocument, parseSessionDocument, unknownFieldWarnings } from './formats/session-json.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId } from './session-id.js';
@@ -228,13 +228,10 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
   }
   const doc = detected.doc ?? (await parseWholeFile(path));
   if (format === 'session-json') {
-    let sessions: Session[];
-    try {
-      sessions = [...sessionsFromDocument(doc)];
-    } catch (err) {
-      throw new IngestError(errorMessage(err), path, undefined, { cause: err });
-    }
-    yield* grouper.addSessions(sessions);
+    const parsed = parseSessionDocument(doc);
+    if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues), path);
+    for (const w of unknownFieldWarnings(parsed.unknownFields, path)) warnings.add(w);
+    yield* grouper.addSessions(parsed.sessions);
     return;
   }
   if (options.format) {
@@ -394,6 +391,8 @@ const pendingKey = (traceId: string) => `\u0000${traceId}`;
 async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
   let recognised = 0;
   let lineNo = 0;
+  // Unknown fields of the file's session lines, grouped by place over all its lines: one warning per place.
+  const unknownFields = new UnknownFields();
   try {
     for await (const raw of readLines(path)) {
       lineNo++;
@@ -417,10 +416,12 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
         for (const s of clickHouseSpans([record], warnings, where)) grouper.add(s, path);
       } else if (isSessionDocument(record)) {
         recognised++;
-        try {
-          yield* grouper.addSessions([...sessionsFromDocument(record)]);
-        } catch (err) {
-          warnings.add({ code: 'malformed-line', message: `skipped line: ${errorMessage(err)}`, file: path, line: lineNo });
+        const parsed = parseSessionDocument(record, lineNo);
+        if ('issues' in parsed) {
+          warnings.add({ code: 'malformed-line', message: `skipped line: ${invalidSessionFile(parsed.issues)}`, file: path, line: lineNo });
+        } else {
+          unknownFields.add(parsed.unknownFields);
+          yield* grouper.addSessions(parsed.sessions);
         }
       } else {
         if (recognised === 0 && lineNo <= 1) throw new IngestError('not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session)', path, lineNo);
@@ -434,7 +435,10 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, lineNo, { cause: err });
   }
   if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
+  for (const w of unknownFieldWarnings(unknownFields, path)) warnings.add(w);
 }
+
+const invalidSessionFile = (issues: readonly string[]) => `not a valid session file (${issues.join('; ')})`;
 
 /**
  * Write sessions as the project's session JSON (`{ "sessions": [...] }`), streamed one session per line so

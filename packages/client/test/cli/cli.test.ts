@@ -113,6 +113,29 @@ describe('mce compute --input', () => {
     expect(logged.find((l) => l.msg === 'computed')).toMatchObject({ level: 30, sessions: 1, results: c.results.length, failed: 0, stored: false });
   });
 
+  it('warns about fields a session file does not define, naming file, line and path, and computes the session read', async () => {
+    const ws = tempWorkspace();
+    const doc = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Record<string, unknown>;
+    const file = join(ws.dir, 'typo.jsonl');
+    const { llmCalls, ...rest } = doc;
+    writeFileSync(file, `${JSON.stringify({ ...doc, id: 'first' })}\n${JSON.stringify({ ...rest, llmcalls: llmCalls })}\n`);
+    const run = await runCli(['compute', '--input', file, '--metrics', 'LLMCallCount', '--json', '--no-store'], ws);
+    expect(run.code).toBe(0);
+    const counts = run.json<{ sessions: SessionComputation[] }>().sessions.map((c) => [c.sessionId, c.results.find((r) => r.level === 'Session')?.result]);
+    expect(counts).toEqual([['first', 2], ['weather-001', 0]]);
+    const logged = run.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.map(({ time: _time, ...l }) => l)).toEqual([{
+      level: 40,
+      code: 'unknown-field',
+      message: 'llmcalls: unknown field, ignored (did you mean "llmCalls"?)',
+      file,
+      line: 2,
+      path: 'llmcalls',
+      count: 1,
+      msg: 'ingest warning',
+    }]);
+  });
+
   it('prints a table per session for people', async () => {
     const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store'], tempWorkspace());
     expect(run.stdout).toMatch(/^Session weather-001\nLevel\s+Measures\s+Metric\s+Value\s+Unit\s+Reasoning/);

@@ -1,5 +1,7 @@
 /** The hand-made example sessions fit both the zod schema (via readSessions) and the published JSON Schema. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +25,26 @@ describe('examples/sessions', () => {
     const fileSchema = ajv.getSchema(`${String(schema.$id)}#/$defs/SessionFile`)!;
     expect(fileSchema({ sessions: [doc] })).toBe(true);
     expect(fileSchema({ sessions: [{ id: 1 }] })).toBe(false);
+  });
+
+  it.each(files)('%s reads without a warning (no field the format does not define)', async (f) => {
+    const r = await readSessions(root(`examples/sessions/${f}`));
+    expect([r.sessions.length, r.warnings]).toEqual([1, []]);
+  });
+
+  it('the published schema, like the reader, accepts fields it does not define (the reader warns about them)', async () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const validate = ajv.compile(schema);
+    const doc = JSON.parse(readFileSync(root('examples/sessions/single-agent-tool.json'), 'utf8')) as { llmCalls: Record<string, unknown>[] };
+    doc.llmCalls[0]!.startTme = 1;
+    (doc as Record<string, unknown>).llmcalls = [];
+    expect(validate(doc), JSON.stringify(validate.errors)).toBe(true);
+    const dir = mkdtempSync(join(tmpdir(), 'mce-example-'));
+    const p = join(dir, 'typo.json');
+    writeFileSync(p, JSON.stringify(doc));
+    const r = await readSessions(p);
+    expect([r.sessions.length, r.warnings.map((w) => w.path)]).toEqual([1, ['llmCalls[0].startTme', 'llmcalls']]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('single-agent-tool.json', async () => {

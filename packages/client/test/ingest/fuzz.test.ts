@@ -1,13 +1,13 @@
 /**
  * Fuzzing over the fixtures: random truncation, deleted keys and wrong-typed values. The reader must either return
- * sessions that fit the ontology schema or reject with an IngestError naming the file — never throw anything else.
+ * sessions that fit the ontology schema (and hold no field it does not define) or reject with an IngestError naming the file — never throw anything else.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SessionSchema } from '@mce/core';
+import { SessionSchema, UnknownFields } from '@mce/core';
 import { IngestError, readSessions } from '../../src/ingest/index.js';
 import { dataFile, fixture } from './helpers.js';
 
@@ -31,6 +31,9 @@ async function outcome(content: string, ext: string): Promise<void> {
     for (const s of sessions) {
       const check = SessionSchema.safeParse(s);
       if (!check.success) throw new Error(`session ${s.id} does not fit the schema: ${check.error.message}`);
+      // Nor a field the format does not define: an exported session must read back without a warning.
+      const extra = new UnknownFields().check(s).notes();
+      if (extra.length > 0) throw new Error(`session ${s.id} has fields the format does not define: ${extra.map((x) => x.message).join('; ')}`);
     }
   } catch (err) {
     if (!(err instanceof IngestError)) throw err;

@@ -467,6 +467,82 @@ describe('streaming JSON Lines', () => {
   });
 });
 
+describe('fields a session file has that the format does not define', () => {
+  const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 2 };
+  const llm = (id: string, extra: Record<string, unknown> = {}) => ({ kind: 'LLMCall', id, name: 'chat', startTime: 0, endTime: 1, usage, ...extra });
+
+  it('are ignored with a warning naming the file, the JSON path and the likely field; the sessions are read', async () => {
+    const doc = {
+      sessions: [
+        { id: 's1', startTime: 0, endTime: 1, llmcalls: [llm('x')], llmCalls: [llm('a', { usage: { ...usage, inputTokns: 7 } })] },
+        { id: 's2', startTime: 0, endTime: 1, llmCalls: [llm('b'), llm('c', { inputMessages: [{ role: 'user', content: 'hi', contnet: 'hi' }] })] },
+      ],
+    };
+    const p = write(JSON.stringify(doc, null, 2));
+    const r = await readSessions(p);
+    expect(r.sessions.map((s) => [s.id, s.llmCalls.map((c) => c.id)])).toEqual([['s1', ['a']], ['s2', ['b', 'c']]]);
+    expect(r.sessions[0]!.llmCalls[0]!.usage).toEqual(usage); // the stray field is not kept
+    expect(r.warnings).toEqual([
+      { code: 'unknown-field', message: 'sessions[0].llmcalls: unknown field, ignored (did you mean "llmCalls"?)', file: p, path: 'sessions[0].llmcalls', count: 1 },
+      { code: 'unknown-field', message: 'sessions[0].llmCalls[0].usage.inputTokns: unknown field, ignored (did you mean "inputTokens"?)', file: p, path: 'sessions[0].llmCalls[0].usage.inputTokns', count: 1 },
+      { code: 'unknown-field', message: 'sessions[1].llmCalls[1].inputMessages[0].contnet: unknown field, ignored (did you mean "content"?)', file: p, path: 'sessions[1].llmCalls[1].inputMessages[0].contnet', count: 1 },
+    ]);
+    expect(r.warningCounts).toEqual({ 'unknown-field': 3 });
+  });
+
+  it('in JSON Lines, name the line of the first one and are grouped over the lines of the file', async () => {
+    const line = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, startTime: 0, endTime: 1, ...extra });
+    const p = write([
+      line('s1'),
+      line('s2', { llmCalls: [llm('a'), llm('b', { startTme: 0 })] }),
+      '',
+      line('s3', { toolcalls: [] }),
+      line('s4', { llmCalls: [llm('c', { startTme: 0 })] }),
+    ].join('\n'), 'jsonl');
+    const r = await readSessions(p);
+    expect(r.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3', 's4']);
+    expect(r.warnings).toEqual([
+      {
+        code: 'unknown-field',
+        message: 'llmCalls[1].startTme: unknown field, ignored (did you mean "startTime"?); 2 in all at llmCalls[*].startTme',
+        file: p,
+        line: 2,
+        path: 'llmCalls[1].startTme',
+        count: 2,
+      },
+      { code: 'unknown-field', message: 'toolcalls: unknown field, ignored (did you mean "toolCalls"?)', file: p, line: 4, path: 'toolcalls', count: 1 },
+    ]);
+  });
+
+  it('100,000 calls with the same stray field give one warning with the count', async () => {
+    const toolCalls = Array.from({ length: 100_000 }, (_, i) => ({ kind: 'ToolCall', id: `t${i}`, name: 't', startTime: 0, endTime: 1, toolName: 't', duration: 1 }));
+    const p = write(JSON.stringify({ id: 'big', startTime: 0, endTime: 1, toolCalls }));
+    const r = await readSessions(p);
+    expect(r.sessions[0]!.toolCalls).toHaveLength(100_000);
+    expect(r.warnings).toEqual([
+      { code: 'unknown-field', message: 'toolCalls[0].duration: unknown field, ignored; 100000 in all at toolCalls[*].duration', file: p, path: 'toolCalls[0].duration', count: 100_000 },
+    ]);
+  });
+
+  it('a file refused for a missing field names the unknown ones after it (the likely typo)', async () => {
+    const p = write(JSON.stringify({ id: 's', startTime: 0, endTime: 1, llmCalls: [{ kind: 'LLMCall', id: 'a', name: 'chat', startTme: 0, endTime: 1, usage }] }));
+    const e = await catchError(readSessions(p));
+    expect(e.message).toBe(
+      `${p}: not a valid session file (llmCalls.0.startTime: Invalid input: expected number, received undefined; ` +
+        'llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?))',
+    );
+    // On a JSON Lines line, the same words in the skipped line's warning (and no unknown-field warning of its own).
+    const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTme: 0, endTime: 1 })}\n`, 'jsonl');
+    const r = await readSessions(lines);
+    expect(r.warnings).toEqual([{
+      code: 'malformed-line',
+      message: 'skipped line: not a valid session file (startTime: Invalid input: expected number, received undefined; startTme: unknown field, ignored (did you mean "startTime"?))',
+      file: lines,
+      line: 2,
+    }]);
+  });
+});
+
 describe('session export round trip', () => {
   it('every fixture exports to session JSON and re-imports to deep-equal sessions', async () => {
     const files = [
@@ -482,6 +558,7 @@ describe('session export round trip', () => {
     expect(await detectFormat(out)).toBe('session-json');
     const back = await readSessions(out);
     expect(back.sessions).toStrictEqual(all);
+    expect(back.warnings).toEqual([]); // no field the format does not define
     // and a single-session document
     const one = join(dir, 'one.json');
     writeFileSync(one, JSON.stringify(all[0]));

@@ -1,5 +1,6 @@
 /** The project's own session JSON (one session or `{ "sessions": [...] }`), validated with core's SessionFileSchema. */
-import { issueLines, SessionFileSchema, SessionSchema, type Session } from '@mce/core';
+import { isSessionListDocument, issueLines, SessionFileSchema, SessionSchema, UnknownFields, type Session } from '@mce/core';
+import type { IngestWarning } from '../errors.js';
 import { isObj } from '../messages.js';
 
 export function isSessionDocument(v: unknown): boolean {
@@ -12,23 +13,34 @@ export function isSessionDocument(v: unknown): boolean {
 /** The `{ "sessions": [...] }` member of core's SessionFileSchema. */
 const [SessionListSchema] = SessionFileSchema.options;
 
+/** At most five lines of a list, then how many more. */
+const firstFive = (lines: string[]) => (lines.length > 5 ? [...lines.slice(0, 5), `and ${lines.length - 5} more`] : lines);
+
 /**
- * Sessions of a parsed session document, or its offending fields (`path: message`, the first five and how many more). The schema is
- * picked by shape (a `sessions` list, else one session) rather than tried as a union, whose failure names only the root.
+ * Sessions of a parsed session document and the fields it has that the format does not define (ignored, for the
+ * caller to warn about); or its offending fields (`path: message`, the first five and how many more), followed by the
+ * unknown fields (a misspelt `startTme` is usually why `startTime` is missing). The schema is picked by shape (a
+ * `sessions` list, else one session) rather than tried as a union, whose failure names only the root. `line`: where
+ * the document is in its file (JSON Lines), kept with its unknown fields.
  */
-export function parseSessionDocument(v: unknown): { sessions: Session[] } | { issues: string[] } {
+export function parseSessionDocument(v: unknown, line?: number): { sessions: Session[]; unknownFields: UnknownFields } | { issues: string[] } {
+  const unknownFields = new UnknownFields().check(v, line);
   // A `sessions` member makes it a list document even when it is no list: its fault is then named, not a session's.
-  const parsed = isObj(v) && 'sessions' in v && v.kind !== 'Session' ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
+  const parsed = isSessionListDocument(v) ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
   if (!parsed.success) {
-    const lines = issueLines(parsed.error);
-    return { issues: lines.length > 5 ? [...lines.slice(0, 5), `and ${lines.length - 5} more`] : lines };
+    return { issues: [...firstFive(issueLines(parsed.error)), ...firstFive(unknownFields.notes().map((n) => n.message))] };
   }
-  return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[] };
+  return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[], unknownFields };
 }
 
-/** Sessions of a parsed session document; throws an Error whose message lists the offending fields. */
-export function sessionsFromDocument(v: unknown): Session[] {
-  const doc = parseSessionDocument(v);
-  if ('issues' in doc) throw new Error(`not a valid session file (${doc.issues.join('; ')})`);
-  return doc.sessions;
+/** Warnings for the unknown fields of a file's session documents: one per place, naming the file and (JSON Lines) line. */
+export function unknownFieldWarnings(fields: UnknownFields, file: string): IngestWarning[] {
+  return fields.notes().map(({ message, count, path, line }) => ({
+    code: 'unknown-field',
+    message,
+    file,
+    ...(line === undefined ? {} : { line }),
+    ...(path === undefined ? {} : { path }),
+    count,
+  }));
 }
