@@ -228,7 +228,15 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     if ('issues' in doc) throw new BadRequest(`not an mce session document: ${doc.issues.join('; ')}`);
     const sessions = doc.sessions;
     await client.store.writeSessions(sessions);
-    return c.json({ sessionIds: sessions.map((s) => s.id) }, 201);
+    // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.
+    const warnings = doc.unknownFields.notes().map(({ message, count, path, suggestion }) => ({
+      code: 'unknown-field' as const,
+      message,
+      ...(path === undefined ? {} : { path }),
+      count,
+      ...(suggestion === undefined ? {} : { suggestion }),
+    }));
+    return c.json({ sessionIds: sessions.map((s) => s.id), warnings }, 201);
   });
 
   app.get('/sessions/:id', async (c) => {

@@ -1,6 +1,6 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
 import { createRequire } from 'node:module';
-import { ONTOLOGY_LEVELS } from '@mce/core';
+import { MAX_UNKNOWN_FIELD_PLACES, ONTOLOGY_LEVELS } from '@mce/core';
 
 // The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
 // `$id` keeps its own `#/$defs/…` references resolving inside it.
@@ -115,7 +115,14 @@ export const OPENAPI = {
           }),
         },
         responses: {
-          201: { description: 'ids of the stored sessions', content: json({ type: 'object', required: ['sessionIds'], properties: { sessionIds: strings } }) },
+          201: {
+            description: 'ids of the stored sessions, and warnings about fields of the body the format does not define (ignored)',
+            content: json({
+              type: 'object',
+              required: ['sessionIds', 'warnings'],
+              properties: { sessionIds: strings, warnings: { type: 'array', items: ref('UnknownFieldWarning') } },
+            }),
+          },
           400: error('not an mce session document (the offending fields are named)'),
           ...withBody,
           ...common,
@@ -164,6 +171,21 @@ export const OPENAPI = {
     schemas: {
       Session: SESSION_SCHEMA,
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+      UnknownFieldWarning: {
+        type: 'object',
+        description:
+          'Fields of the body the session format does not define, ignored: one warning per place (the same field of many calls is one ' +
+          `warning with a count); past ${MAX_UNKNOWN_FIELD_PLACES} places, one last warning without a path counts the rest.`,
+        required: ['code', 'message', 'count'],
+        additionalProperties: false,
+        properties: {
+          code: { const: 'unknown-field' },
+          message: { type: 'string', description: 'e.g. `sessions[0].llmCalls[3].startTme: unknown field, ignored (did you mean "startTime"?)`' },
+          path: { type: 'string', description: 'JSON path of the first such field in the body' },
+          count: { type: 'integer', minimum: 1, description: 'how many fields the warning stands for' },
+          suggestion: { type: 'string', description: 'a defined field whose name is close (a likely typo)' },
+        },
+      },
       ComputeRequest: {
         type: 'object',
         additionalProperties: false,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionComputation } from '@mce/core';
+import { MAX_UNKNOWN_FIELD_PLACES, type SessionComputation } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi } from '../../src/index.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8'));
@@ -27,7 +27,7 @@ describe('REST API', () => {
   it('stores a session, computes it, and returns its stored results', async () => {
     const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(example), headers: { 'content-type': 'application/json' } });
     expect(posted.status).toBe(201);
-    expect(await posted.json()).toEqual({ sessionIds: ['weather-001'] });
+    expect(await posted.json()).toEqual({ sessionIds: ['weather-001'], warnings: [] });
 
     const listed = (await (await app.request('/sessions?limit=10')).json()) as { id: string }[];
     expect(listed.map((s) => s.id)).toEqual(['weather-001']);
@@ -47,6 +47,43 @@ describe('REST API', () => {
     // Not recursive unless asked: the session's own results only.
     const own = (await (await app.request('/sessions/weather-001/metrics?metrics=Duration')).json()) as SessionComputation;
     expect(own.results.map((r) => `${r.name}@${r.level}:${r.measures}`)).toEqual(['Duration@Session:weather-001']);
+  });
+
+  it('stores a session with fields the format does not define, and names them in its answer', async () => {
+    const { llmCalls, ...rest } = example as { llmCalls: Record<string, unknown>[] };
+    const calls = Array.from({ length: 3 }, (_, i) => ({ ...llmCalls[0], id: `typo-${i}`, startTme: 1, usage: { ...(llmCalls[0]!.usage as object), inputTokns: 5 } }));
+    const body = { exportedBy: 'tool', sessions: [{ ...rest, id: 'typo-session', llmCalls: calls, toolcalls: [], mcpServers: [{ name: 's', tools: [{ name: 't', inputSchema: { anything: 1 } }], promts: [] }] }] };
+    const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    expect([posted.status, await posted.json()]).toEqual([201, {
+      sessionIds: ['typo-session'],
+      warnings: [
+        { code: 'unknown-field', message: 'exportedBy: unknown field, ignored', path: 'exportedBy', count: 1 },
+        // In the body's order: `mcpServers` comes before the `llmCalls` put last.
+        { code: 'unknown-field', message: 'sessions[0].mcpServers[0].promts: unknown field, ignored (did you mean "prompts"?)', path: 'sessions[0].mcpServers[0].promts', count: 1, suggestion: 'prompts' },
+        {
+          code: 'unknown-field',
+          message: 'sessions[0].llmCalls[0].usage.inputTokns: unknown field, ignored (did you mean "inputTokens"?); 3 in all at sessions[*].llmCalls[*].usage.inputTokns',
+          path: 'sessions[0].llmCalls[0].usage.inputTokns',
+          count: 3,
+          suggestion: 'inputTokens',
+        },
+        {
+          code: 'unknown-field',
+          message: 'sessions[0].llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?); 3 in all at sessions[*].llmCalls[*].startTme',
+          path: 'sessions[0].llmCalls[0].startTme',
+          count: 3,
+          suggestion: 'startTime',
+        },
+        { code: 'unknown-field', message: 'sessions[0].toolcalls: unknown field, ignored (did you mean "toolCalls"?)', path: 'sessions[0].toolcalls', count: 1, suggestion: 'toolCalls' },
+      ],
+    }]);
+    const stored = (await (await app.request('/sessions/typo-session')).json()) as { llmCalls: Record<string, unknown>[] };
+    expect([stored.llmCalls.length, 'startTme' in stored.llmCalls[0]!]).toEqual([3, false]);
+    // A body refused for a missing field names the unknown ones after it.
+    const refused = await app.request('/sessions', { method: 'POST', body: JSON.stringify({ id: 'x', startTme: 0, endTime: 1 }), headers: { 'content-type': 'application/json' } });
+    expect([refused.status, await refused.json()]).toEqual([400, {
+      error: 'not an mce session document: startTime: Invalid input: expected number, received undefined; startTme: unknown field, ignored (did you mean "startTime"?)',
+    }]);
   });
 
   it('answers 404 for an unknown session and 400 for bad input', async () => {
@@ -272,6 +309,13 @@ describe('REST API', () => {
         ['/sessions/{id}/compute', 'post', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/compute?metrics=Duration,Cost`, { method: 'POST' })],
         ['/sessions/{id}/metrics', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/metrics?recursive=true`)],
       ];
+      // Posting: an answer without warnings, one with a warning of each shape (past the cap: one without a path), a refusal.
+      const postJson = (body: unknown) => fetch(`http://127.0.0.1:${server.port}/sessions`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const stray = Object.fromEntries(Array.from({ length: MAX_UNKNOWN_FIELD_PLACES + 2 }, (_, i) => [`extra${i}`, i]));
+      const warned = await postJson({ ...example, id: 'openapi-warned', startTme: 0, ...stray });
+      const warnings = ((await warned.clone().json()) as { warnings: { path?: string; suggestion?: string }[] }).warnings;
+      expect([warnings.length, warnings[0]!.suggestion, warnings.at(-1)!.path]).toEqual([MAX_UNKNOWN_FIELD_PLACES + 1, 'startTime', undefined]);
+      answers.push(['/sessions', 'post', await postJson(example)], ['/sessions', 'post', warned], ['/sessions', 'post', await postJson({ id: 3 })]);
       for (const [path, method, res] of answers) {
         const schema = paths[path]?.[method]?.responses[String(res.status)]?.content?.['application/json']?.schema;
         expect([path, res.status, schema !== undefined]).toEqual([path, res.status, true]);
