@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sessionJsonSchema } from '../src/ontology/json-schema.js';
-import { SessionSchema } from '../src/ontology/schemas.js';
+import { hasControlCharacter, quoteControlCharacters, SessionSchema } from '../src/ontology/schemas.js';
 
 describe('published session JSON Schema', () => {
   it('the committed schema/session.schema.json is the one generated from SessionSchema (run scripts/write-schema.mjs)', () => {
@@ -108,5 +108,13 @@ describe('SessionSchema times', () => {
       'endTime: 5 is before startTime 10',
       'llmCalls.0.endTime: 2 is before startTime 3',
     ]);
+  });
+});
+
+describe('the control-character rule of ids, shared with trace ingestion', () => {
+  it('finds U+0000–U+001F and U+007F, and quotes an id with them escaped', () => {
+    expect(['a\u0000', '\tb', 'c\u001f', 'd\u007f', 'line\nbreak'].map(hasControlCharacter)).toEqual([true, true, true, true, true]);
+    expect(['', 'plain', 'é\u0080\u00a0 space', '\u2028'].map(hasControlCharacter)).toEqual([false, false, false, false]);
+    expect(quoteControlCharacters('a\nb\u0000"c\\d\u007f')).toBe('"a\\u000ab\\u0000\\"c\\\\d\\u007f"');
   });
 });

@@ -11,22 +11,39 @@ const finite = z.number().refine(Number.isFinite, 'must be a finite number');
 export const MAX_EPOCH_MS = 8.64e15;
 const epochMs = finite.refine((n) => Math.abs(n) <= MAX_EPOCH_MS, 'is out of the range of dates (epoch milliseconds, at most ±8.64e15)');
 const count = z.number().int().nonnegative();
+/** What an id must not contain, in the words every refusal of one uses. */
+export const NO_CONTROL_CHARACTER = 'must not contain a control character (U+0000–U+001F, U+007F)';
+
 /**
  * A key the stores index (session id, call id, MCP server name): no control character. PostgreSQL text cannot hold a
- * NUL, and a newline or escape in an id breaks the lines, tables and URLs it is printed in.
+ * NUL, and a newline or escape in an id breaks the lines, tables and URLs it is printed in. Trace ingestion applies
+ * the same rule (`hasControlCharacter`) to the ids it reads from spans.
  */
 const key = z
   .string()
   .min(1)
-  .refine((s) => !hasControlCharacter(s), 'must not contain a control character (U+0000–U+001F, U+007F)');
+  .refine((s) => !hasControlCharacter(s), NO_CONTROL_CHARACTER);
 
-function hasControlCharacter(s: string): boolean {
+/** Whether `s` holds a control character (U+0000–U+001F, U+007F): such a string is no id. */
+export function hasControlCharacter(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) return true;
   }
   return false;
 }
+
+/** `s` quoted, its control characters written as `\uXXXX`: how a message shows an id it refuses. */
+export function quoteControlCharacters(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s.charAt(i);
+    out += c < 0x20 || c === 0x7f ? `\\u${c.toString(16).padStart(4, '0')}` : c === 0x22 || c === 0x5c ? `\\${ch}` : ch;
+  }
+  return `"${out}"`;
+}
+
 const record = z.record(z.string(), z.unknown());
 
 export const StatusSchema = z.enum(['ok', 'error', 'unset']);
