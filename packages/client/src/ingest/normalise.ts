@@ -14,6 +14,7 @@
  *   the trace id, which cannot collide with 16-digit span ids).
  * - Errors: span status ERROR, `exception` events, `error.type` — never the words of the output text.
  */
+import { hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters } from '@mce/core';
 import type {
   AgentCall,
   ElementError,
@@ -33,6 +34,7 @@ import { finalAssistantResponse, firstUserInput } from './conversation.js';
 import {
   classify,
   field,
+  fieldAttribute,
   inputMessages,
   outputMessages,
   stringField,
@@ -261,11 +263,16 @@ function toolNameOf(span: SpanRecord, cls: Classification): string {
   return stripKindSuffix(n) || span.name || 'tool';
 }
 
-function mcpServerOf(span: SpanRecord): string | undefined {
+/** The MCP server a span names, and where it read the name (for a warning about it). */
+function mcpServerOf(span: SpanRecord): { name: string; source: string | undefined } | undefined {
   const s = stringField(span, 'mcpServer');
-  if (s) return s;
+  if (s) {
+    const attribute = fieldAttribute(span, 'mcpServer');
+    return { name: s, source: attribute === undefined ? undefined : `attribute ${attribute}` };
+  }
   // On the server side of an MCP request the service itself is the server.
-  return span.kind === 'server' && typeof span.resource['service.name'] === 'string' ? (span.resource['service.name'] as string) : undefined;
+  const service = span.resource['service.name'];
+  return span.kind === 'server' && typeof service === 'string' ? { name: service, source: 'resource attribute service.name' } : undefined;
 }
 
 /** Tools, resources and prompts a listing span (`tools/list` …) reports (its output JSON, or GenAI tool definitions on it). */
@@ -506,11 +513,30 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     else innerOf.set(outer, [inner]);
   }
   const masById = new Map(masCalls.map((m) => [m.id, m]));
+  // An MCP server name is a key of the stores, as in the session format: one with a control character is left out of
+  // the inventory (and of the calls to it), said once per name.
+  const refusedServers = new Set<string>();
+  const serverName = (span: SpanRecord): string | undefined => {
+    const server = mcpServerOf(span);
+    if (server === undefined || !hasControlCharacter(server.name)) return server?.name;
+    if (!refusedServers.has(server.name)) {
+      refusedServers.add(server.name);
+      warnings.add({
+        code: 'malformed-span',
+        message: `span ${span.spanId}: MCP server name ${quoteControlCharacters(server.name)}${server.source ? ` (${server.source})` : ''} ${NO_CONTROL_CHARACTER}; left out of the inventory`,
+        span: span.spanId,
+        sessionId,
+        ...fileOf(span),
+        ...(span.line !== undefined ? { line: span.line } : {}),
+      });
+    }
+    return undefined;
+  };
   for (const n of nodes) {
     const s = n.span;
     try {
       if (n.cls.kind === 'mcp') {
-        const server = mcpServerOf(s);
+        const server = serverName(s);
         if (server && /\/list$/.test(n.cls.mcpMethod ?? '')) {
           const inv = listedInventory(s);
           const srv = inventory.server(server);
@@ -622,7 +648,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
               kind: cls.mcpMethod === 'resources/read' ? 'resource' : cls.mcpMethod === 'prompts/get' ? 'prompt' : 'tool',
               method: cls.mcpMethod,
             };
-            set(mcpInfo, 'server', all.map((x) => mcpServerOf(x.span)).find((v) => v !== undefined));
+            set(mcpInfo, 'server', all.map((x) => serverName(x.span)).find((v) => v !== undefined));
             set(mcpInfo, 'uri', all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined));
             t.mcp = mcpInfo;
           }

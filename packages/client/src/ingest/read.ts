@@ -8,14 +8,14 @@ import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
-import { elementCount, UnknownFields, type Session } from '@mce/core';
+import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
 import { isSessionDocument, parseSessionDocument, unknownFieldWarnings } from './formats/session-json.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
-import { explicitSessionId } from './session-id.js';
+import { explicitSessionId, sessionIdSource } from './session-id.js';
 import type { SpanRecord } from './span.js';
 
 export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
@@ -279,6 +279,7 @@ class SpanGrouper {
   #sessionsSeen = 0;
   #readyCount = 0;
   #nextSweep: number;
+  #checkedId: string | undefined;
 
   constructor(options: StreamOptions, warnings: WarningSink) {
     this.#window = options.windowSpans ?? DEFAULT_WINDOW;
@@ -287,10 +288,28 @@ class SpanGrouper {
     this.#nextSweep = Math.min(this.#window, 4096);
   }
 
-  add(span: SpanRecord, file: string): void {
+  add(span: SpanRecord, file: string, line?: number): void {
+    const explicit = explicitSessionId(span, this.#sessionKeys);
+    // A session id is a key of the stores, as in the session format: one with a control character (a newline breaks
+    // every line, table and URL it is printed in) is refused, and its span skipped. The spans of a session share their
+    // id: the last one checked is not checked again.
+    if (explicit !== undefined && explicit !== this.#checkedId) {
+      if (hasControlCharacter(explicit)) {
+        const source = sessionIdSource(span, this.#sessionKeys);
+        this.#warnings.add({
+          code: 'malformed-span',
+          message: `skipped span ${span.spanId}: session id ${quoteControlCharacters(explicit)}${source ? ` (${source})` : ''} ${NO_CONTROL_CHARACTER}`,
+          span: span.spanId,
+          file,
+          ...(line !== undefined ? { line } : {}),
+        });
+        return;
+      }
+      this.#checkedId = explicit;
+    }
     this.#seen++;
     span.file = file;
-    const explicit = explicitSessionId(span, this.#sessionKeys);
+    span.line = line;
     let key: string;
     if (explicit) {
       key = explicit;
@@ -410,10 +429,10 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
       const where = { file: path, line: lineNo };
       if (isOtlpRequest(record)) {
         recognised++;
-        for (const s of otlpSpans(record, warnings, where)) grouper.add(s, path);
+        for (const s of otlpSpans(record, warnings, where)) grouper.add(s, path, lineNo);
       } else if (isClickHouseRow(record)) {
         recognised++;
-        for (const s of clickHouseSpans([record], warnings, where)) grouper.add(s, path);
+        for (const s of clickHouseSpans([record], warnings, where)) grouper.add(s, path, lineNo);
       } else if (isSessionDocument(record)) {
         recognised++;
         const parsed = parseSessionDocument(record, lineNo);

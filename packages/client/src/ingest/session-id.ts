@@ -61,3 +61,19 @@ export function explicitSessionId(span: SpanRecord, vendorKeys: readonly string[
   }
   return res.vendor;
 }
+
+/**
+ * Where `explicitSessionId` read the span's session id from (`span attribute session.id`, `resource attribute …`, or
+ * the key its rows were grouped under), in the same order. Only asked when the id is refused, for the warning.
+ */
+export function sessionIdSource(span: SpanRecord, vendorKeys: readonly string[] = DEFAULT_VENDOR_SESSION_KEYS): string | undefined {
+  if (span.sourceSessionId) return 'the session key its rows are grouped under';
+  const order: [readonly string[], Record<string, unknown>, string][] = [
+    [STANDARD_SESSION_KEYS, span.attributes, 'span'],
+    [STANDARD_SESSION_KEYS, span.resource, 'resource'],
+    [vendorKeys, span.attributes, 'span'],
+    [vendorKeys, span.resource, 'resource'],
+  ];
+  for (const [keys, attributes, on] of order) for (const k of keys) if (str(attributes[k])) return `${on} attribute ${k}`;
+  return undefined;
+}

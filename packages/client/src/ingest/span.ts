@@ -33,4 +33,6 @@ export interface SpanRecord {
   sourceSessionId?: string;
   /** The file the span was read from, when a read spans several (named by the normaliser's warnings about it). */
   file?: string;
+  /** Its line in that file, for JSON Lines. */
+  line?: number | undefined;
 }

@@ -2,6 +2,7 @@
  * Tolerant decoding of the scalar pieces of trace files: ids (hex, base64, Buffer objects, byte arrays),
  * int64 (strings, numbers, Long objects), enums (ints or names), nanosecond timestamps, OTLP AnyValue.
  */
+import { hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters } from '@mce/core';
 
 const HEX = /^[0-9a-f]+$/i;
 const LOWER_HEX = /^[0-9a-f]+$/;
@@ -21,9 +22,11 @@ function isAllZero(hex: string): boolean {
 /**
  * A trace or span id as lowercase hex, or undefined when absent/empty/all zero.
  * Hex strings of 16/32 digits are taken as hex; other strings that decode as base64 to 8 or 16 bytes are base64
- * (the protobuf JSON mapping); `{type:'Buffer', data:[…]}` and byte arrays are raw bytes.
+ * (the protobuf JSON mapping); `{type:'Buffer', data:[…]}` and byte arrays are raw bytes. Anything else throws,
+ * naming `field`: an id with a control character (U+0000–U+001F, U+007F, as the session format refuses them in ids)
+ * is said to be one, shown with the character escaped.
  */
-export function decodeId(value: unknown): string | undefined {
+export function decodeId(value: unknown, field = 'id'): string | undefined {
   let hex: string | undefined;
   if (typeof value === 'string') {
     const s = value.trim();
@@ -33,7 +36,9 @@ export function decodeId(value: unknown): string | undefined {
       const buf = Buffer.from(s.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
       hex = buf.length === 8 || buf.length === 16 ? buf.toString('hex') : s.toLowerCase();
     } else if (HEX.test(s)) hex = s.toLowerCase();
-    else throw new TypeError(`unreadable id ${JSON.stringify(s.slice(0, 40))}`);
+    // (A control character cannot be in an id that decodes, so this costs nothing on the way of one that does.)
+    else if (hasControlCharacter(s)) throw new TypeError(`${field} ${quoteControlCharacters(s.slice(0, 40))} ${NO_CONTROL_CHARACTER}`);
+    else throw new TypeError(`unreadable ${field} ${JSON.stringify(s.slice(0, 40))}`);
   } else if (Array.isArray(value)) {
     hex = bytesToHex(value as number[]);
   } else if (value instanceof Uint8Array) {
@@ -43,7 +48,7 @@ export function decodeId(value: unknown): string | undefined {
   } else if (value === undefined || value === null) {
     return undefined;
   } else {
-    throw new TypeError(`unreadable id of type ${typeof value}`);
+    throw new TypeError(`unreadable ${field} of type ${typeof value}`);
   }
   if (hex === '' || isAllZero(hex)) return undefined;
   return hex;

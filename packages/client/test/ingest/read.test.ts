@@ -326,6 +326,95 @@ describe('tolerance and warnings', () => {
     expect(r.warnings.map((w) => [w.code, w.span, w.line])).toEqual([['malformed-span', sid(2), 3]]);
   });
 
+  it('a span whose span, trace or parent id has a control character is skipped, the warning naming line and field', async () => {
+    const chat = (extra: Attr) => ({ ...span(T1, sid(1), { 'gen_ai.operation.name': 'chat' }), ...extra });
+    const lines = [
+      req(chat({})),
+      req(chat({ spanId: 'a00000000000\n002' })),
+      req(chat({ spanId: undefined, span_id: 'a0000000000000\u00003' })),
+      req(chat({ spanId: sid(4), traceId: `${T1.slice(0, 31)}\u007f` })),
+      req(chat({ spanId: sid(5), traceId: undefined, trace_id: 'x\ty' })),
+      req(chat({ spanId: sid(6), parentSpanId: '\u001b[2Jhello' })),
+    ];
+    const p = write(lines.map((l) => JSON.stringify(l)).join('\n'), 'jsonl');
+    const r = await readSessions(p);
+    expect(r.sessions.flatMap((x) => x.llmCalls.map((c) => c.id))).toEqual([sid(1)]);
+    const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    expect(r.warnings).toEqual([
+      { code: 'malformed-span', message: `skipped span "a00000000000\\u000a002": span id (spanId) "a00000000000\\u000a002" ${rule}`, span: '"a00000000000\\u000a002"', file: p, line: 2 },
+      { code: 'malformed-span', message: `skipped span "a0000000000000\\u00003": span id (span_id) "a0000000000000\\u00003" ${rule}`, span: '"a0000000000000\\u00003"', file: p, line: 3 },
+      { code: 'malformed-span', message: `skipped span ${sid(4)}: trace id (traceId) "${T1.slice(0, 31)}\\u007f" ${rule}`, span: sid(4), file: p, line: 4 },
+      { code: 'malformed-span', message: `skipped span ${sid(5)}: trace id (trace_id) "x\\u0009y" ${rule}`, span: sid(5), file: p, line: 5 },
+      { code: 'malformed-span', message: `skipped span ${sid(6)}: parent span id (parentSpanId) "\\u001b[2Jhello" ${rule}`, span: sid(6), file: p, line: 6 },
+    ]);
+    // Leading and trailing white space around an id is trimmed, as before: what is left is a clean id.
+    const padded = await readSessions(write(JSON.stringify(req(chat({ spanId: `${sid(7)}\n` })))));
+    expect([padded.sessions[0]!.llmCalls[0]!.id, padded.warnings]).toEqual([sid(7), []]);
+  });
+
+  it('a span whose session id has a control character is skipped, the warning naming line and attribute', async () => {
+    const chat = (i: number, attrs: Attr, extra: Attr = {}) => span(T1, sid(i), { 'gen_ai.operation.name': 'chat', ...attrs }, extra);
+    const withResource = (resource: Attr, ...spans: unknown[]) => ({ resourceSpans: [{ resource: { attributes: kv(resource) }, scopeSpans: [{ spans }] }] });
+    const lines = [
+      req(chat(1, { 'session.id': 'good' })),
+      req(chat(2, { 'session.id': 'bad\nsession' })),
+      withResource({ 'gen_ai.conversation.id': 'tab\there' }, chat(3, { 'langfuse.session.id': 'vendor' })),
+      req(chat(4, { 'langfuse.session.id': 'nul\u0000' })),
+      req(chat(5, { 'session.id': 'good' })),
+    ];
+    const p = write(lines.map((l) => JSON.stringify(l)).join('\n'), 'jsonl');
+    const r = await readSessions(p);
+    expect(r.sessions.map((x) => [x.id, x.llmCalls.map((c) => c.id)])).toEqual([['good', [sid(1), sid(5)]]]);
+    const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    expect(r.warnings).toEqual([
+      { code: 'malformed-span', message: `skipped span ${sid(2)}: session id "bad\\u000asession" (span attribute session.id) ${rule}`, span: sid(2), file: p, line: 2 },
+      // A standard key on the resource outranks a vendor key on the span (SPEC §1): it is the one named.
+      { code: 'malformed-span', message: `skipped span ${sid(3)}: session id "tab\\u0009here" (resource attribute gen_ai.conversation.id) ${rule}`, span: sid(3), file: p, line: 3 },
+      { code: 'malformed-span', message: `skipped span ${sid(4)}: session id "nul\\u0000" (span attribute langfuse.session.id) ${rule}`, span: sid(4), file: p, line: 4 },
+    ]);
+    // In a whole-file document there is no line to name.
+    const whole = write(JSON.stringify(req(chat(6, { 'session.id': '\u007f' }))));
+    expect((await readSessions(whole)).warnings).toEqual([
+      { code: 'malformed-span', message: `skipped span ${sid(6)}: session id "\\u007f" (span attribute session.id) ${rule}`, span: sid(6), file: whole },
+      { code: 'empty-file', message: `${whole} holds no usable span or session`, file: whole },
+    ]);
+  });
+
+  it('ClickHouse: a row whose SpanId, or the session key of its group, has a control character is skipped with a warning', async () => {
+    const row = (id: string) => ({
+      Timestamp: '2025-06-20 21:37:02.820000000', TraceId: T1, SpanId: id, SpanName: 'chat', SpanAttributes: { 'gen_ai.operation.name': 'chat' }, Duration: 1500000000,
+    });
+    const p = write(JSON.stringify({ 'line\nbreak': [row(sid(1))], fine: [row(sid(2)), row('a0\r0')] }));
+    const r = await readSessions(p, { format: 'clickhouse' });
+    expect(r.sessions.map((x) => [x.id, x.llmCalls.map((c) => c.id)])).toEqual([['fine', [sid(2)]]]);
+    const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    expect(r.warnings).toEqual([
+      // In the file's order: the group `line\nbreak` comes first.
+      { code: 'malformed-span', message: `skipped span ${sid(1)}: session id "line\\u000abreak" (the session key its rows are grouped under) ${rule}`, span: sid(1), file: p },
+      { code: 'malformed-span', message: `skipped row "a0\\u000d0": span id (SpanId) "a0\\u000d0" ${rule}`, span: '"a0\\u000d0"', file: p },
+    ]);
+  });
+
+  it('an MCP server name with a control character is left out of the inventory and of the calls to it, with one warning', async () => {
+    const mcp = (i: number, attrs: Attr) => span(T1, sid(i), { 'session.id': 's', ...attrs });
+    const doc = req(
+      mcp(1, { 'mcp.method.name': 'tools/list', 'mcp.server.name': 'evil\nserver', 'mcp.response.result': JSON.stringify({ tools: [{ name: 'search' }] }) }),
+      mcp(2, { 'mcp.method.name': 'tools/call', 'mcp.server.name': 'evil\nserver', 'gen_ai.tool.name': 'search' }),
+      mcp(3, { 'mcp.method.name': 'tools/call', 'server.address': 'good', 'gen_ai.tool.name': 'fetch' }),
+      mcp(4, { 'mcp.method.name': 'tools/call', 'mcp.server.name': 'evil\nserver', 'gen_ai.tool.name': 'search' }),
+    );
+    const p = write(`${JSON.stringify(doc)}\n${JSON.stringify(req(mcp(5, { 'mcp.method.name': 'tools/list', 'server.address': 'bell\u0007' })))}\n`, 'jsonl');
+    const r = await readSessions(p);
+    const [session] = r.sessions;
+    expect(session!.mcpServers.map((x) => x.name)).toEqual(['good']);
+    expect(session!.toolCalls.map((t) => [t.id, t.toolName, t.mcp?.server ?? null])).toEqual([[sid(2), 'search', null], [sid(3), 'fetch', 'good'], [sid(4), 'search', null]]);
+    const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    expect(r.warnings).toEqual([
+      { code: 'malformed-span', message: `span ${sid(1)}: MCP server name "evil\\u000aserver" (attribute mcp.server.name) ${rule}; left out of the inventory`, span: sid(1), sessionId: 's', file: p, line: 1 },
+      { code: 'malformed-span', message: `span ${sid(5)}: MCP server name "bell\\u0007" (attribute server.address) ${rule}; left out of the inventory`, span: sid(5), sessionId: 's', file: p, line: 2 },
+    ]);
+  });
+
   it('a ClickHouse row without a Duration, or at the epoch, is skipped with a warning', async () => {
     const row = (id: string, extra: Record<string, unknown>) => ({
       Timestamp: '2025-06-20 21:37:02.820000000',

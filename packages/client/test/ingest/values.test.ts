@@ -13,6 +13,9 @@ describe('tolerant value decoding', () => {
     expect(decodeId(undefined)).toBeUndefined();
     expect(() => decodeId('not an id!')).toThrow(/unreadable id/);
     expect(() => decodeId(42)).toThrow(/unreadable id/);
+    // An id with a control character is said to be one (as the session format refuses them), naming the field.
+    expect(() => decodeId('a0\n01', 'span id (spanId)')).toThrow(new TypeError('span id (spanId) "a0\\u000a01" must not contain a control character (U+0000–U+001F, U+007F)'));
+    expect(() => decodeId('not hex', 'trace id (TraceId)')).toThrow(new TypeError('unreadable trace id (TraceId) "not hex"'));
   });
 
   it('int64: strings, numbers, Long objects', () => {

@@ -56,6 +56,15 @@ export function field(span: SpanRecord, name: Field): unknown {
   return undefined;
 }
 
+/** The attribute `field` read the value from (undefined when no attribute holds it, or a dialect's function gave it). */
+export function fieldAttribute(span: SpanRecord, name: Field): string | undefined {
+  for (const src of SOURCES.get(name) ?? []) {
+    if (typeof src === 'string' && present(span.attributes[src])) return src;
+    if (typeof src !== 'string' && present(src(span))) return undefined;
+  }
+  return undefined;
+}
+
 export function stringField(span: SpanRecord, name: Field): string | undefined {
   const v = field(span, name);
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;

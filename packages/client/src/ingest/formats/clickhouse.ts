@@ -8,7 +8,7 @@ import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeId, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 import { isObj } from '../messages.js';
-import type { Where } from './otlp.js';
+import { spanLabel, type Where } from './otlp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -80,8 +80,9 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
 
 function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
   if (!isObj(row)) throw new TypeError('row is not an object');
-  const traceId = decodeId(column(row, ['TraceId', 'traceId']));
-  const spanId = decodeId(column(row, ['SpanId', 'spanId']));
+  // Each error names the column as the file spells it.
+  const traceId = decodeId(column(row, ['TraceId', 'traceId']), row.TraceId !== undefined ? 'trace id (TraceId)' : 'trace id (traceId)');
+  const spanId = decodeId(column(row, ['SpanId', 'spanId']), row.SpanId !== undefined ? 'span id (SpanId)' : 'span id (spanId)');
   if (!traceId) throw new TypeError('row has no TraceId');
   if (!spanId) throw new TypeError('row has no SpanId');
   const start = parseClickHouseTime(column(row, ['Timestamp', 'startTime']));
@@ -102,7 +103,7 @@ function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord
   return {
     traceId,
     spanId,
-    parentSpanId: decodeId(column(row, ['ParentSpanId', 'parentSpanId'])),
+    parentSpanId: decodeId(column(row, ['ParentSpanId', 'parentSpanId']), row.ParentSpanId !== undefined ? 'parent span id (ParentSpanId)' : 'parent span id (parentSpanId)'),
     name: typeof name === 'string' ? name : '',
     kind: decodeSpanKind(row.SpanKind),
     startTime: start,
@@ -132,7 +133,7 @@ export function* clickHouseSpans(data: unknown, warnings: WarningSink, where: Wh
         yield decodeClickHouseRow(row, sessionId);
       } catch (err) {
         const r = isObj(row) ? row : {};
-        const label = String(r.SpanId ?? r.SpanName ?? '(unnamed)');
+        const label = spanLabel(String(r.SpanId ?? r.SpanName ?? '(unnamed)'));
         warnings.add({
           code: 'malformed-span',
           message: `skipped row ${label}: ${errorMessage(err)}`,

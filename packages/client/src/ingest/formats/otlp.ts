@@ -1,5 +1,5 @@
 /** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
-import { MAX_EPOCH_MS } from '@mce/core';
+import { hasControlCharacter, MAX_EPOCH_MS, quoteControlCharacters } from '@mce/core';
 import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { isObj } from '../messages.js';
@@ -20,8 +20,9 @@ export interface Where {
 /** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start or end time). */
 function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
-  const traceId = decodeId(raw.traceId ?? raw.trace_id);
-  const spanId = decodeId(raw.spanId ?? raw.span_id);
+  // Each error names the field as the file spells it.
+  const traceId = decodeId(raw.traceId ?? raw.trace_id, raw.traceId !== undefined ? 'trace id (traceId)' : 'trace id (trace_id)');
+  const spanId = decodeId(raw.spanId ?? raw.span_id, raw.spanId !== undefined ? 'span id (spanId)' : 'span id (span_id)');
   if (!traceId) throw new TypeError('span has no trace id');
   if (!spanId) throw new TypeError('span has no span id');
   // Both times are required; 0 is proto3's unset value, not 1970. A time made up here would become a real Duration
@@ -52,7 +53,7 @@ function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?:
   return {
     traceId,
     spanId,
-    parentSpanId: decodeId(raw.parentSpanId ?? raw.parent_span_id),
+    parentSpanId: decodeId(raw.parentSpanId ?? raw.parent_span_id, raw.parentSpanId !== undefined ? 'parent span id (parentSpanId)' : 'parent span id (parent_span_id)'),
     name: typeof name === 'string' ? name : name === undefined ? '' : String(name),
     kind: decodeSpanKind(raw.kind),
     startTime: start,
@@ -78,6 +79,9 @@ function spanStatus(code: unknown, message: unknown): SpanRecord['status'] {
   return typeof message === 'string' && message !== '' ? { code: c, message } : STATUS[c];
 }
 
+/** How a warning names a skipped span: its id or name as written, quoted with escapes when it holds a control character. */
+export const spanLabel = (label: string): string => (hasControlCharacter(label) ? quoteControlCharacters(label) : label);
+
 /** Every span of one request; malformed spans become counted warnings naming the span. */
 export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
   if (!isObj(request)) return;
@@ -94,7 +98,8 @@ export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where
           yield decodeOtlpSpan(raw, resource, scope);
         } catch (err) {
           const r = isObj(raw) ? raw : {};
-          const label = typeof r.spanId === 'string' ? r.spanId : typeof r.name === 'string' ? r.name : '(unnamed)';
+          const id = r.spanId ?? r.span_id;
+          const label = spanLabel(typeof id === 'string' ? id : typeof r.name === 'string' ? r.name : '(unnamed)');
           warnings.add({
             code: 'malformed-span',
             message: `skipped span ${label}: ${errorMessage(err)}`,
