@@ -8,8 +8,10 @@
  * values (`attributes`, `input`, `output`, tool `arguments` and `result`, a tool's `inputSchema`) are the format's
  * extension points: whatever they hold is not looked into.
  *
- * It is a separate walk over the parsed JSON, before zod: comparing each object's keys with a set costs a few percent
- * of the zod parse, where `.strict()` / a catch-all per object would turn warnings into errors or run zod per key.
+ * It is a separate walk over the parsed JSON, one map lookup per key: about a tenth of what zod's parse of the same
+ * document costs (2–3 % of reading a session file). zod's own means do not fit: `.strict()` turns the fields into
+ * errors (a second parse would then be needed to accept the document), and a catch-all keeps them in the parsed
+ * session, to be found and removed by a walk like this one.
  */
 import { z } from 'zod';
 import { closest } from '../engine/metric-options.js';
@@ -196,8 +198,10 @@ export class UnknownFields {
 
 type Found = (key: string, shape: Shape, path: readonly (string | number)[]) => void;
 
-/** Calls `found` for each unknown field of `value` and the objects below it. `path`: where `value` is (kept as a stack). */
-// Runs for every object of every document read: one map lookup per key, nothing allocated unless a field is unknown.
+/**
+ * Calls `found` for each unknown field of `value` and the objects below it; `path` is where `value` is, kept as a
+ * stack. It runs for every object of every document read: one map lookup per key, nothing allocated on the way.
+ */
 function walk(value: Obj, shape: Shape, path: (string | number)[], found: Found): void {
   for (const key in value) {
     const nested = shape.get(key);
