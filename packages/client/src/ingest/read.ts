@@ -12,7 +12,7 @@ import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCh
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
-import { isSessionDocument, parseSessionDocument, unknownFieldWarnings } from './formats/session-json.js';
+import { isSessionDocument, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings } from './formats/session-json.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
@@ -109,7 +109,7 @@ function documentFormat(doc: unknown, path: string): TraceFormat {
     if (values.length > 0 && values.every((v) => Array.isArray(v)) && values.some((v) => (v as unknown[]).some(isClickHouseRow))) return 'clickhouse';
   }
   throw new IngestError(
-    'not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file)',
+    `not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file${misspeltSessionHint(doc)})`,
     path,
   );
 }
@@ -443,8 +443,9 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
           yield* grouper.addSessions(parsed.sessions);
         }
       } else {
-        if (recognised === 0 && lineNo <= 1) throw new IngestError('not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session)', path, lineNo);
-        warnings.add({ code: 'malformed-line', message: 'skipped line: not an OTLP request, ClickHouse row or session', file: path, line: lineNo });
+        const hint = misspeltSessionHint(record);
+        if (recognised === 0 && lineNo <= 1) throw new IngestError(`not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session${hint})`, path, lineNo);
+        warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo });
         continue;
       }
       yield* grouper.due();

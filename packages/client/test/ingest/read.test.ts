@@ -613,6 +613,20 @@ describe('fields a session file has that the format does not define', () => {
     ]);
   });
 
+  it('a session not recognised as one for a misspelt time is told the likely fields meant', async () => {
+    const p = write(JSON.stringify({ id: 's', startTme: 0, endTim: 1, llmCalls: [] }));
+    expect((await catchError(readSessions(p))).message).toBe(
+      `${p}: not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file; ` +
+        'as a session: startTme: unknown field, ignored (did you mean "startTime"?); endTim: unknown field, ignored (did you mean "endTime"?))',
+    );
+    const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ id: 's', startTme: 0, endTime: 1 })}\n{"id":"x","other":1}\n`, 'jsonl');
+    const r = await readSessions(lines);
+    expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
+      [2, 'skipped line: not an OTLP request, ClickHouse row or session; as a session: startTme: unknown field, ignored (did you mean "startTime"?)'],
+      [3, 'skipped line: not an OTLP request, ClickHouse row or session'], // nothing close to a session field: no guess
+    ]);
+  });
+
   it('a file refused for a missing field names the unknown ones after it (the likely typo)', async () => {
     const p = write(JSON.stringify({ id: 's', startTime: 0, endTime: 1, llmCalls: [{ kind: 'LLMCall', id: 'a', name: 'chat', startTme: 0, endTime: 1, usage }] }));
     const e = await catchError(readSessions(p));

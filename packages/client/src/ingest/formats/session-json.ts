@@ -44,3 +44,15 @@ export function unknownFieldWarnings(fields: UnknownFields, file: string): Inges
     count,
   }));
 }
+
+/**
+ * For a document of no known format: when it has an `id` and a field whose name is close to one of a session
+ * (`startTme`), the likely session fields meant (`; as a session: startTme: unknown field, … (did you mean
+ * "startTime"?)`), else ''. A session misspelling `startTime` is not recognised as one, and would otherwise only be
+ * told it is in no known format.
+ */
+export function misspeltSessionHint(v: unknown): string {
+  if (!isObj(v) || typeof v.id !== 'string') return '';
+  const near = new UnknownFields().check(v).notes().filter((n) => n.suggestion !== undefined);
+  return near.length === 0 ? '' : `; as a session: ${firstFive(near.map((n) => n.message)).join('; ')}`;
+}
