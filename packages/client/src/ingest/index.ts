@@ -3,6 +3,7 @@ export type { TraceFormat, IngestOptions, StreamOptions, ReadResult } from './re
 export { IngestError, WarningSink } from './errors.js';
 export type { IngestWarning, IngestWarningCode } from './errors.js';
 export { normaliseSession } from './normalise.js';
+export { MISSING_PARENT_KEY } from './links.js';
 export { explicitSessionId, DEFAULT_VENDOR_SESSION_KEYS, STANDARD_SESSION_KEYS } from './session-id.js';
 export type { SpanRecord, SpanEvent } from './span.js';
 export { listInputFiles } from './inputs.js';

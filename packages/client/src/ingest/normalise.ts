@@ -12,6 +12,9 @@
  * - `masCallId`: the nearest ancestor MAS call, else the MAS call whose window holds the element's start. A session
  *   without any workflow span gets one implicit MAS call per trace that holds an agent, LLM or tool call (its id is
  *   the trace id, which cannot collide with 16-digit span ids).
+ * - A call without an ancestor call among these spans whose chain of parent spans names a span that is not among them
+ *   (another part of the session, or never exported) keeps that span's id in its attributes (`MISSING_PARENT_KEY`,
+ *   links.ts), as does an implicit MAS call whose first parentless span names one: the store links the parts with it.
  * - Errors: span status ERROR, `exception` events, `error.type` — never the words of the output text.
  */
 import { hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters } from '@mce/core';
@@ -43,6 +46,7 @@ import {
   type Classification,
 } from './dialects/index.js';
 import { errorMessage, type WarningSink } from './errors.js';
+import { MasWindows, MISSING_PARENT_KEY } from './links.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import type { SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
@@ -376,11 +380,12 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   }
   if (orphans.length > 0) {
     // Once per session: a parent outside the spans at hand (another file, a part of the session streamed earlier,
-    // a span that was never exported) cannot link these calls to the agent or MAS call above them.
+    // a span that was never exported) cannot link these calls to the agent or MAS call above them here. The calls keep
+    // its id (MISSING_PARENT_KEY), so the store can, if it is a call of the session there.
     const shown = orphans.slice(0, 5).join(', ') + (orphans.length > 5 ? `, … (${orphans.length - 5} more)` : '');
     warnings.add({
       code: 'unknown-parent',
-      message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (span → missing parent: ${shown}): they are roots here, not linked through that parent`,
+      message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (span → missing parent: ${shown}): they are roots here, linked through that parent only once the store holds it as a call (another part of the session)`,
       sessionId,
       ...ifDefined('file', opts.file),
     });
@@ -431,6 +436,18 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   const nearestAgent = nearestOnce((p) => !!p.element && p.cls.kind === 'agent');
   const nearestMas = nearestOnce((p) => !!p.element && p.cls.kind === 'mas');
   const nearestElement = nearestOnce(isElement);
+  const rootOf = nearestOnce((p) => !p.parent);
+  /** The parent span id where the chain of `n` (its own root here) leaves these spans, when it does. */
+  const missingParent = (n: Node): string | undefined => {
+    const top = rootOf(n) ?? n;
+    const id = top.span.parentSpanId;
+    return id && !byId.has(id) ? id : undefined;
+  };
+  /** The span's attributes, with the missing parent of a call that has no ancestor call here (see links.ts). */
+  const attributesOf = (n: Node, parentId: string | undefined): Record<string, unknown> => {
+    const missing = parentId === undefined ? missingParent(n) : undefined;
+    return missing === undefined ? n.span.attributes : { ...n.span.attributes, [MISSING_PARENT_KEY]: missing };
+  };
   const agentOf = (n: Node): string | undefined => {
     const a = nearestAgent(n);
     if (a) return a.span.spanId;
@@ -457,6 +474,9 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     for (const [traceId, list] of traces) {
       if (!list.some((n) => n.element && (n.cls.kind === 'agent' || n.cls.kind === 'llm' || n.cls.kind === 'tool'))) continue;
       const root = list.find((n) => !n.parent) ?? list[0]!;
+      // A root that names a parent span not among these spans is only this part's first span of the trace: said, so
+      // that a part holding the trace's real root is preferred when the store joins the parts.
+      const missing = missingParent(root);
       masCalls.push({
         kind: 'MASCall',
         id: traceId,
@@ -468,23 +488,18 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         // does not make the run an error.
         status: statusOf(root.span).status === 'error' ? 'error' : 'unset',
         ...ifDefined('workflowName', stringField(root.span, 'workflowName')),
+        ...ifDefined('attributes', missing === undefined ? undefined : { [MISSING_PARENT_KEY]: missing }),
       });
     }
   }
   // MAS calls by trace: an element's own trace is looked at first, so a session of many traces (one MAS call each)
   // does not match every element against every MAS call.
-  const masByTrace = groupBy(masCalls, (c) => c.traceId);
+  const windows = new MasWindows(masCalls);
   const masOf = (n: Node): string | undefined => {
     if (n.cls.kind === 'mas') return undefined;
     const m = nearestMas(n);
     if (m) return m.span.spanId;
-    const t = n.span.startTime;
-    const within = (c: MASCall) => c.startTime <= t && t <= c.endTime;
-    const sameTrace = masByTrace.get(n.span.traceId)?.find(within);
-    if (sameTrace) return sameTrace.id;
-    const inWindow = masCalls.findLast(within);
-    if (inWindow) return inWindow.id;
-    return masCalls.find((c) => c.id === n.span.traceId)?.id;
+    return windows.of(n.span.traceId, n.span.startTime);
   };
 
   // 5. Elements.
@@ -500,10 +515,11 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     const st = statusOf(sp);
     o.status = st.status;
     set(o, 'error', st.error);
-    set(o, 'parentId', nearestElement(n)?.span.spanId);
+    const parentId = nearestElement(n)?.span.spanId;
+    set(o, 'parentId', parentId);
     set(o, 'masCallId', masOf(n));
     set(o, 'agentCallId', agentOf(n));
-    o.attributes = sp.attributes;
+    o.attributes = attributesOf(n, parentId);
     return o as T;
   };
   const innerOf = new Map<Node, Node[]>();
@@ -553,8 +569,10 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         case 'mas': {
           const m = masById.get(s.spanId);
           if (m) {
-            set(m, 'parentId', nearestElement(n)?.span.spanId);
+            const parentId = nearestElement(n)?.span.spanId;
+            set(m, 'parentId', parentId);
             set(m, 'agentCallId', agentOf(n));
+            m.attributes = attributesOf(n, parentId);
           }
           break;
         }

@@ -19,7 +19,7 @@ const read = async (f: string) => {
   const orphan = ORPHANS[f];
   expect(r.warnings.map((w) => [w.code, w.message])).toEqual([
     ...(orphan
-      ? [['unknown-parent', `1 span(s) of session ${r.sessions[0]?.id} name a parent span that is not among its spans (span → missing parent: ${orphan}): they are roots here, not linked through that parent`]]
+      ? [['unknown-parent', `1 span(s) of session ${r.sessions[0]?.id} name a parent span that is not among its spans (span → missing parent: ${orphan}): they are roots here, linked through that parent only once the store holds it as a call (another part of the session)`]]
       : []),
     ...(NO_CALLS[f] ? [['no-calls', NO_CALLS[f]]] : []),
   ]);

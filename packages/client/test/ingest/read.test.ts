@@ -130,7 +130,7 @@ describe('format detection', () => {
       [
         'unknown-parent',
         'split',
-        `2 span(s) of session split name a parent span that is not among its spans (span → missing parent: ${sid(2)} → ${sid(1)}, ${sid(3)} → ${sid(1)}): they are roots here, not linked through that parent`,
+        `2 span(s) of session split name a parent span that is not among its spans (span → missing parent: ${sid(2)} → ${sid(1)}, ${sid(3)} → ${sid(1)}): they are roots here, linked through that parent only once the store holds it as a call (another part of the session)`,
       ],
     ]);
   });
