@@ -18,10 +18,13 @@
  */
 import type { SpanRecord } from './span.js';
 
+/** What attribution reads of a span (a stored call has the same: its span's attributes and start). */
+export type Attributed = Pick<SpanRecord, 'attributes' | 'startTime'>;
+
 const NS_KEYS = ['ioa_observe.association.properties.checkpoint_ns', 'ioa_observe.association.properties.langgraph_checkpoint_ns'];
 const NAME_KEYS = ['agent_id', 'ioa_observe.workflow.name', 'gen_ai.agent.name'];
 
-export function checkpointNamespace(span: SpanRecord): string | undefined {
+export function checkpointNamespace(span: Pick<SpanRecord, 'attributes'>): string | undefined {
   for (const k of NS_KEYS) {
     const v = span.attributes[k];
     if (typeof v === 'string' && v !== '') return v.split('|')[0];
@@ -49,7 +52,7 @@ export class AgentMatcher {
   }
 
   /** The agent call a span without an agent ancestor belongs to, or undefined. */
-  match(span: SpanRecord): string | undefined {
+  match(span: Attributed): string | undefined {
     const ns = checkpointNamespace(span);
     if (ns) {
       const hit = pick(this.byNamespace.get(ns), span.startTime);

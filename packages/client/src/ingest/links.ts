@@ -3,6 +3,8 @@
  * written in parts (`store/parts.ts`), so that both give a call the same MAS call.
  */
 import type { MASCall } from '@mce/core';
+import { stringField, stripKindSuffix } from './dialects/index.js';
+import type { SpanRecord } from './span.js';
 
 /**
  * Reserved call attribute: the id of the span at which the call's chain of parent spans leaves the spans it was read
@@ -52,3 +54,22 @@ export class MasWindows {
   }
 }
 
+/**
+ * The task name the normaliser gives a span of this name and these attributes (for a workflow span that turns out to
+ * be nested, once the parts of its session are joined).
+ */
+export function taskNameOf(call: { id: string; traceId?: string | undefined; name: string; startTime: number; endTime: number; attributes?: Record<string, unknown> | undefined }): string {
+  const span: SpanRecord = {
+    traceId: call.traceId ?? '',
+    spanId: call.id,
+    name: call.name,
+    kind: 'internal',
+    startTime: call.startTime,
+    endTime: call.endTime,
+    status: { code: 'unset' },
+    attributes: call.attributes ?? {},
+    resource: {},
+    events: [],
+  };
+  return stringField(span, 'taskName') ?? stripKindSuffix(call.name);
+}

@@ -1,8 +1,10 @@
 /**
  * How a session written again (the ingester may emit one session in parts) merges with what is stored.
- * Every adapter follows these rules; the conformance suite uses `mergeSessions` as its oracle.
+ * Every adapter follows these rules; the conformance suite uses `mergeSessions` as its oracle. A part is first
+ * reconciled with the stored session (`parts.ts`: implicit MAS calls, parent links across parts), then upserted.
  */
 import type { Call, MCPServer, Session } from '@mce/core';
+import { reconcilePart } from './parts.js';
 import { allCalls } from './rows.js';
 
 /** The session's own fields, without its element lists and MCP inventory. */
@@ -60,25 +62,54 @@ function upsertBy<T>(stored: readonly T[], incoming: readonly T[], key: (item: T
 
 const byName = (server: MCPServer) => server.name;
 
+/** What writing a session over the stored one does: the header to store, the calls to upsert, the calls to remove. */
+export interface SessionWrite {
+  header: SessionHeader;
+  /** Upserted as written (calls by id, MCP servers by name): the incoming part reconciled, and stored calls it changed. */
+  session: Session;
+  /** Ids of stored calls to remove. */
+  removed: string[];
+}
+
+/**
+ * The write of `incoming` over `stored` (undefined: a new session). Adapters run it with the stored session's header
+ * and calls (its MCP servers are not needed), inside the transaction of the write.
+ */
+export function planSessionWrite(stored: Session | undefined, incoming: Session): SessionWrite {
+  if (!stored) return { header: sessionHeader(incoming), session: incoming, removed: [] };
+  const part = reconcilePart(stored, incoming);
+  const header = { ...mergeSessionHeader(sessionHeader(stored), sessionHeader(incoming)), ...part.header };
+  return { header, session: part.session, removed: part.removed };
+}
+
 /**
  * A call id is one call of the session whatever its class: a call written again as another class (the span read
  * again by a dialect that now knows its operation) leaves its old class's list. Positions are the stores' `seq`:
  * the stored calls in their order (all classes, `allCalls` order), then the calls new to the session in the incoming
- * order; a call written again keeps its position and takes its last value.
+ * order; a call written again keeps its position and takes its last value. The incoming part is reconciled with the
+ * stored session first (`planSessionWrite`): it may change stored calls' links and remove stored implicit MAS calls.
  */
 export function mergeSessions(stored: Session | undefined, incoming: Session): Session {
   if (!stored) return incoming;
+  const write = planSessionWrite(stored, incoming);
+  return applySessionWrite(stored, write);
+}
+
+function applySessionWrite(stored: Session, { header, session: incoming, removed }: SessionWrite): Session {
+  const gone = new Set(removed);
+  const keep = <T extends Call>(list: readonly T[]) => (gone.size === 0 ? list : list.filter((call) => !gone.has(call.id)));
+  const storedCalls = keep(allCalls(stored));
   const position = new Map<string, number>();
-  for (const call of [...allCalls(stored), ...allCalls(incoming)]) if (!position.has(call.id)) position.set(call.id, position.size);
+  for (const call of [...storedCalls, ...allCalls(incoming)]) if (!position.has(call.id)) position.set(call.id, position.size);
   const incomingKind = new Map(allCalls(incoming).map((call) => [call.id, call.kind]));
   const merged = <T extends Call>(storedList: readonly T[], incomingList: readonly T[]): T[] => {
     const kept = new Map<string, T>();
-    for (const call of storedList) if ((incomingKind.get(call.id) ?? call.kind) === call.kind) kept.set(call.id, call);
+    for (const call of keep(storedList)) if ((incomingKind.get(call.id) ?? call.kind) === call.kind) kept.set(call.id, call);
     for (const call of incomingList) kept.set(call.id, call);
     return [...kept.values()].sort((a, b) => (position.get(a.id) as number) - (position.get(b.id) as number));
   };
   return {
-    ...mergeSessionHeader(sessionHeader(stored), sessionHeader(incoming)),
+    ...header,
     masCalls: merged(stored.masCalls, incoming.masCalls),
     agentCalls: merged(stored.agentCalls, incoming.agentCalls),
     taskCalls: merged(stored.taskCalls, incoming.taskCalls),

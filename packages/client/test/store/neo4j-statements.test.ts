@@ -7,7 +7,7 @@ import neo4j from 'neo4j-driver';
 import type { Session } from '@mce/core';
 import { Neo4jStore } from '../../src/store/index.js';
 import { RecordingDriver, type Responder } from './support/recording-driver.js';
-import { bareSession, DEFINITIONS, metricResult, richSession, toolCall } from './support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult, richSession, toolCall, tripInParts } from './support/sessions.js';
 
 const quiet = { warn: () => undefined };
 const open = (respond?: Responder, batchSize?: number) => {
@@ -173,6 +173,29 @@ describe('Neo4j store statements', () => {
     expect(isInt((tools?.params.rows as { seq: unknown }[])[0]?.seq, 5)).toBe(true);
     // A stored call keeps its position: the statement only uses row.seq for a new node.
     expect(tools?.cypher).toContain('coalesce(c.seq, row.seq)');
+  });
+
+  it('reconciles a part with the stored calls, read in the same transaction: removes a phantom MAS call, rewrites linked calls', async () => {
+    const { withRoot, withoutRoot } = tripInParts('trip', 1000);
+    const header = { id: 'trip', startTime: withoutRoot.startTime, endTime: withoutRoot.endTime, traceIds: withoutRoot.traceIds };
+    const payloads = [...withoutRoot.masCalls, ...withoutRoot.taskCalls, ...withoutRoot.llmCalls, ...withoutRoot.toolCalls].map((c) => JSON.stringify(c));
+    const { driver, store } = open((cypher, params) => {
+      if (cypher.includes('MERGE (s:Session {id: id})')) return [{ session: header, lastCall: neo4j.int(3), lastServer: null }];
+      if (cypher.includes('RETURN id AS sessionId, c.payload AS payload')) return (params.ids as string[]).flatMap((id) => payloads.map((payload) => ({ sessionId: id, payload })));
+      return [];
+    });
+    await store.writeSessions([withRoot]);
+    expect(driver.runs.every((r) => r.mode === 'write' && r.session === 1)).toBe(true);
+    expect(driver.find('RETURN id AS sessionId, c.payload AS payload')[0]?.params).toEqual({ ids: ['trip'] });
+    expect(driver.find('DETACH DELETE c')[0]?.params).toEqual({ rows: [{ sessionId: 'trip', id: 'f00df00df00df00df00df00df00df00d' }] });
+    const written = (kind: string) => driver.find(`seq, c:${kind}`).flatMap((r) => (r.params.rows as { id: string; parentId?: string; payload: string }[]));
+    expect(written('TaskCall').map((r) => [r.id, r.parentId, JSON.parse(r.payload).masCallId])).toEqual([['trip-k', 'trip-a', 'trip-w']]);
+    expect(written('MASCall').map((r) => r.id)).toEqual(['trip-w']);
+    // A new session reads nothing back.
+    const fresh = open();
+    await fresh.store.writeSessions([withRoot]);
+    expect(fresh.driver.find('c.payload AS payload')).toEqual([]);
+    expect(fresh.driver.find('DETACH DELETE c')).toEqual([]);
   });
 
   it('sends results with Integer counts, JSON details and no null properties; reads them back as numbers', async () => {

@@ -81,6 +81,16 @@ WHERE c.parentId IS NOT NULL AND NOT (c)-[:CHILD_OF]->()
 MATCH (p:Call {sessionId: sessionId, id: c.parentId})
 MERGE (c)-[:CHILD_OF]->(p)`;
 
+/** The calls of stored sessions (a part written over them is reconciled with these), each session's in order. */
+export const READ_STORED_CALLS = `UNWIND $ids AS id
+MATCH (:Session {id: id})-[:HAS_CALL]->(c)
+RETURN id AS sessionId, c.payload AS payload ORDER BY id, c.seq`;
+
+/** Calls a part's reconciliation removed (an implicit MAS call replaced by an explicit one), with their relations. */
+export const DELETE_CALLS = `UNWIND $rows AS row
+MATCH (c:Call {sessionId: row.sessionId, id: row.id})
+DETACH DELETE c`;
+
 export const READ_SESSION = `MATCH (s:Session {id: $id}) WHERE s.startTime IS NOT NULL RETURN properties(s) AS session`;
 export const READ_CALLS = `MATCH (:Session {id: $id})-[:HAS_CALL]->(c) RETURN c.payload AS payload ORDER BY c.seq`;
 export const READ_SERVERS = `MATCH (:Session {id: $id})-[:HAS_MCP_SERVER]->(m) RETURN m.payload AS payload ORDER BY m.seq`;

@@ -5,7 +5,7 @@
  * nodes are locked first (in id order), so two writers of the same session merge instead of racing.
  */
 import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type MetricResult, type Session } from '@mce/core';
-import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
+import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
 import type {
@@ -113,12 +113,26 @@ export class Neo4jStore implements KnowledgeGraphStore {
           nextServer: r.lastServer === null ? 0 : r.lastServer + 1,
         });
       }
-      const headers = batch.map((s) => headerNode(mergeSessionHeader(stored.get(s.id)?.header, sessionHeader(s))));
-      await this.runBatches(tx, cypher.WRITE_SESSION_HEADERS, headers);
+      // Sessions stored already: each part is reconciled with the stored calls (merge.ts).
+      const known = ids.filter((id) => stored.get(id)?.header !== undefined);
+      const storedCalls = new Map<string, string[]>(known.map((id) => [id, []]));
+      if (known.length > 0) {
+        for (const record of (await tx.run(cypher.READ_STORED_CALLS, { ids: known })).records) {
+          const r = record.toObject() as { sessionId: string; payload: string };
+          storedCalls.get(r.sessionId)?.push(r.payload);
+        }
+      }
+      const writes = batch.map((s) => {
+        const header = stored.get(s.id)?.header;
+        return planSessionWrite(header ? assembleSession(header, storedCalls.get(s.id) ?? [], []) : undefined, s);
+      });
+      const removed = writes.flatMap((w) => w.removed.map((id) => ({ sessionId: w.session.id, id })));
+      if (removed.length > 0) await this.runBatches(tx, cypher.DELETE_CALLS, removed);
+      await this.runBatches(tx, cypher.WRITE_SESSION_HEADERS, writes.map((w) => headerNode(w.header)));
 
       const callsByKind = new Map<CallLevel, Record<string, unknown>[]>(CALL_KINDS.map((k) => [k, []]));
       const servers: Record<string, unknown>[] = [];
-      for (const session of batch) {
+      for (const { session } of writes) {
         const next = stored.get(session.id) ?? { nextCall: 0, nextServer: 0 };
         allCalls(session).forEach((call, i) => callsByKind.get(call.kind)?.push(callNode(session.id, call, next.nextCall + i)));
         for (const row of serverRows(session, next.nextServer)) servers.push(properties({ ...row, seq: int(row.seq) }));

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
-import { coalesceSessions, mergeSessionHeader, sessionHeader, type SessionHeader } from '../merge.js';
+import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
 import type {
@@ -110,16 +110,21 @@ export class SqliteStore implements KnowledgeGraphStore {
       ON CONFLICT (session_id, id) DO UPDATE SET kind = excluded.kind, name = excluded.name,
         trace_id = excluded.trace_id, parent_id = excluded.parent_id, start_time = excluded.start_time,
         end_time = excluded.end_time, status = excluded.status, payload = excluded.payload`);
+    const storedCalls = this.prepare('SELECT payload FROM calls WHERE session_id = ? ORDER BY seq').pluck();
+    const removeCall = this.prepare('DELETE FROM calls WHERE session_id = ? AND id = ?');
     const upsertServer = this.prepare(`INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
       VALUES (@sessionId, @name, @seq, @transport, @payload)
       ON CONFLICT (session_id, name) DO UPDATE SET transport = excluded.transport, payload = excluded.payload`);
 
     const write = db.transaction((batch: Session[]) => {
-      for (const session of batch) {
-        const stored = selectHeader.get(session.id) as Row | undefined;
-        const header = mergeSessionHeader(stored ? sqliteHeader(stored) : undefined, sessionHeader(session));
+      for (const incoming of batch) {
+        const stored = selectHeader.get(incoming.id) as Row | undefined;
+        // A session stored already: the part is reconciled with its calls (merge.ts); a new one is written as it is.
+        const before = stored ? assembleSession(sqliteHeader(stored), storedCalls.all(incoming.id) as string[], []) : undefined;
+        const { header, session, removed } = planSessionWrite(before, incoming);
         const row = headerRow(header);
         upsertHeader.run({ ...row, traceIds: JSON.stringify(row.traceIds) });
+        for (const id of removed) removeCall.run(session.id, id);
         const next = (stored ? maxSeq.get(session.id, session.id) : { calls: 0, servers: 0 }) as { calls: number; servers: number };
         for (const c of callRows(session, next.calls)) {
           // Positional: binding by name costs a third more per row, and calls are most of an ingest.

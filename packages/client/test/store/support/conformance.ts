@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toResultRecord } from '@mce/core';
 import type { MetricResult, Session } from '@mce/core';
 import { mergeSessions, type KnowledgeGraphStore, type StoreLogger } from '../../../src/store/index.js';
-import { bareSession, bigSession, DEFINITIONS, metricResult, richSession, toolCall, weatherServer } from './sessions.js';
+import { bareSession, bigSession, DEFINITIONS, metricResult, richSession, toolCall, tripInParts, weatherServer } from './sessions.js';
 
 export interface StoreFactory {
   open(logger: StoreLogger): Promise<KnowledgeGraphStore>;
@@ -133,6 +133,28 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(back?.llmCalls).toStrictEqual([again]);
       expect(back?.agentCalls).toStrictEqual([agent]);
       expect(mergeSessions(partA, partB)).toStrictEqual(back);
+    });
+
+    it('reconciles a session written in parts as mergeSessions does: links across the parts, no phantom MAS call', async () => {
+      const { withRoot, withoutRoot } = tripInParts('trip');
+      const check = async (id: string, first: Session, second: Session) => {
+        await store.writeSessions([{ ...first, id }]);
+        await store.writeSessions([{ ...second, id }]);
+        const back = await store.getSession(id);
+        expect(back).toStrictEqual(mergeSessions({ ...first, id }, { ...second, id }));
+        expect(back?.masCalls.map((m) => m.id)).toEqual(['trip-w']);
+        expect(back?.toolCalls.map((c) => [c.parentId, c.agentCallId, c.masCallId])).toEqual([['trip-k', 'trip-a', 'trip-w']]);
+        expect(back?.taskCalls.map((c) => [c.parentId, c.agentCallId, c.masCallId, c.attributes])).toEqual([
+          ['trip-a', 'trip-a', 'trip-w', { 'traceloop.span.kind': 'task' }],
+        ]);
+        const [summary] = await store.listSessions({ from: back!.startTime, to: back!.startTime });
+        expect(summary?.counts).toEqual({ masCalls: 1, agentCalls: 1, taskCalls: 1, llmCalls: 2, toolCalls: 1, mcpServers: 0 });
+      };
+      await check('trip-root-first', withRoot, withoutRoot);
+      await check('trip-root-last', withoutRoot, withRoot); // the stored implicit MAS call is removed
+      // Both parts in one batch reconcile the same way.
+      await store.writeSessions([{ ...withoutRoot, id: 'trip-batch' }, { ...withRoot, id: 'trip-batch' }]);
+      expect(await store.getSession('trip-batch')).toStrictEqual({ ...(await store.getSession('trip-root-last')), id: 'trip-batch' });
     });
 
     it('stores an element id repeated within one write once: first position, last value', async () => {

@@ -280,3 +280,68 @@ export function metricResult(
     ...(judged ? { details: { samples: [4, 5], method: 'logprobs' } } : {}),
   };
 }
+
+/** The reserved attribute trace ingestion marks a call with when its parent span is in another part. */
+const MISSING = 'mce.missing_parent_span_id';
+const TRIP_TRACE = 'f00df00df00df00df00df00df00df00d';
+
+function tripLlm(id: string, start: number, user: string, reply: string, extra: Partial<LLMCall> = {}): LLMCall {
+  return {
+    kind: 'LLMCall',
+    id,
+    traceId: TRIP_TRACE,
+    name: 'chat gpt-4o',
+    startTime: start,
+    endTime: start + 10,
+    status: 'ok',
+    attributes: { 'gen_ai.operation.name': 'chat' },
+    operation: 'chat',
+    requestModel: 'gpt-4o',
+    usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 15 },
+    inputMessages: [{ role: 'user', content: user }],
+    outputMessages: [{ role: 'assistant', content: reply }],
+    finishReasons: ['stop'],
+    toolDefinitions: [],
+    ...extra,
+  };
+}
+
+/**
+ * One session of one trace as trace ingestion reads it in two parts: `withRoot` holds the workflow span, the agent
+ * and a first LLM call; `withoutRoot` the rest — an LLM call and a task (with a tool call below it) whose parent span,
+ * the agent, is in the other part, and the implicit MAS call a part without a workflow span gets.
+ */
+export function tripInParts(id = 'trip', start = T0): { withRoot: Session; withoutRoot: Session } {
+  const w: MASCall = {
+    kind: 'MASCall', id: `${id}-w`, traceId: TRIP_TRACE, name: 'invoke_workflow trip', startTime: start, endTime: start + 100, status: 'ok',
+    attributes: { 'gen_ai.operation.name': 'invoke_workflow' }, workflowName: 'trip', userInput: 'plan a trip', finalResponse: 'first answer',
+  };
+  const agent: AgentCall = {
+    kind: 'AgentCall', id: `${id}-a`, traceId: TRIP_TRACE, parentId: w.id, masCallId: w.id, name: 'invoke_agent planner', startTime: start + 10,
+    endTime: start + 90, status: 'ok', attributes: { 'gen_ai.operation.name': 'invoke_agent' }, agentName: 'planner', userInput: 'plan a trip',
+    finalResponse: 'first answer',
+  };
+  const first = tripLlm(`${id}-l1`, start + 20, 'plan a trip', 'first answer', { parentId: agent.id, agentCallId: agent.id, masCallId: w.id });
+  const withRoot = bareSession(id, start, {
+    endTime: start + 100, traceIds: [TRIP_TRACE], userInput: 'plan a trip', finalResponse: 'first answer',
+    masCalls: [w], agentCalls: [agent], llmCalls: [first],
+  });
+  const implicit: MASCall = {
+    kind: 'MASCall', id: TRIP_TRACE, traceId: TRIP_TRACE, name: 'chat gpt-4o', startTime: start + 40, endTime: start + 80, status: 'unset',
+    attributes: { [MISSING]: agent.id }, userInput: 'and the hotel?', finalResponse: 'second answer',
+  };
+  const second = tripLlm(`${id}-l2`, start + 40, 'and the hotel?', 'second answer', { masCallId: TRIP_TRACE, attributes: { 'gen_ai.operation.name': 'chat', [MISSING]: agent.id } });
+  const task: TaskCall = {
+    kind: 'TaskCall', id: `${id}-k`, traceId: TRIP_TRACE, masCallId: TRIP_TRACE, name: 'book.task', startTime: start + 60, endTime: start + 80,
+    status: 'ok', attributes: { 'traceloop.span.kind': 'task', [MISSING]: agent.id }, taskName: 'book',
+  };
+  const tool: ToolCall = {
+    kind: 'ToolCall', id: `${id}-t`, traceId: TRIP_TRACE, parentId: task.id, masCallId: TRIP_TRACE, name: 'execute_tool book_hotel',
+    startTime: start + 65, endTime: start + 70, status: 'ok', toolName: 'book_hotel', arguments: { city: 'Paris' },
+  };
+  const withoutRoot = bareSession(id, start + 40, {
+    endTime: start + 80, traceIds: [TRIP_TRACE], userInput: 'and the hotel?', finalResponse: 'second answer',
+    masCalls: [implicit], llmCalls: [second], taskCalls: [task], toolCalls: [tool],
+  });
+  return { withRoot, withoutRoot };
+}

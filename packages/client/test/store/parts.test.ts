@@ -1,0 +1,216 @@
+/**
+ * The reconciliation of a session written in parts (store/parts.ts), through the merge rules' oracle: implicit MAS
+ * calls against explicit ones and against each other, missing parent spans found among the stored calls or not.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall, ToolCall } from '@mce/core';
+import { mergeSessions, planSessionWrite } from '../../src/store/merge.js';
+import { bareSession, tripInParts } from './support/sessions.js';
+
+const MISSING = 'mce.missing_parent_span_id';
+const T1 = '1111111111111111aaaaaaaaaaaaaaaa';
+const T2 = '2222222222222222bbbbbbbbbbbbbbbb';
+
+/** The calls of a session by id. */
+const calls = (s: Session): Map<string, Call> =>
+  new Map([...s.masCalls, ...s.agentCalls, ...s.taskCalls, ...s.llmCalls, ...s.toolCalls].map((c) => [c.id, c]));
+
+function llm(id: string, start: number, extra: Partial<LLMCall> = {}): LLMCall {
+  return {
+    kind: 'LLMCall', id, traceId: T1, name: 'chat', startTime: start, endTime: start + 5, status: 'ok', attributes: { 'gen_ai.operation.name': 'chat' },
+    operation: 'chat', usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 2 },
+    inputMessages: [], outputMessages: [], finishReasons: [], toolDefinitions: [], ...extra,
+  };
+}
+function implicitMas(traceId: string, start: number, end: number, extra: Partial<MASCall> = {}): MASCall {
+  return { kind: 'MASCall', id: traceId, traceId, name: 'root', startTime: start, endTime: end, status: 'unset', ...extra };
+}
+function agent(id: string, start: number, end: number, extra: Partial<AgentCall> = {}): AgentCall {
+  return { kind: 'AgentCall', id, traceId: T1, name: `invoke_agent ${id}`, startTime: start, endTime: end, status: 'ok', agentName: id, attributes: {}, ...extra };
+}
+const part = (start: number, end: number, extra: Partial<Session>) => bareSession('s', start, { endTime: end, traceIds: [T1], ...extra });
+
+describe('a session written in parts: implicit against explicit MAS calls', () => {
+  const { withRoot, withoutRoot } = tripInParts('trip', 1000);
+  const expected = (): Session => {
+    const c = calls(withRoot);
+    const w = c.get('trip-w') as MASCall;
+    const a = c.get('trip-a') as AgentCall;
+    const l2 = withoutRoot.llmCalls[0]!;
+    const k = withoutRoot.taskCalls[0]!;
+    const t = withoutRoot.toolCalls[0]!;
+    const links = { agentCallId: 'trip-a', masCallId: 'trip-w' };
+    return {
+      ...withRoot,
+      finalResponse: 'second answer', // of the LLM call that ends last, in the other part
+      masCalls: [{ ...w, finalResponse: 'second answer' }],
+      agentCalls: [{ ...a, finalResponse: 'second answer' }],
+      llmCalls: [withRoot.llmCalls[0]!, { ...l2, parentId: 'trip-a', ...links, attributes: { 'gen_ai.operation.name': 'chat' } }],
+      taskCalls: [{ ...k, parentId: 'trip-a', ...links, attributes: { 'traceloop.span.kind': 'task' } }],
+      toolCalls: [{ ...t, ...links }],
+    };
+  };
+  const sorted = (s: Session) => ({ ...s, llmCalls: [...s.llmCalls].sort((a, b) => a.startTime - b.startTime) });
+
+  it('the part without the workflow span, written second: its implicit MAS call is dropped, its calls linked to the stored ones', () => {
+    const write = planSessionWrite(withRoot, withoutRoot);
+    expect(write.removed).toEqual([]);
+    expect(write.session.masCalls.map((m) => m.id)).toEqual(['trip-w']); // not the phantom; the stored one, its response changed
+    expect(sorted(mergeSessions(withRoot, withoutRoot))).toStrictEqual(sorted(expected()));
+  });
+
+  it('the part without the workflow span, written first: the stored implicit MAS call is removed, the stored calls linked', () => {
+    const write = planSessionWrite(withoutRoot, withRoot);
+    expect(write.removed).toEqual(['f00df00df00df00df00df00df00df00d']);
+    // The stored calls whose links changed are written again with the part.
+    expect([...calls(write.session).keys()].sort()).toEqual(['trip-a', 'trip-k', 'trip-l1', 'trip-l2', 'trip-t', 'trip-w']);
+    const merged = mergeSessions(withoutRoot, withRoot);
+    expect(merged.masCalls.map((m) => m.id)).toEqual(['trip-w']);
+    expect(sorted(merged)).toStrictEqual(sorted({ ...expected(), traceIds: withoutRoot.traceIds }));
+    // The session's times no longer hold the dropped call's window (it is within them here: they are the calls').
+    expect([merged.startTime, merged.endTime]).toEqual([1000, 1100]);
+  });
+
+  it('a stored implicit MAS call that widened the session is dropped with its window', () => {
+    const wide = implicitMas(T1, 0, 500);
+    const stored = part(0, 500, { masCalls: [wide], llmCalls: [llm('l1', 100, { masCallId: T1 })] });
+    const incoming = part(90, 200, { masCalls: [{ ...implicitMas(T1, 90, 200), id: 'w' }], llmCalls: [llm('l2', 150, { masCallId: 'w' })] });
+    const merged = mergeSessions(stored, incoming);
+    expect(merged.masCalls.map((m) => m.id)).toEqual(['w']);
+    expect(merged.llmCalls.map((c) => [c.id, c.masCallId])).toEqual([['l1', 'w'], ['l2', 'w']]);
+    expect([merged.startTime, merged.endTime]).toEqual([90, 200]);
+  });
+
+  it('a MAS call of another trace is enough: a session with a workflow span has no implicit MAS call', () => {
+    const stored = part(0, 100, { masCalls: [implicitMas(T2, 0, 100, { traceId: T2 })], llmCalls: [llm('l1', 10, { traceId: T2, masCallId: T2 })] });
+    const incoming = part(0, 100, { masCalls: [{ ...implicitMas(T1, 0, 100), id: 'w' }] });
+    const merged = mergeSessions(stored, incoming);
+    expect(merged.masCalls.map((m) => m.id)).toEqual(['w']);
+    expect(merged.llmCalls[0]?.masCallId).toBe('w'); // the window rule over all MAS calls, as at once
+  });
+});
+
+describe('a session written in parts: two implicit MAS calls of one trace', () => {
+  // The part holding the trace's root span (an agent), and a part whose first span of the trace names that root as
+  // its missing parent.
+  const rootAgent = agent('a1', 10, 100, { masCallId: T1, status: 'error' });
+  const withRoot = part(10, 100, { masCalls: [implicitMas(T1, 10, 100, { name: 'invoke_agent a1', status: 'error' })], agentCalls: [rootAgent] });
+  const child = llm('l1', 20, { masCallId: T1, attributes: { 'gen_ai.operation.name': 'chat', [MISSING]: 'a1' } });
+  const orphaned = part(20, 120, { masCalls: [implicitMas(T1, 20, 120, { name: 'chat', attributes: { [MISSING]: 'a1' } })], llmCalls: [child] });
+  const joined: MASCall = { ...implicitMas(T1, 10, 120, { name: 'invoke_agent a1', status: 'error' }) };
+
+  it('are one call whatever the order: the union of the windows, name and status of the part with the real root', () => {
+    for (const [a, b] of [[withRoot, orphaned], [orphaned, withRoot]] as const) {
+      const merged = mergeSessions(a, b);
+      expect(merged.masCalls).toStrictEqual([joined]);
+      expect(merged.llmCalls).toStrictEqual([{ ...child, parentId: 'a1', agentCallId: 'a1', attributes: { 'gen_ai.operation.name': 'chat' } }]);
+      expect(merged.agentCalls).toStrictEqual([rootAgent]);
+      expect(planSessionWrite(a, b).removed).toEqual([]);
+    }
+  });
+
+  it('the real root wins even when its part starts later (clocks of two services)', () => {
+    const early = part(5, 50, { masCalls: [implicitMas(T1, 5, 50, { name: 'chat', attributes: { [MISSING]: 'a1' } })] });
+    expect(mergeSessions(withRoot, early).masCalls).toStrictEqual([{ ...joined, startTime: 5, endTime: 100 }]);
+    expect(mergeSessions(early, withRoot).masCalls).toStrictEqual([{ ...joined, startTime: 5, endTime: 100 }]);
+  });
+
+  it('without a real root in either part, the part that starts first names it', () => {
+    const other = part(30, 150, { masCalls: [implicitMas(T1, 30, 150, { name: 'tool', attributes: { [MISSING]: 'zz' } })] });
+    const named = { ...implicitMas(T1, 20, 150, { name: 'chat', attributes: { [MISSING]: 'a1' } }) };
+    expect(mergeSessions(orphaned, other).masCalls).toStrictEqual([named]);
+    expect(mergeSessions(other, orphaned).masCalls).toStrictEqual([named]);
+  });
+
+  it('implicit MAS calls of different traces stay apart', () => {
+    const second = part(200, 300, { traceIds: [T2], masCalls: [implicitMas(T2, 200, 300)] });
+    expect(mergeSessions(withRoot, second).masCalls.map((m) => m.id)).toEqual([T1, T2]);
+  });
+});
+
+describe('a session written in parts: missing parent spans', () => {
+  const w: MASCall = { kind: 'MASCall', id: 'w', traceId: T1, name: 'wf', startTime: 0, endTime: 1000, status: 'ok', attributes: {} };
+  const researcher = agent('a1', 100, 500, { parentId: 'w', masCallId: 'w', attributes: { 'ioa_observe.association.properties.checkpoint_ns': 'researcher:1' } });
+  const stored = part(0, 1000, { masCalls: [w], agentCalls: [researcher] });
+
+  it('found among the stored calls: parent, agent and MAS call of the call and of the calls below it', () => {
+    const task: TaskCall = {
+      kind: 'TaskCall', id: 'k', traceId: T1, name: 'step.task', startTime: 110, endTime: 300, status: 'ok', taskName: 'step', attributes: { [MISSING]: 'a1' },
+    };
+    const below = llm('l', 120, { parentId: 'k' });
+    const merged = mergeSessions(stored, part(110, 300, { taskCalls: [task], llmCalls: [below] }));
+    expect(merged.taskCalls).toStrictEqual([{ ...task, parentId: 'a1', agentCallId: 'a1', masCallId: 'w', attributes: {} }]);
+    expect(merged.llmCalls).toStrictEqual([{ ...below, agentCallId: 'a1', masCallId: 'w' }]);
+  });
+
+  it('the parent arriving in a later part links the stored calls that name it', () => {
+    const early = llm('l', 120, { attributes: { [MISSING]: 'a1' } });
+    const merged = mergeSessions(part(120, 125, { llmCalls: [early] }), stored);
+    expect(merged.llmCalls).toStrictEqual([{ ...early, parentId: 'a1', agentCallId: 'a1', masCallId: 'w', attributes: {} }]);
+    expect(merged.masCalls).toStrictEqual([w]);
+  });
+
+  it('not a call of the session (a plumbing span of another part): the mark stays, the fallbacks decide', () => {
+    const attrs = { 'ioa_observe.association.properties.checkpoint_ns': 'researcher:1', [MISSING]: 'http-span' };
+    const byNamespace = llm('l1', 150, { attributes: attrs });
+    const unmatched = llm('l2', 600, { attributes: { [MISSING]: 'http-span' } });
+    const merged = mergeSessions(stored, part(150, 605, { llmCalls: [byNamespace, unmatched] }));
+    // The checkpoint namespace finds the agent of the other part; the MAS window rule the workflow. No parent.
+    expect(merged.llmCalls).toStrictEqual([
+      { ...byNamespace, agentCallId: 'a1', masCallId: 'w' },
+      { ...unmatched, masCallId: 'w' },
+    ]);
+  });
+
+  it('a cycle closed by two parts is cut: the call whose link would close it keeps its mark', () => {
+    const x = llm('x', 10, { attributes: { [MISSING]: 'y' } });
+    const y: ToolCall = { kind: 'ToolCall', id: 'y', name: 'tool', startTime: 11, endTime: 12, status: 'ok', toolName: 't', attributes: { [MISSING]: 'x' } };
+    const merged = mergeSessions(part(10, 15, { llmCalls: [x] }), part(11, 12, { toolCalls: [y] }));
+    const linked = [merged.llmCalls[0]!.parentId, merged.toolCalls[0]!.parentId];
+    expect(linked.filter((p) => p !== undefined)).toHaveLength(1);
+  });
+});
+
+describe('a session written in parts: nested workflows, conversation ends, idempotence', () => {
+  const w: MASCall = { kind: 'MASCall', id: 'w', traceId: T1, name: 'LangGraph.workflow', startTime: 0, endTime: 1000, status: 'ok', attributes: {} };
+  const a1 = agent('a1', 100, 500, { parentId: 'w', masCallId: 'w' });
+  const inner: MASCall = {
+    kind: 'MASCall', id: 'q', traceId: T1, name: 'RetrieverQueryEngine.workflow', startTime: 110, endTime: 300, status: 'ok', input: 'q?', output: 'a.',
+    attributes: { 'traceloop.span.kind': 'workflow', 'traceloop.entity.name': 'RetrieverQueryEngine', [MISSING]: 'a1' }, workflowName: 'RetrieverQueryEngine',
+    userInput: 'what?', finalResponse: 'that.',
+  };
+  const below = llm('l', 120, { parentId: 'q', masCallId: 'q', inputMessages: [{ role: 'user', content: 'what?' }], outputMessages: [{ role: 'assistant', content: 'that.' }] });
+
+  it('a workflow span below an agent of another part is a task, while the session keeps its MAS call', () => {
+    const merged = mergeSessions(part(0, 1000, { masCalls: [w], agentCalls: [a1] }), part(110, 300, { masCalls: [inner], llmCalls: [below] }));
+    expect(merged.masCalls.map((m) => m.id)).toEqual(['w']);
+    expect(merged.taskCalls).toStrictEqual([
+      {
+        kind: 'TaskCall', id: 'q', traceId: T1, name: 'RetrieverQueryEngine.workflow', startTime: 110, endTime: 300, status: 'ok', input: 'q?', output: 'a.',
+        attributes: { 'traceloop.span.kind': 'workflow', 'traceloop.entity.name': 'RetrieverQueryEngine' }, taskName: 'RetrieverQueryEngine',
+        parentId: 'a1', agentCallId: 'a1', masCallId: 'w',
+      },
+    ]);
+    expect(merged.llmCalls.map((c) => [c.agentCallId, c.masCallId])).toEqual([['a1', 'w']]);
+    // The agent's conversation now holds that LLM call; the MAS call's too.
+    expect(merged.agentCalls[0]).toMatchObject({ userInput: 'what?', finalResponse: 'that.' });
+    expect(merged.masCalls[0]).toMatchObject({ userInput: 'what?', finalResponse: 'that.' });
+  });
+
+  it('without a MAS call of its own to keep, the session keeps the workflow as its MAS call', () => {
+    const merged = mergeSessions(part(100, 500, { agentCalls: [{ ...a1, parentId: undefined, masCallId: undefined } as AgentCall] }), part(110, 300, { masCalls: [inner], llmCalls: [below] }));
+    expect(merged.masCalls.map((m) => [m.id, m.parentId])).toEqual([['q', 'a1']]);
+    expect(merged.taskCalls).toEqual([]);
+  });
+
+  it('a part written again changes nothing, and a hand-written session merges as before', () => {
+    const { withRoot, withoutRoot } = tripInParts('again', 5000);
+    for (const s of [withRoot, withoutRoot]) {
+      expect(mergeSessions(s, s)).toStrictEqual(s);
+      expect(planSessionWrite(s, s).session).toStrictEqual(s);
+    }
+    const once = mergeSessions(withRoot, withoutRoot);
+    expect(mergeSessions(once, withoutRoot)).toStrictEqual(once);
+    expect(mergeSessions(once, withRoot)).toStrictEqual(once);
+  });
+});
