@@ -443,10 +443,16 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     const id = top.span.parentSpanId;
     return id && !byId.has(id) ? id : undefined;
   };
-  /** The span's attributes, with the missing parent of a call that has no ancestor call here (see links.ts). */
+  /**
+   * The span's attributes, with the missing parent of a call that has no ancestor call here (see links.ts). The key is
+   * reserved: a span's own attribute of that name is dropped, or the store would take it for a missing parent.
+   */
   const attributesOf = (n: Node, parentId: string | undefined): Record<string, unknown> => {
     const missing = parentId === undefined ? missingParent(n) : undefined;
-    return missing === undefined ? n.span.attributes : { ...n.span.attributes, [MISSING_PARENT_KEY]: missing };
+    if (missing !== undefined) return { ...n.span.attributes, [MISSING_PARENT_KEY]: missing };
+    if (!(MISSING_PARENT_KEY in n.span.attributes)) return n.span.attributes;
+    const { [MISSING_PARENT_KEY]: _reserved, ...own } = n.span.attributes;
+    return own;
   };
   const agentOf = (n: Node): string | undefined => {
     const a = nearestAgent(n);

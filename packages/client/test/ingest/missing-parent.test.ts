@@ -57,6 +57,13 @@ describe('calls whose parent span is not among the spans', () => {
     expect(rooted.masCalls).toEqual([{ kind: 'MASCall', id: T, traceId: T, name: 'root', startTime: 10, endTime: 16, status: 'unset' }]);
   });
 
+  it('the key is reserved: a span of the source that carries it loses it, unless its parent is missing', () => {
+    const s = normaliseSession('own', [span('1', { ...chat, [MISSING_PARENT_KEY]: 'forged' }, 10), span('2', { ...chat, [MISSING_PARENT_KEY]: 'forged' }, 11, '7')], {
+      warnings: new WarningSink(),
+    });
+    expect(s.llmCalls.map((c) => c.attributes)).toEqual([chat, { ...chat, [MISSING_PARENT_KEY]: id('7') }]);
+  });
+
   it('a broken parent cycle is cut, not reported as a missing parent', () => {
     const s = normaliseSession('cycle', [span('1', chat, 10, '2'), span('2', agent, 11, '1')], { warnings: new WarningSink() });
     for (const c of [...s.agentCalls, ...s.llmCalls]) expect(c.attributes?.[MISSING_PARENT_KEY]).toBeUndefined();
