@@ -99,19 +99,20 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
     }
   }
   // The parts of a broken file may close a cycle: it is cut where its walk closes (a missing parent there stays so).
-  const walked = new Map<string, 'on-path' | 'done'>();
-  for (const id of current.keys()) {
-    const path: string[] = [];
+  const walked = new Map<string, boolean>(); // true: on the path being walked
+  const path: string[] = [];
+  for (const id of up.keys()) {
+    path.length = 0;
     for (let x: string | undefined = id; x !== undefined && !walked.has(x); x = up.get(x)) {
-      walked.set(x, 'on-path');
+      walked.set(x, true);
       path.push(x);
     }
     const last = path.at(-1);
-    if (last !== undefined && walked.get(up.get(last) ?? '') === 'on-path') {
+    if (last !== undefined && walked.get(up.get(last) ?? '') === true) {
       up.delete(last);
       resolved.delete(last);
     }
-    for (const x of path) walked.set(x, 'done');
+    for (const x of path) walked.set(x, false);
   }
 
   // 2. Nested workflows, while the session keeps a MAS call of its own.
