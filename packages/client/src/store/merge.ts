@@ -21,7 +21,8 @@ const isEmpty = (value: unknown): boolean =>
 /**
  * start/end = min/max, trace ids unioned (stored ones first); the user input is the one of the part that starts first
  * and the final response the one of the part that ends last (whichever was written first), when that part has one;
- * every other field (attributes included, as a whole) keeps the stored value unless it is empty.
+ * every other field (attributes included, as a whole) keeps the stored value unless it is empty. (`planSessionWrite`
+ * may then set the times, user input and final response from the calls of both parts: see parts.ts.)
  */
 export function mergeSessionHeader(stored: SessionHeader | undefined, incoming: SessionHeader): SessionHeader {
   if (!stored) return incoming;
