@@ -25,10 +25,9 @@ describe('readLines', () => {
 
   it('a line spanning thousands of chunks is joined once, not copied again per chunk', async () => {
     const long = 'x'.repeat(4 << 20);
-    const started = performance.now();
+    // Re-joining the partial line for every chunk took seconds here; no timing assertion: such a regression runs past
+    // the test runner's timeout.
     const out = await lines(`${long}\r\nshort\n`, 1024);
-    // Re-joining the partial line for every chunk took seconds here.
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(out.map((l) => l.length)).toEqual([long.length, 5]);
   });
 });

@@ -57,17 +57,16 @@ describe('fast cycle detection agrees with the definition', () => {
     expect(countCyclesFast([...run, ...run])).toBe(1);
   });
 
-  it('stays fast on 40,000 steps (the definition is quadratic there)', () => {
+  it("counts 40,000 steps without the definition's quadratic scan", () => {
     let x = 12345;
     const seq = Array.from({ length: 40_000 }, () => {
       x = (x * 1103515245 + 12345) % 2147483648;
       return x % 9;
     });
-    const start = performance.now();
+    // No timing assertion: an accidental quadratic fallback (the naive scan takes minutes) runs past the test runner's
+    // timeout. The count is the one the definition gives, checked on a prefix the naive scan can afford.
     const fast = countCyclesFast(seq);
-    const elapsed = performance.now() - start;
     expect(fast).toBeGreaterThan(0);
-    // Not a timing assertion on speed, a guard against an accidental quadratic fallback (the naive scan takes minutes).
-    expect(elapsed).toBeLessThan(10_000);
+    expect(countCyclesFast(seq.slice(0, 2_000))).toBe(countCyclesNaive(seq.slice(0, 2_000)));
   });
 });
