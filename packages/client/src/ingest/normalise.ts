@@ -46,7 +46,7 @@ import {
   type Classification,
 } from './dialects/index.js';
 import { errorMessage, type WarningSink } from './errors.js';
-import { MasWindows, MISSING_PARENT_KEY } from './links.js';
+import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './links.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import type { SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
@@ -142,16 +142,6 @@ function maxOf<T>(list: readonly T[], f: (x: T) => number): number {
 
 const byStart = (a: { startTime: number }, b: { startTime: number }) => a.startTime - b.startTime;
 
-function groupBy<K, T>(list: readonly T[], key: (x: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const x of list) {
-    const g = groups.get(key(x));
-    if (g) g.push(x);
-    else groups.set(key(x), [x]);
-  }
-  return groups;
-}
-
 /** A tool call (with an id) that an LLM call's output asked for. */
 interface ToolRequest {
   start: number;
@@ -222,33 +212,9 @@ function nearest(node: Node, pred: (n: Node) => boolean): Node | undefined {
   return undefined;
 }
 
-/**
- * `nearest` for a predicate that no longer changes, each answer remembered for every node the walk passed: a chain
- * is climbed once, not once per span (asked for every span of a 30,000-span chain, `nearest` took seconds).
- */
+/** `nearestAncestor` over the span tree: the nearest node above `node` that `pred` holds for. */
 function nearestOnce(pred: (n: Node) => boolean): (node: Node) => Node | undefined {
-  const known = new Map<Node, Node | null>();
-  return (node) => {
-    const passed: Node[] = [node];
-    let answer: Node | null = null;
-    for (let current = node; ; ) {
-      const p = current.parent;
-      if (!p) break;
-      if (pred(p)) {
-        answer = p;
-        break;
-      }
-      const above = known.get(p);
-      if (above !== undefined) {
-        answer = above;
-        break;
-      }
-      passed.push(p);
-      current = p;
-    }
-    for (const x of passed) known.set(x, answer);
-    return answer ?? undefined;
-  };
+  return nearestAncestor((n: Node) => n.parent, pred);
 }
 
 /** Tool name from the dialects, else the span name without its kind marker. */

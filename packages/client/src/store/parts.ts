@@ -28,7 +28,7 @@
 import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall } from '@mce/core';
 import { AgentMatcher, checkpointNamespace } from '../ingest/attribution.js';
 import { finalAssistantResponse, firstUserInput } from '../ingest/conversation.js';
-import { isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, taskNameOf } from '../ingest/links.js';
+import { groupBy, isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, nearestAncestor, taskNameOf } from '../ingest/links.js';
 import { allCalls } from './rows.js';
 
 /** Header fields the whole session's calls decide, when they do. */
@@ -241,42 +241,13 @@ function setOrDelete<T extends object>(o: T, key: string, value: unknown): void 
   else (o as Record<string, unknown>)[key] = value;
 }
 
-function groupBy<K, T>(list: readonly T[], key: (x: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const x of list) {
-    const g = groups.get(key(x));
-    if (g) g.push(x);
-    else groups.set(key(x), [x]);
-  }
-  return groups;
-}
-
-/**
- * The nearest call above a call (following `up`) that `pred` holds for, each answer remembered for every call the
- * walk passed: a chain is climbed once, not once per call.
- */
+/** The nearest call above a call (following `up`, call ids) that `pred` holds for (an id that is no call is climbed past). */
 function nearestAbove(up: ReadonlyMap<string, string>, calls: ReadonlyMap<string, Call>, pred: (c: Call) => boolean): (id: string) => string | undefined {
-  const known = new Map<string, string | null>();
-  return (id) => {
-    const passed: string[] = [id];
-    let answer: string | null = null;
-    for (let at = id; ; ) {
-      const p = up.get(at);
-      if (p === undefined) break;
-      const call = calls.get(p);
-      if (call && pred(call)) {
-        answer = p;
-        break;
-      }
-      const above = known.get(p);
-      if (above !== undefined) {
-        answer = above;
-        break;
-      }
-      passed.push(p);
-      at = p;
-    }
-    for (const x of passed) known.set(x, answer);
-    return answer ?? undefined;
-  };
+  return nearestAncestor(
+    (id: string) => up.get(id),
+    (id) => {
+      const call = calls.get(id);
+      return call !== undefined && pred(call);
+    },
+  );
 }
