@@ -187,7 +187,9 @@ describe('Neo4j store statements', () => {
     await store.writeSessions([withRoot]);
     expect(driver.runs.every((r) => r.mode === 'write' && r.session === 1)).toBe(true);
     expect(driver.find('RETURN id AS sessionId, c.payload AS payload')[0]?.params).toEqual({ ids: ['trip'] });
-    expect(driver.find('DETACH DELETE c')[0]?.params).toEqual({ rows: [{ sessionId: 'trip', id: 'f00df00df00df00df00df00df00df00d' }] });
+    expect(driver.find('DETACH DELETE r, c')[0]?.params).toEqual({ rows: [{ sessionId: 'trip', id: 'f00df00df00df00df00df00df00df00d' }] });
+    // The results that measured the removed call are deleted with it.
+    expect(driver.find('OPTIONAL MATCH (r:MetricResult)-[:measures]->(c)\nDETACH DELETE r, c')).toHaveLength(1);
     const written = (kind: string) => driver.find(`seq, c:${kind}`).flatMap((r) => (r.params.rows as { id: string; parentId?: string; payload: string }[]));
     expect(written('TaskCall').map((r) => [r.id, r.parentId, JSON.parse(r.payload).masCallId])).toEqual([['trip-k', 'trip-a', 'trip-w']]);
     expect(written('MASCall').map((r) => r.id)).toEqual(['trip-w']);
@@ -195,7 +197,7 @@ describe('Neo4j store statements', () => {
     const fresh = open();
     await fresh.store.writeSessions([withRoot]);
     expect(fresh.driver.find('c.payload AS payload')).toEqual([]);
-    expect(fresh.driver.find('DETACH DELETE c')).toEqual([]);
+    expect(fresh.driver.find('DETACH DELETE r, c')).toEqual([]);
   });
 
   it('sends results with Integer counts, JSON details and no null properties; reads them back as numbers', async () => {

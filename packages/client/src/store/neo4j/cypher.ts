@@ -86,10 +86,14 @@ export const READ_STORED_CALLS = `UNWIND $ids AS id
 MATCH (:Session {id: id})-[:HAS_CALL]->(c)
 RETURN id AS sessionId, c.payload AS payload ORDER BY id, c.seq`;
 
-/** Calls a part's reconciliation removed (an implicit MAS call replaced by an explicit one), with their relations. */
+/**
+ * Calls a part's reconciliation removed (an implicit MAS call replaced by an explicit one), with their relations and
+ * the results that measured them (the session no longer has what they measured).
+ */
 export const DELETE_CALLS = `UNWIND $rows AS row
 MATCH (c:Call {sessionId: row.sessionId, id: row.id})
-DETACH DELETE c`;
+OPTIONAL MATCH (r:MetricResult)-[:measures]->(c)
+DETACH DELETE r, c`;
 
 export const READ_SESSION = `MATCH (s:Session {id: $id}) WHERE s.startTime IS NOT NULL RETURN properties(s) AS session`;
 export const READ_CALLS = `MATCH (:Session {id: $id})-[:HAS_CALL]->(c) RETURN c.payload AS payload ORDER BY c.seq`;

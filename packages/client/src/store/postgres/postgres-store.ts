@@ -191,6 +191,12 @@ export class PostgresStore implements KnowledgeGraphStore {
           `DELETE FROM calls c USING unnest($1::text[], $2::text[]) AS r(session_id, id) WHERE c.session_id = r.session_id AND c.id = r.id`,
           columns(chunk, ['sessionId', 'id']),
         );
+        // A removed call's results go with it: they measured a call the session no longer has.
+        await client.query(
+          `DELETE FROM metric_results m USING unnest($1::text[], $2::text[]) AS r(session_id, id)
+           WHERE m.session_id = r.session_id AND m.measures_id = r.id AND m.measures_level <> 'Session'`,
+          columns(chunk, ['sessionId', 'id']),
+        );
       }
       const headers = writes.map((w) => headerRow(w.header));
       await client.query(

@@ -112,6 +112,8 @@ export class SqliteStore implements KnowledgeGraphStore {
         end_time = excluded.end_time, status = excluded.status, payload = excluded.payload`);
     const storedCalls = this.prepare('SELECT payload FROM calls WHERE session_id = ? ORDER BY seq').pluck();
     const removeCall = this.prepare('DELETE FROM calls WHERE session_id = ? AND id = ?');
+    // A removed call's results go with it: they measured a call the session no longer has.
+    const removeCallResults = this.prepare("DELETE FROM metric_results WHERE session_id = ? AND measures_id = ? AND measures_level <> 'Session'");
     const upsertServer = this.prepare(`INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
       VALUES (@sessionId, @name, @seq, @transport, @payload)
       ON CONFLICT (session_id, name) DO UPDATE SET transport = excluded.transport, payload = excluded.payload`);
@@ -124,7 +126,10 @@ export class SqliteStore implements KnowledgeGraphStore {
         const { header, session, removed } = planSessionWrite(before, incoming);
         const row = headerRow(header);
         upsertHeader.run({ ...row, traceIds: JSON.stringify(row.traceIds) });
-        for (const id of removed) removeCall.run(session.id, id);
+        for (const id of removed) {
+          removeCall.run(session.id, id);
+          removeCallResults.run(session.id, id);
+        }
         const next = (stored ? maxSeq.get(session.id, session.id) : { calls: 0, servers: 0 }) as { calls: number; servers: number };
         for (const c of callRows(session, next.calls)) {
           // Positional: binding by name costs a third more per row, and calls are most of an ingest.

@@ -157,6 +157,21 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect(await store.getSession('trip-batch')).toStrictEqual({ ...(await store.getSession('trip-root-last')), id: 'trip-batch' });
     });
 
+    it('removes the results of a call that reconciling a part removes, and keeps the others', async () => {
+      const { withRoot, withoutRoot } = tripInParts('gone');
+      await store.writeSessions([withoutRoot]);
+      const implicitId = withoutRoot.masCalls[0]!.id;
+      const onImplicit = metricResult('on-implicit', 'gone', { level: 'MASCall', measures: implicitId, at: 1 });
+      const onTool = metricResult('on-tool', 'gone', { level: 'ToolCall', measures: 'gone-t', at: 2 });
+      const onSession = metricResult('on-session', 'gone', { at: 3 });
+      const elsewhere = metricResult('elsewhere', 'other', { level: 'MASCall', measures: implicitId, at: 4 });
+      expect(await store.writeMetricResults(DEFINITIONS, [onImplicit, onTool, onSession, elsewhere])).toEqual({ written: 4, rejected: [] });
+      await store.writeSessions([withRoot]); // the explicit MAS call replaces the implicit one
+      expect((await store.getSession('gone'))?.masCalls.map((m) => m.id)).toEqual(['gone-w']);
+      expect((await store.getMetricResults('gone', { recursive: true })).map((r) => r.result.id)).toEqual(['on-session', 'on-tool']);
+      expect((await store.getMetricResults('other', { recursive: true })).map((r) => r.result.id)).toEqual(['elsewhere']);
+    });
+
     it('stores an element id repeated within one write once: first position, last value', async () => {
       const first = toolCall('dup', 1, 0);
       const last = toolCall('dup', 1, 0, { toolName: 'renamed' });
