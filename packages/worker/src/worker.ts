@@ -181,7 +181,10 @@ export class MceWorker {
   private onMessage(message: AsyncMessage): Promise<ConsumerStatus> {
     // Sent before the broker saw our cancel (or buffered by the client until a handler slot freed): back to the
     // queue for the next consumer, instead of being processed with nobody left to ack it.
-    if (this.draining) return Promise.resolve(ConsumerStatus.REQUEUE);
+    if (this.draining) {
+      this.log.debug({ messageId: message.messageId }, 'delivered while stopping: requeued for the next consumer');
+      return Promise.resolve(ConsumerStatus.REQUEUE);
+    }
     const parsed = parseMessage(message.body);
     const key = messageKey(message.messageId, message.body);
     const attempt = attemptOf(message);
