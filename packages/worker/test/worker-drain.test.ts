@@ -1,7 +1,7 @@
 /**
  * What close() does with the messages around it: a message the broker delivers while the worker drains goes back to
  * the queue (it is neither processed by a worker about to leave nor acked unprocessed), while the batch in flight is
- * finished and acked.
+ * finished and acked; and close() does not sit out the worker's pauses.
  */
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -82,4 +82,34 @@ describe.skipIf(!available)('worker: messages delivered while it drains', () => 
     expect(await fixture.counts()).toEqual({ results: 2 * k, sessions: 2, min: k, max: k });
     for (const name of [queue, `${queue}.retry`, `${queue}.dlq`]) expect(await broker.depth(name)).toBe(0);
   });
+
+  it('does not wait out a pause: messages held back by a refused move or by a failed batch are settled at once', async () => {
+    const queue = uniqueQueue('drain_pause');
+    // A retry queue declared by someone else with other arguments: every move to it is refused.
+    await broker.connection.queueDeclare({ queue: `${queue}.retry`, durable: true, arguments: { 'x-max-length': 5 } });
+    const processor = new FlakyProcessor(fixture.service);
+    processor.failuresLeft = Number.POSITIVE_INFINITY;
+    const worker = new MceWorker({ config: testConfig(queue, { batchSize: 1, prefetch: 4, retryDelayMs: 30_000 }), processor, logger: log });
+    cleanups.push(() => broker.deleteQueues(queue), () => worker.close());
+    await worker.ready();
+    const movesFailed = async () => (await worker.metrics.movesFailed.get()).values[0]?.value ?? 0;
+
+    // drain-a fails, cannot be moved to the retry queue and waits 30 s before being requeued; the worker pauses 30 s.
+    await broker.publishRaw(queue, Buffer.from('{"session_id":"drain-a"}'), { messageId: 'drain-a' });
+    await waitFor(async () => (await movesFailed()) === 1, 10_000, 'a refused move');
+    // drain-b arrives during the pause and waits for it to end.
+    await broker.publishRaw(queue, Buffer.from('{"session_id":"drain-b"}'), { messageId: 'drain-b' });
+    await waitFor(async () => (await broker.depth(queue)) === 0, 10_000, 'drain-b delivered');
+    expect(processor.calls).toBe(1);
+
+    const started = Date.now();
+    await worker.close();
+    // Neither pause is waited out: drain-a is requeued at once, drain-b is processed at once (and, failing, requeued
+    // at once since its move is refused too).
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(processor.calls).toBe(2);
+    expect(await movesFailed()).toBe(2);
+    await waitFor(async () => (await broker.depth(queue)) === 2, 5_000, 'both messages back in the queue');
+    expect(await broker.depth(`${queue}.dlq`)).toBe(0);
+  }, 60_000);
 });
