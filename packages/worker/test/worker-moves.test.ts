@@ -82,6 +82,13 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect(listed).toEqual(ghosts.slice(0, listed.length));
     expect(header.endsWith(`,… (+${600 - listed.length} more)`)).toBe(true);
     expect(String(dead?.headers?.[HEADER.lastError]).length).toBeLessThanOrEqual(1000);
+
+    // One id longer than the limit on its own: none is listed, the count says what was left out.
+    await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: `ghost-${'x'.repeat(1500)}` })), { messageId: 'long-ghost' });
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 10_000, 'the second message dead-lettered');
+    const [long] = await broker.drain(`${queue}.dlq`);
+    expect([long?.messageId, long?.headers?.[HEADER.unknownSessions]]).toEqual(['long-ghost', '… (+1 more)']);
+    expect(String(long?.headers?.[HEADER.lastError]).length).toBe(1000);
     expect(await counter(worker, 'mce_worker_moves_failed_total')).toBe(0);
   });
 
@@ -118,6 +125,25 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect([dead?.headers?.[HEADER.reason], dead?.headers?.[HEADER.attempts], dead?.headers?.['x-app']]).toEqual(['max-attempts-exceeded', 2, 'kept']);
     expect(processor.calls).toBe(2);
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(1);
+  });
+
+  it('reads an attempts header written as text, and counts one it cannot read as the first attempt', async () => {
+    const queue = uniqueQueue('moves_text_attempts');
+    const processor = new FlakyProcessor(fixture.service);
+    processor.failuresLeft = Number.POSITIVE_INFINITY;
+    const worker = start(queue, processor, { maxAttempts: 2, retryDelayMs: 100 });
+    await worker.ready();
+    // As a copy published by hand (a management UI sends header values as text) might carry them.
+    const body = Buffer.from('{"session_id":"known-1"}');
+    await broker.publishRaw(queue, body, { messageId: 'text-attempts', headers: { [HEADER.attempts]: '2' } });
+    await broker.publishRaw(queue, body, { messageId: 'junk-attempts', headers: { [HEADER.attempts]: 'many' } });
+
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 10_000, 'both dead-lettered');
+    const dead = new Map((await broker.drain(`${queue}.dlq`)).map((m) => [m.messageId, m.headers?.[HEADER.attempts]]));
+    // '2' is this message's second attempt: dead-lettered on its first failure here. 'many' starts at 1: retried once.
+    expect(Object.fromEntries(dead)).toEqual({ 'text-attempts': 2, 'junk-attempts': 2 });
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(1);
+    expect(await broker.depth(queue)).toBe(0);
   });
 
   it('consumes a quorum queue the pipeline declared with a delivery limit, given the same queue arguments', async () => {
