@@ -8,3 +8,4 @@ export { createLogger, type Logger } from './logger.js';
 export { MceWorker, type WorkerOptions } from './worker.js';
 export { runWorker, type RunWorkerOptions, type RunWorkerResult } from './run-worker.js';
 export { BrokerUnreachableError, enqueueSessions, withoutCredentials, type EnqueueOptions, type EnqueueResult } from './enqueue.js';
+export { isConnectionError } from './failure.js';
