@@ -27,6 +27,7 @@ export class WorkerMetrics {
   readonly messagesDeadLettered: Counter<'reason'>;
   readonly sessionsProcessed: Counter;
   readonly batchesFailed: Counter;
+  readonly batchesSplit: Counter;
   readonly movesFailed: Counter;
   readonly connections: Counter;
   readonly batchSize: Histogram;
@@ -41,7 +42,8 @@ export class WorkerMetrics {
     this.messagesRetried = new Counter({ name: 'mce_worker_messages_retried_total', help: 'Messages sent to the retry queue after a transient failure.', registers });
     this.messagesDeadLettered = new Counter({ name: 'mce_worker_messages_dead_lettered_total', help: 'Messages sent to the dead-letter queue, by reason.', labelNames: ['reason'], registers });
     this.sessionsProcessed = new Counter({ name: 'mce_worker_sessions_processed_total', help: 'Sessions computed and stored.', registers });
-    this.batchesFailed = new Counter({ name: 'mce_worker_batches_failed_total', help: 'processBatch calls that threw (store or judge unreachable).', registers });
+    this.batchesFailed = new Counter({ name: 'mce_worker_batches_failed_total', help: 'Batches whose processBatch call threw (store unreachable, or a message it refuses); counted once however the batch was split afterwards.', registers });
+    this.batchesSplit = new Counter({ name: 'mce_worker_batches_split_total', help: 'Failed batches of several messages processed again in parts to find the messages at fault.', registers });
     this.movesFailed = new Counter({ name: 'mce_worker_moves_failed_total', help: 'Messages that could not be moved to the retry or dead-letter queue (requeued after a pause instead).', registers });
     this.connections = new Counter({ name: 'mce_worker_broker_connections_total', help: 'Connections made to the broker (the first one and every reconnect).', registers });
     this.batchSize = new Histogram({ name: 'mce_worker_batch_size', help: 'Sessions per batch.', buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500], registers });

@@ -12,6 +12,7 @@ import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { isConnectionError } from './failure.js';
 import { bodyBytes, messageKey, parseMessage, runIdFor } from './message.js';
 import { WorkerMetrics } from './metrics.js';
 import type { BatchItem, BatchOutcome, BatchProcessor } from './processor.js';
@@ -34,6 +35,29 @@ interface PendingMessage {
   /** This delivery is attempt number … (1 for a fresh message). */
   attempt: number;
   settle: (status: ConsumerStatus) => void;
+}
+
+/** A processBatch call that succeeded (its outcome matched the sessions it was given), with what it was given. */
+interface Stored {
+  ok: true;
+  items: BatchItem[];
+  outcome: BatchOutcome;
+  seconds: number;
+}
+
+/** What one processBatch call gave. */
+type Run = Stored | { ok: false; error: unknown };
+
+/** The search for the messages at fault in a failed batch (splitFailed). */
+interface Split {
+  /** Messages that failed in the smallest part they were tried in, with that part's error. */
+  failed: { entry: PendingMessage; error: unknown }[];
+  /** Messages stored meanwhile. */
+  stored: number;
+  /** Both halves of the batch failed, or a part failed on a connection error. */
+  outage: boolean;
+  /** The end of the pause the batch's failure began. */
+  pausedUntil: number;
 }
 
 /** Longest text put in a header of ours: a message's headers must fit in one AMQP frame. */
@@ -218,39 +242,140 @@ export class MceWorker {
   }
 
   private async runBatch(batch: PendingMessage[]): Promise<void> {
-    // A message that failed before is processed alone: one message can fail a whole batch (a session the store
-    // refuses), and the messages that were beside it then get through on their next attempt instead of being dragged
-    // to the dead-letter queue with it. Fresh messages still travel together.
+    // A message that failed before is processed alone: when its batch failed and could not be split (see splitFailed),
+    // the messages that were beside it then get through on their next attempt instead of being dragged to the
+    // dead-letter queue with it. Fresh messages still travel together.
     if (batch.length > 1 && batch.some((entry) => entry.attempt > 1)) {
       const fresh = batch.filter((entry) => entry.attempt <= 1);
       if (fresh.length > 0) await this.runBatch(fresh);
       for (const entry of batch) if (entry.attempt > 1) await this.runBatch([entry]);
       return;
     }
+    const run = await this.process(batch);
+    if (run.ok) {
+      await this.settle(batch, run);
+      return;
+    }
+    this.metrics.batchesFailed.inc();
+    const pauseMs = this.pauseAfterFailure();
+    if (batch.length > 1 && !isConnectionError(run.error)) {
+      await this.splitFailed(batch, run.error, pauseMs);
+      return;
+    }
+    this.log.warn(
+      { err: run.error, sessions: sessionCount(batch), messages: batch.length, pauseMs },
+      'batch failed: messages go to the retry queue; no new batch during the pause',
+    );
+    await Promise.all(batch.map((entry) => this.retry(entry, errorText(toError(run.error)))));
+  }
+
+  /** One processBatch call for the messages of `batch`, all their sessions in order. */
+  private async process(batch: readonly PendingMessage[]): Promise<Run> {
     const items: BatchItem[] = batch.flatMap((entry) =>
       entry.sessionIds.map((sessionId) => ({ sessionId, runId: runIdFor(entry.key, sessionId) })),
     );
     const started = performance.now();
-    let outcome: BatchOutcome;
     try {
-      outcome = await this.processor.processBatch(items);
+      const outcome = await this.processor.processBatch(items);
       if (outcome.items.length !== items.length) {
         throw new Error(`processBatch returned ${outcome.items.length} outcomes for ${items.length} sessions`);
       }
+      return { ok: true, items, outcome, seconds: (performance.now() - started) / 1000 };
     } catch (error) {
-      this.metrics.batchesFailed.inc();
-      this.failedBatchesInARow += 1;
-      const pauseMs = Math.min(this.config.retryDelayMs * 2 ** (this.failedBatchesInARow - 1), 8 * this.config.retryDelayMs);
-      this.resumeAt = Date.now() + pauseMs;
+      return { ok: false, error };
+    }
+  }
+
+  /**
+   * A batch of several messages failed, not on a connection error: a message of it may be at fault (a session the
+   * store refuses) rather than the store. Its messages are processed again at once, in two halves, and a half that
+   * fails while the other is stored again in halves, down to the single message at fault: what is stored is acked
+   * now, what fails goes to the retry queue. When both halves of the batch fail, or a part fails on a connection
+   * error, the store is likely down: no further calls, the messages not stored go to the retry queue and the pause
+   * begun by the failure holds. While this runs no new batch starts (the pause); it ends once a part was stored.
+   */
+  private async splitFailed(batch: PendingMessage[], error: unknown, pauseMs: number): Promise<void> {
+    this.metrics.batchesSplit.inc();
+    this.log.warn(
+      { err: error, sessions: sessionCount(batch), messages: batch.length },
+      'batch failed: processing its messages again in parts to find the ones at fault',
+    );
+    const split: Split = { failed: [], stored: 0, outage: false, pausedUntil: this.resumeAt };
+    await this.bisect(batch, split, true);
+    if (split.outage) {
+      // After a part was stored (which ended the pause) the store failed: a new run of failures begins.
+      const pause = split.stored > 0 ? this.pauseAfterFailure() : pauseMs;
       this.log.warn(
-        { err: error, sessions: items.length, messages: batch.length, pauseMs },
+        { err: split.failed[0]?.error, messages: split.failed.length, storedMessages: split.stored, pauseMs: pause },
         'batch failed: messages go to the retry queue; no new batch during the pause',
       );
-      await Promise.all(batch.map((entry) => this.retry(entry, errorText(toError(error)))));
+    } else if (split.failed.length > 0) {
+      this.log.warn(
+        { messageKeys: split.failed.map(({ entry }) => entry.key), storedMessages: split.stored },
+        'batch failed because of some of its messages: they go to the retry queue, the others were stored',
+      );
+    } else {
+      this.log.info({ storedMessages: split.stored }, 'batch failed, but its parts were stored when processed again');
+    }
+    await Promise.all(split.failed.map(({ entry, error: cause }) => this.retry(entry, errorText(toError(cause)))));
+  }
+
+  /**
+   * Processes the two halves of `batch`, which failed as a whole. A part that is stored is settled (and ends the
+   * pause after the failure); when exactly one half fails it is split again, down to single messages; when both fail,
+   * their messages go to `split.failed` (and, for the whole batch, `split.outage` is set). A part failing on a
+   * connection error ends the search.
+   */
+  private async bisect(batch: PendingMessage[], split: Split, whole: boolean): Promise<void> {
+    const middle = Math.ceil(batch.length / 2);
+    const halves = [batch.slice(0, middle), batch.slice(middle)];
+    const failures: { half: PendingMessage[]; error: unknown }[] = [];
+    for (const [i, half] of halves.entries()) {
+      const run = await this.process(half);
+      if (run.ok) {
+        if (split.stored === 0) this.endPause(split.pausedUntil);
+        split.stored += half.length;
+        await this.settle(half, run);
+      } else if (isConnectionError(run.error)) {
+        split.outage = true;
+        for (const rest of [...failures.map((failure) => failure.half), ...halves.slice(i)]) {
+          for (const entry of rest) split.failed.push({ entry, error: run.error });
+        }
+        return;
+      } else {
+        failures.push({ half, error: run.error });
+      }
+    }
+    const [only] = failures;
+    if (failures.length === 1 && only && only.half.length > 1) {
+      await this.bisect(only.half, split, false);
       return;
     }
+    for (const { half, error } of failures) for (const entry of half) split.failed.push({ entry, error });
+    if (failures.length === 2 && whole) split.outage = true;
+  }
+
+  /** A failed batch: no new batch starts for a while (doubling with each failed batch in a row); returns the pause. */
+  private pauseAfterFailure(): number {
+    this.failedBatchesInARow += 1;
+    const pauseMs = Math.min(this.config.retryDelayMs * 2 ** (this.failedBatchesInARow - 1), 8 * this.config.retryDelayMs);
+    this.resumeAt = Date.now() + pauseMs;
+    return pauseMs;
+  }
+
+  /**
+   * A part of a failed batch was stored: the store works, the failure was the batch's own. Batches start again,
+   * unless another failure since has paused the worker anew.
+   */
+  private endPause(pausedUntil: number): void {
+    if (this.resumeAt !== pausedUntil) return;
+    this.resumeAt = 0;
+    if (this.pending.length > 0) this.dispatch();
+  }
+
+  /** The batch was stored: each message is acked, or dead-lettered (unknown sessions), or retried (transient failure). */
+  private async settle(batch: readonly PendingMessage[], { items, outcome, seconds }: Stored): Promise<void> {
     this.failedBatchesInARow = 0;
-    const seconds = (performance.now() - started) / 1000;
     let tokens = 0;
     let cost = 0;
     for (const item of outcome.items) {
@@ -423,4 +548,10 @@ function attemptOf(message: AsyncMessage): number {
   const raw: unknown = message.headers?.[HEADER.attempts];
   const value = typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' ? Number(raw) : raw;
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
+}
+
+function sessionCount(batch: readonly PendingMessage[]): number {
+  let count = 0;
+  for (const entry of batch) count += entry.sessionIds.length;
+  return count;
 }

@@ -38,7 +38,9 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
 
   it('retries through the retry queue and succeeds when the store is back', async () => {
     const { queue, fixture, processor, worker } = await setUp('retry_ok', { maxAttempts: 3, retryDelayMs: 150, batchSize: 12, prefetch: 24, batchMaxWaitMs: 150 });
-    processor.failuresLeft = 2;
+    // Down for four calls: the batch of 12, each of its halves (processed again to look for a message at fault), and
+    // the first retried message.
+    processor.failuresLeft = 4;
     await enqueueSessions(AMQP_URL, queue, sessions);
 
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 12, 30_000, '12 acks');
@@ -46,8 +48,9 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await fixture.counts()).toEqual({ results: 12 * k, sessions: 12, min: k, max: k });
     expect(processor.failuresLeft).toBe(0);
     expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2);
-    // The 12 failed together once and went through the retry queue; back, each was processed alone (a message that
-    // failed before no longer shares a batch): the first of them met the second failure and was retried once more.
+    // The 12 failed together, and both halves of them failed too: they went through the retry queue; back, each was
+    // processed alone (a message that failed before no longer shares a batch): the first of them met the last failure
+    // and was retried once more.
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(13);
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
     expect(await broker.depth(queue)).toBe(0);
@@ -91,28 +94,30 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
   });
 
-  it('a message that fails its batch is retried alone: the messages beside it are stored, not dead-lettered with it', async () => {
+  it('messages at fault in both halves of a batch: all are retried, then each alone: the ones beside them are stored', async () => {
     const { queue, fixture, processor, worker } = await setUp('retry_alone', { maxAttempts: 2, retryDelayMs: 100, batchSize: 4, prefetch: 8, batchMaxWaitMs: 200 });
-    // A store that refuses any batch holding one particular session (as PostgreSQL refuses a value it cannot hold).
+    // A store that refuses any batch holding one of two sessions (as PostgreSQL refuses a value it cannot hold). They
+    // are in both halves of the batch: split, it looks like an outage, and the four messages go to the retry queue.
+    const refused = [sessions[0], sessions[2]];
     const inner = processor.inner;
     processor.inner = {
       processBatch: async (items) => {
-        if (items.some((item) => item.sessionId === sessions[2])) throw new Error(`cannot store ${sessions[2]}`);
+        const bad = items.find((item) => refused.includes(item.sessionId));
+        if (bad) throw new Error(`cannot store ${bad.sessionId}`);
         return inner.processBatch(items);
       },
     };
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 4));
 
-    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 20_000, 'the message at fault dead-lettered');
-    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 3, 20_000, '3 acks');
-    const [dead] = await broker.drain(`${queue}.dlq`);
-    expect([(dead?.body as { session_id: string }).session_id, dead?.headers?.[HEADER.reason], dead?.headers?.[HEADER.lastError]]).toEqual([
-      sessions[2],
-      'max-attempts-exceeded',
-      `cannot store ${sessions[2]}`,
-    ]);
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 20_000, 'the messages at fault dead-lettered');
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 2, 20_000, '2 acks');
+    const dead = await broker.drain(`${queue}.dlq`);
+    expect(dead.map((message) => [(message.body as { session_id: string }).session_id, message.headers?.[HEADER.reason], message.headers?.[HEADER.lastError]]).sort()).toEqual(
+      refused.map((id) => [id, 'max-attempts-exceeded', `cannot store ${id}`]),
+    );
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(4);
     const k = fixture.resultsPerSession;
-    expect(await fixture.counts()).toEqual({ results: 3 * k, sessions: 3, min: k, max: k });
+    expect(await fixture.counts()).toEqual({ results: 2 * k, sessions: 2, min: k, max: k });
   });
 
   it('a batch that succeeds ends a run of failures: the next failure pauses as briefly as the first', async () => {
@@ -124,13 +129,14 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     const worker = new MceWorker({ config: testConfig(queue, { maxAttempts: 5, retryDelayMs: 150, batchSize: 2, batchMaxWaitMs: 100 }), processor, logger: capture });
     cleanups.push(() => fixture.close(), () => broker.deleteQueues(queue), () => worker.close());
     await worker.ready();
-    processor.failuresLeft = 1;
+    // The batch of two fails, and so does each of its messages alone: an outage, which pauses the worker.
+    processor.failuresLeft = 3;
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 2));
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 2, 20_000, '2 acks');
-    processor.failuresLeft = 1;
+    processor.failuresLeft = 3;
     await enqueueSessions(AMQP_URL, queue, sessions.slice(2, 4));
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 4, 20_000, '4 acks');
-    const pauses = lines.filter((l) => l.msg?.startsWith('batch failed')).map((l) => l.pauseMs);
+    const pauses = lines.filter((l) => l.msg === 'batch failed: messages go to the retry queue; no new batch during the pause').map((l) => l.pauseMs);
     expect(pauses).toEqual([150, 150]);
   });
 
@@ -147,8 +153,10 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 2));
     await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 20_000, '2 dead-lettered messages');
     const dead = await broker.drain(`${queue}.dlq`);
-    expect(dead.map((m) => m.headers?.[HEADER.lastError])).toEqual(['processBatch returned 1 outcomes for 2 sessions', 'processBatch returned 1 outcomes for 2 sessions']);
+    // The batch failed so, then each message alone (processed again to look for one at fault): the last error is that.
+    expect(dead.map((m) => m.headers?.[HEADER.lastError])).toEqual(['processBatch returned 0 outcomes for 1 sessions', 'processBatch returned 0 outcomes for 1 sessions']);
     expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(1);
+    expect(await counter(worker, 'mce_worker_batches_split_total')).toBe(1);
   });
 
   it('pauses new batches after a failed one (not ready meanwhile): a short outage does not dead-letter the queue', async () => {

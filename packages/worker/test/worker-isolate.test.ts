@@ -1,0 +1,201 @@
+/**
+ * A failed batch of several messages is processed again in parts to find the messages at fault: the others are
+ * stored and acked on their first attempt. A store that is down is not hammered: a connection error is not split at
+ * all, and a batch whose two halves both fail is taken for an outage (the worker pauses as before). The processors
+ * are the real MCEWorkerService on PostgreSQL, wrapped to refuse some calls.
+ */
+import pino from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HEADER, MceWorker, enqueueSessions, runIdFor, type BatchItem, type BatchOutcome, type BatchProcessor } from '@mce/worker';
+import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
+import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+import { openService, openUnreachableService, type ServiceFixture } from './support/service.js';
+
+const available = (await needService('rabbitmq')) && (await needService('postgres'));
+const sessions = Array.from({ length: 24 }, (_, i) => `iso-s${i}`);
+const OUTAGE_LOG = 'batch failed: messages go to the retry queue; no new batch during the pause';
+
+/** Records every processBatch call; `refuse` decides whether a call throws, and what, before the real processor runs. */
+class ScriptedProcessor implements BatchProcessor {
+  readonly calls: BatchItem[][] = [];
+  constructor(
+    public inner: BatchProcessor,
+    public refuse: (items: BatchItem[], call: number) => Error | undefined,
+  ) {}
+
+  async processBatch(items: BatchItem[]): Promise<BatchOutcome> {
+    this.calls.push(items);
+    const error = this.refuse(items, this.calls.length);
+    if (error) throw error;
+    return this.inner.processBatch(items);
+  }
+}
+
+const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+
+interface LogLine {
+  msg?: string;
+  pauseMs?: number;
+  messages?: number;
+  storedMessages?: number;
+}
+
+describe.skipIf(!available)('worker: a failed batch is split to find the messages at fault', () => {
+  let broker: Broker;
+  const cleanups: (() => Promise<void>)[] = [];
+
+  beforeAll(() => {
+    broker = new Broker();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(async () => {
+    await broker?.close();
+  });
+
+  /** A store of its own holding the test sessions. */
+  async function store(name: string): Promise<ServiceFixture> {
+    const fixture = await openService(PG_URL, `worker_${name}_${process.pid}`, sessions);
+    cleanups.push(() => fixture.close());
+    return fixture;
+  }
+
+  async function start(name: string, processor: BatchProcessor, overrides: Parameters<typeof testConfig>[1]) {
+    const queue = uniqueQueue(name);
+    const lines: LogLine[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+    const worker = new MceWorker({ config: testConfig(queue, overrides), processor, logger });
+    cleanups.push(() => broker.deleteQueues(queue), () => worker.close());
+    await worker.ready();
+    return { queue, worker, lines };
+  }
+
+  const counter = async (worker: MceWorker, name: string) =>
+    Number(new RegExp(`${name} (\\d+)`).exec(await worker.metrics.registry.metrics())?.[1] ?? 0);
+
+  /** One message per session, with message ids `<prefix>-<i>`, in order. */
+  async function publish(queue: string, prefix: string, ids: readonly string[]): Promise<void> {
+    for (const [i, id] of ids.entries()) await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: id })), { messageId: `${prefix}-${i}` });
+  }
+
+  it('stores the poison message\'s batch-mates on their first attempt; the poison one is retried, then dead-lettered', async () => {
+    const batch = sessions.slice(0, 6);
+    const poison = batch[0] as string; // first: the first part tried fails, and the search goes on
+    const fixture = await store('isolate_poison');
+    const processor = new ScriptedProcessor(fixture.service, (items) =>
+      items.some((item) => item.sessionId === poison) ? new Error(`cannot store ${poison}`) : undefined,
+    );
+    const { queue, worker } = await start('isolate_poison', processor, { batchSize: 6, prefetch: 12, batchMaxWaitMs: 2000, maxAttempts: 2, retryDelayMs: 1500 });
+    await publish(queue, 'poison', batch);
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 5, 20_000, 'the five others acked');
+    // Some parts of the batch were stored: not an outage, so the worker does not pause (it did, on the batch's failure).
+    expect(worker.isReady()).toBe(true);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(1);
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 20_000, 'the poison message dead-lettered');
+    const [dead] = await broker.drain(`${queue}.dlq`);
+    expect(dead?.messageId).toBe('poison-0');
+    expect(JSON.parse(Buffer.from(dead?.body as Buffer).toString())).toEqual({ session_id: poison });
+    expect([dead?.headers?.[HEADER.reason], dead?.headers?.[HEADER.attempts], dead?.headers?.[HEADER.lastError]]).toEqual([
+      'max-attempts-exceeded',
+      2,
+      `cannot store ${poison}`,
+    ]);
+    // The five others were acked without a retry: only the poison message went through the retry queue.
+    expect(await counter(worker, 'mce_worker_messages_processed_total')).toBe(5);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(1);
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 5 * k, sessions: 5, min: k, max: k });
+    // The calls: the batch, its halves, the failing half's halves, …, down to the poison message alone; then its
+    // retry, alone as before.
+    expect(processor.calls.map((items) => items.length)).toEqual([6, 3, 3, 2, 1, 1, 1, 1]);
+    expect([5, 7].map((call) => processor.calls[call]?.map((item) => item.sessionId))).toEqual([[poison], [poison]]);
+    // Every call computed a session under the run id of its message, whatever part it was in: reprocessing overwrites.
+    for (const item of processor.calls.flat()) {
+      expect(item.runId).toBe(runIdFor(`poison-${batch.indexOf(item.sessionId)}`, item.sessionId));
+    }
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2); // the batch, and the poison retried alone
+    expect(await counter(worker, 'mce_worker_batches_split_total')).toBe(1);
+    expect(await broker.depth(queue)).toBe(0);
+    expect(await broker.depth(`${queue}.retry`)).toBe(0);
+  });
+
+  it('takes a batch whose two halves fail for an outage: pauses as before, and spends one attempt per message', async () => {
+    const fixture = await store('isolate_outage');
+    const processor = new ScriptedProcessor(fixture.service, () => new Error('store unreachable (simulated)'));
+    const { queue, worker, lines } = await start('isolate_outage', processor, { batchSize: 6, prefetch: 6, batchMaxWaitMs: 200, maxAttempts: 5, retryDelayMs: 400 });
+    await enqueueSessions(AMQP_URL, queue, sessions);
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 1, 20_000, 'a failed batch');
+    const failedAt = Date.now();
+    expect(worker.isReady()).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 1500 - (Date.now() - failedAt))));
+    const failedBatches = await counter(worker, 'mce_worker_batches_failed_total');
+    const outages = lines.filter((line) => line.msg === OUTAGE_LOG);
+    // As before: no new batch during the pause, which doubles with each failed batch (400, then 800 ms: at most 3).
+    expect(failedBatches).toBeLessThanOrEqual(3);
+    expect(outages.map((line) => line.pauseMs)).toEqual([400, 800, 1600].slice(0, outages.length));
+    // Each failed batch cost at most two more calls (its halves), and the messages it held one attempt each, no more.
+    expect(processor.calls.length).toBeLessThanOrEqual(3 * failedBatches);
+    expect(outages).toHaveLength(failedBatches);
+    const spent = outages.reduce((sum, line) => sum + (line.messages ?? 0), 0);
+    expect(spent).toBeLessThanOrEqual(6 * failedBatches);
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_retried_total')) === spent, 5_000, 'the retries published');
+    expect(await broker.depth(`${queue}.dlq`)).toBe(0);
+
+    processor.refuse = () => undefined; // the store is back
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 24, 30_000, 'every message stored');
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 24 * k, sessions: 24, min: k, max: k });
+    expect(await broker.depth(`${queue}.dlq`)).toBe(0);
+    await waitFor(async () => worker.isReady(), 10_000, 'ready again');
+  });
+
+  it('does not split a batch that failed on a connection error: one call per failed batch', async () => {
+    const fixture = await store('isolate_refused');
+    const unreachable = await openUnreachableService(fixture.schema);
+    cleanups.push(() => unreachable.close());
+    const processor = new ScriptedProcessor(unreachable.service, () => undefined);
+    const { queue, worker, lines } = await start('isolate_refused', processor, { batchSize: 6, prefetch: 12, batchMaxWaitMs: 2000, maxAttempts: 5, retryDelayMs: 200 });
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 6));
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 1, 20_000, 'a failed batch');
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the retried messages come back, alone, and fail too
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBeGreaterThanOrEqual(2);
+    expect(processor.calls.length).toBe(await counter(worker, 'mce_worker_batches_failed_total'));
+    expect(processor.calls[0]?.length).toBe(6);
+    expect(await counter(worker, 'mce_worker_batches_split_total')).toBe(0);
+    expect(lines.find((line) => line.msg === OUTAGE_LOG)).toMatchObject({ messages: 6, pauseMs: 200 });
+  });
+
+  it('stops splitting when the store goes away meanwhile: what was stored is acked, the rest retried after a pause', async () => {
+    const batch = sessions.slice(0, 4);
+    const fixture = await store('isolate_gone');
+    // The batch fails on a message the store refuses; its first half is stored; then the store is gone for one call.
+    const processor = new ScriptedProcessor(fixture.service, (_items, call) =>
+      call === 1 ? new Error('value out of range') : call === 3 ? connectionRefused() : undefined,
+    );
+    const { queue, worker, lines } = await start('isolate_gone', processor, { batchSize: 4, prefetch: 8, batchMaxWaitMs: 2000, maxAttempts: 3, retryDelayMs: 1000 });
+    await publish(queue, 'gone', batch);
+    await waitFor(async () => lines.some((line) => line.msg === OUTAGE_LOG), 20_000, 'the split given up');
+    expect(worker.isReady()).toBe(false); // paused again
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 4, 20_000, 'every message stored');
+    // The batch, its halves (the second refused for the connection: no further split), then that half's two
+    // messages back from the retry queue, each alone.
+    expect(processor.calls.map((items) => items.map((item) => item.sessionId))).toEqual([
+      batch,
+      batch.slice(0, 2),
+      batch.slice(2),
+      [batch[2]],
+      [batch[3]],
+    ]);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(2);
+    // The first stored half ended the pause of the first failure; the connection error began a new one (the first of
+    // a new run: not doubled).
+    expect(lines.filter((line) => line.msg === OUTAGE_LOG)).toMatchObject([{ messages: 2, storedMessages: 2, pauseMs: 1000 }]);
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 4 * k, sessions: 4, min: k, max: k });
+  });
+});
