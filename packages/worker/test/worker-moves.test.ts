@@ -67,6 +67,34 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect(await broker.depth(queue)).toBe(0);
   });
 
+  it('is not ready while its queues cannot be declared, even with nothing to move', async () => {
+    const queue = uniqueQueue('moves_undeclared');
+    await broker.connection.queueDeclare({ queue: `${queue}.retry`, durable: true, arguments: { 'x-max-length': 5 } });
+    const worker = start(queue, new FlakyProcessor(fixture.service), { retryDelayMs: 200 });
+    await worker.ready(); // connected and consuming the main queue
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(worker.isReady()).toBe(false);
+    await broker.connection.queueDelete({ queue: `${queue}.retry` });
+    await waitFor(async () => worker.isReady(), 5_000, 'ready once the queues are declared');
+  });
+
+  it('is not ready while a move is refused, though its queues were declared', async () => {
+    const queue = uniqueQueue('moves_rejected');
+    const worker = start(queue, new FlakyProcessor(fixture.service), { retryDelayMs: 200 });
+    await worker.ready();
+    await waitFor(async () => worker.isReady(), 5_000, 'ready');
+    // Someone replaces the dead-letter queue with one that takes no message.
+    await broker.connection.queueDelete({ queue: `${queue}.dlq` });
+    await broker.connection.queueDeclare({ queue: `${queue}.dlq`, durable: true, arguments: { 'x-max-length': 0, 'x-overflow': 'reject-publish' } });
+    await broker.publishRaw(queue, Buffer.from('not json'), { messageId: 'poison' });
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_moves_failed_total')) >= 1, 10_000, 'a refused move');
+    expect(worker.isReady()).toBe(false);
+    await broker.connection.queueDelete({ queue: `${queue}.dlq` });
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 10_000, 'the message dead-lettered once the queue is fixed');
+    await waitFor(async () => worker.isReady(), 5_000, 'ready again');
+  });
+
   it('keeps the unknown-session header within one frame, naming how many ids it left out', async () => {
     const queue = uniqueQueue('moves_many');
     const worker = start(queue, new FlakyProcessor(fixture.service));

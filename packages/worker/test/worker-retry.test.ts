@@ -68,6 +68,8 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
       expect(message.headers?.[HEADER.attempts]).toBe(2);
       // The project's one error text rule (core's errorText): a plain Error shows its message only.
       expect(message.headers?.[HEADER.lastError]).toBe('store unreachable (simulated)');
+      // The copy was published by the worker: it carries no death record of the retry queue it came back from.
+      expect(Object.keys(message.headers ?? {}).filter((name) => /^x-(death|first-death-|last-death-)/.test(name))).toEqual([]);
     }
     expect(dead.map((message) => (message.body as { session_id: string }).session_id).sort()).toEqual(sessions.slice(0, 4).sort());
     expect((await fixture.counts()).results).toBe(0);
@@ -138,6 +140,21 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 4, 20_000, '4 acks');
     const pauses = lines.filter((l) => l.msg === 'batch failed: messages go to the retry queue; no new batch during the pause').map((l) => l.pauseMs);
     expect(pauses).toEqual([150, 150]);
+  });
+
+  it('doubles the pause with each failed batch in a row, up to 8 × retry_delay_ms', async () => {
+    const lines: { msg?: string; pauseMs?: number }[] = [];
+    const capture = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg?: string; pauseMs?: number }) });
+    const queue = uniqueQueue('retry_backoff');
+    const processor = new FlakyProcessor({ processBatch: () => Promise.reject(new Error('not reached')) });
+    processor.failuresLeft = Number.POSITIVE_INFINITY;
+    const worker = new MceWorker({ config: testConfig(queue, { maxAttempts: 20, retryDelayMs: 40, batchSize: 1, prefetch: 1 }), processor, logger: capture });
+    cleanups.push(() => broker.deleteQueues(queue), () => worker.close());
+    await worker.ready();
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 1));
+    const pauses = () => lines.filter((l) => l.msg === 'batch failed: messages go to the retry queue; no new batch during the pause').map((l) => l.pauseMs);
+    await waitFor(async () => pauses().length >= 6, 20_000, 'six failed batches');
+    expect(pauses().slice(0, 6)).toEqual([40, 80, 160, 320, 320, 320]);
   });
 
   it('a processor that answers for fewer sessions than it was given fails the batch, saying so', async () => {
