@@ -1,7 +1,8 @@
 /**
  * The queue consumer. Messages are gathered into batches (by session count, or after a maximum wait) and handed to
- * `processBatch`; a message is acked only after the batch's flush committed, or after it was safely (publisher
- * confirm) moved to the retry or dead-letter queue. Anything not acked is redelivered by the broker, and because run
+ * `processBatch`; a message is acked only after the batch's flush committed (or that of the part it was processed again
+ * in, when its batch failed and was split), or after it was safely (publisher confirm) moved to the retry or
+ * dead-letter queue. Anything not acked is redelivered by the broker, and because run
  * ids derive from the message, reprocessing overwrites instead of duplicating.
  *
  * Each delivery is a pending handler of the AMQP client's Consumer that settles when its batch is done, so the
@@ -86,7 +87,8 @@ export class MceWorker {
    * After a failed batch (the store or another service the processor needs is down) no new batch starts before
    * this time (epoch ms), and /readyz says not ready: a worker that kept taking batches would spend every queued
    * message's attempts within seconds and dead-letter the whole queue during a short outage. Unacked messages wait
-   * (prefetch bounds them). The pause doubles with each failed batch in a row, up to 8 × retry_delay_ms.
+   * (prefetch bounds them). The pause doubles with each failed batch in a row, up to 8 × retry_delay_ms. It ends
+   * early when a part of a split batch is stored (the failure was the batch's own, see splitFailed).
    */
   private resumeAt = 0;
   private failedBatchesInARow = 0;
