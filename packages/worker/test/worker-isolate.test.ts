@@ -15,20 +15,30 @@ const available = (await needService('rabbitmq')) && (await needService('postgre
 const sessions = Array.from({ length: 24 }, (_, i) => `iso-s${i}`);
 const OUTAGE_LOG = 'batch failed: messages go to the retry queue; no new batch during the pause';
 
-/** Records every processBatch call; `refuse` decides whether a call throws, and what, before the real processor runs. */
+/**
+ * Records every processBatch call; `refuse` decides whether a call throws, and what, before the real processor runs
+ * (it may wait first: a test can hold a call in flight).
+ */
 class ScriptedProcessor implements BatchProcessor {
   readonly calls: BatchItem[][] = [];
   constructor(
     public inner: BatchProcessor,
-    public refuse: (items: BatchItem[], call: number) => Error | undefined,
+    public refuse: (items: BatchItem[], call: number) => Error | undefined | Promise<Error | undefined>,
   ) {}
 
   async processBatch(items: BatchItem[]): Promise<BatchOutcome> {
     this.calls.push(items);
-    const error = this.refuse(items, this.calls.length);
+    const error = await this.refuse(items, this.calls.length);
     if (error) throw error;
     return this.inner.processBatch(items);
   }
+}
+
+/** A promise the test resolves when it chooses. */
+function gate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = (): void => undefined;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
 }
 
 const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
@@ -198,5 +208,61 @@ describe.skipIf(!available)('worker: a failed batch is split to find the message
     expect(lines.filter((line) => line.msg === OUTAGE_LOG)).toMatchObject([{ messages: 2, storedMessages: 2, pauseMs: 1000 }]);
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 4 * k, sessions: 4, min: k, max: k });
+  });
+
+  it('starts the batches that waited out the split as soon as a part is stored', async () => {
+    const fixture = await store('isolate_resume');
+    const batch = sessions.slice(0, 2);
+    const later = sessions.slice(2, 4);
+    const held = gate();
+    // The batch fails on its first message; the part holding the second one is held until the test lets it go.
+    const processor = new ScriptedProcessor(fixture.service, async (items, call) => {
+      if (items.some((item) => item.sessionId === batch[0])) return new Error(`cannot store ${batch[0]}`);
+      if (call === 3) await held.promise;
+      return undefined;
+    });
+    const { queue, worker } = await start('isolate_resume', processor, { batchSize: 2, prefetch: 8, batchMaxWaitMs: 2000, maxAttempts: 2, retryDelayMs: 20_000 });
+    await publish(queue, 'resume', batch);
+    await waitFor(async () => processor.calls.length === 3, 10_000, 'the split under way');
+    // Two more messages arrive during the split: a full batch, held back by the pause the failure began.
+    await publish(queue, 'resume-later', later);
+    await waitFor(async () => (await broker.depth(queue)) === 0, 10_000, 'the two delivered');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(processor.calls).toHaveLength(3);
+    const released = Date.now();
+    held.resolve();
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 3, 10_000, 'the later batch stored');
+    expect(Date.now() - released).toBeLessThan(5000); // not after the 20 s pause
+    expect(processor.calls[3]?.map((item) => item.sessionId)).toEqual(later);
+  });
+
+  it('a stored part ends only the pause its own batch began, not one a later failure began', async () => {
+    const fixture = await store('isolate_overlap');
+    const first = sessions.slice(0, 2); // in flight when `second` fails; then down for the connection
+    const second = sessions.slice(2, 4); // fails on its first message, then is split
+    const gates = { first: gate(), split: gate() };
+    const processor = new ScriptedProcessor(fixture.service, async (items) => {
+      const ids = items.map((item) => item.sessionId);
+      if (ids.includes(first[0] as string)) {
+        await gates.first.promise;
+        return connectionRefused();
+      }
+      if (ids.includes(second[0] as string)) return new Error(`cannot store ${second[0]}`);
+      if (ids.includes(second[1] as string)) await gates.split.promise;
+      return undefined;
+    });
+    const { queue, worker, lines } = await start('isolate_overlap', processor, { batchSize: 2, prefetch: 8, batchMaxWaitMs: 2000, maxAttempts: 3, retryDelayMs: 5000 });
+    await publish(queue, 'overlap-first', first);
+    await waitFor(async () => processor.calls.length === 1, 10_000, 'the first batch in flight');
+    await publish(queue, 'overlap-second', second);
+    // The second batch failed and is being split: its second message's part is held.
+    await waitFor(async () => processor.calls.length === 4, 10_000, 'the split under way');
+    // The first batch fails on the connection: a pause of its own (the second failure in a row: 10 s).
+    gates.first.resolve();
+    await waitFor(async () => lines.some((line) => line.msg === OUTAGE_LOG), 10_000, 'the first batch failed');
+    gates.split.resolve();
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 1, 10_000, 'the part stored');
+    expect(lines.find((line) => line.msg === OUTAGE_LOG)?.pauseMs).toBe(10_000);
+    expect(worker.isReady()).toBe(false); // the first batch's pause holds
   });
 });

@@ -174,6 +174,29 @@ describe.skipIf(!available)('worker: moving messages to the retry and dead-lette
     expect(await broker.depth(queue)).toBe(0);
   });
 
+  it('dead-letters a message with an unknown session even when another of its sessions failed transiently', async () => {
+    const queue = uniqueQueue('moves_unknown_transient');
+    // known-1's judge was unreachable: stored incomplete, to be retried; but a retry cannot make ghost-1 known.
+    const processor = new FlakyProcessor({
+      processBatch: async (items) => {
+        const outcome = await fixture.service.processBatch(items);
+        return {
+          ...outcome,
+          items: outcome.items.map((item) => (item.sessionId === 'known-1' ? { ...item, status: 'transient-failure' as const, error: 'judge unreachable' } : item)),
+        };
+      },
+    });
+    const worker = start(queue, processor, { retryDelayMs: 100 });
+    await worker.ready();
+    await broker.publishRaw(queue, Buffer.from('{"session_ids":["known-1","ghost-1"]}'), { messageId: 'half-known' });
+
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 1, 10_000, 'dead-lettered');
+    const [dead] = await broker.drain(`${queue}.dlq`);
+    expect([dead?.messageId, dead?.headers?.[HEADER.reason], dead?.headers?.[HEADER.unknownSessions]]).toEqual(['half-known', 'unknown-session', 'ghost-1']);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(0);
+    expect(processor.calls).toBe(1);
+  });
+
   it('consumes a quorum queue the pipeline declared with a delivery limit, given the same queue arguments', async () => {
     const queue = uniqueQueue('moves_quorum');
     const queueArguments = { 'x-queue-type': 'quorum', 'x-delivery-limit': 5 } as const;

@@ -122,6 +122,27 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await fixture.counts()).toEqual({ results: 2 * k, sessions: 2, min: k, max: k });
   });
 
+  it('in a batch, a message back from the retry queue is processed alone, the fresh ones together', async () => {
+    const { queue, fixture, processor, worker } = await setUp('retry_mixed', { batchSize: 3, prefetch: 6, batchMaxWaitMs: 2000 });
+    const calls: string[][] = [];
+    const inner = processor.inner;
+    processor.inner = {
+      processBatch: (items) => {
+        calls.push(items.map((item) => item.sessionId));
+        return inner.processBatch(items);
+      },
+    };
+    // As it comes back from the retry queue after its first attempt failed; then two fresh messages.
+    await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: sessions[0] })), { messageId: 'back', headers: { [HEADER.attempts]: 2 } });
+    await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: sessions[1] })), { messageId: 'fresh-1' });
+    await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: sessions[2] })), { messageId: 'fresh-2' });
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 3, 20_000, '3 acks');
+    expect(calls).toEqual([[sessions[1], sessions[2]], [sessions[0]]]);
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 3 * k, sessions: 3, min: k, max: k });
+  });
+
   it('a batch that succeeds ends a run of failures: the next failure pauses as briefly as the first', async () => {
     const lines: { msg?: string; pauseMs?: number }[] = [];
     const capture = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg?: string; pauseMs?: number }) });
