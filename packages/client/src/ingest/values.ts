@@ -20,6 +20,15 @@ function isAllZero(hex: string): boolean {
 }
 
 /**
+ * `decodeId` of the first of `keys` that `record` has (the spellings a format allows: `traceId`, `trace_id`), an error
+ * naming the field as the file spells it: `trace id (trace_id)`.
+ */
+export function decodeIdField(record: Record<string, unknown>, what: string, keys: readonly string[]): string | undefined {
+  const key = keys.find((k) => record[k] != null) ?? (keys[0] as string);
+  return decodeId(record[key], `${what} (${key})`);
+}
+
+/**
  * A trace or span id as lowercase hex, or undefined when absent/empty/all zero.
  * Hex strings of 16/32 digits are taken as hex; other strings that decode as base64 to 8 or 16 bytes are base64
  * (the protobuf JSON mapping); `{type:'Buffer', data:[…]}` and byte arrays are raw bytes. Anything else throws,

@@ -29,7 +29,7 @@ import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall } from '@mce/
 import { AgentMatcher, checkpointNamespace } from '../ingest/attribution.js';
 import { finalAssistantResponse, firstUserInput } from '../ingest/conversation.js';
 import { groupBy, isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, nearestAncestor, taskNameOf } from '../ingest/links.js';
-import { allCalls } from './rows.js';
+import { allCalls, listFor } from './rows.js';
 
 /** Header fields the whole session's calls decide, when they do. */
 export type HeaderOverrides = Partial<Record<'startTime' | 'endTime', number> & Record<'userInput' | 'finalResponse', string>>;
@@ -218,21 +218,14 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
 
   // The write: the incoming calls (each id once, at its first place), then the stored calls that changed.
   const session: Session = { ...incoming, masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [] };
-  const lists: Record<Call['kind'], Call[]> = {
-    MASCall: session.masCalls,
-    AgentCall: session.agentCalls,
-    TaskCall: session.taskCalls,
-    LLMCall: session.llmCalls,
-    ToolCall: session.toolCalls,
-  };
   const written = new Set<string>();
   for (const c of incomingCalls) {
     const value = current.get(c.id);
     if (!value || written.has(c.id)) continue;
     written.add(c.id);
-    lists[value.kind].push(value);
+    listFor(session, value.kind).push(value);
   }
-  for (const [id, value] of current) if (!written.has(id) && value !== storedById.get(id)) lists[value.kind].push(value);
+  for (const [id, value] of current) if (!written.has(id) && value !== storedById.get(id)) listFor(session, value.kind).push(value);
   return { session, removed: [...dropped].filter((id) => storedById.has(id)), header };
 }
 

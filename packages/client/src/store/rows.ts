@@ -143,8 +143,8 @@ export function assembleSession(header: SessionHeader, callPayloads: Iterable<st
   return session;
 }
 
-
-function listFor(session: Session, kind: CallLevel): Call[] {
+/** The session's list of calls of `kind`. */
+export function listFor(session: Session, kind: CallLevel): Call[] {
   return session[CALL_LISTS[kind]] as Call[];
 }
 

@@ -6,7 +6,7 @@
 import { MAX_EPOCH_MS } from '@mce/core';
 import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
-import { decodeId, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+import { decodeIdField, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 import { isObj } from '../messages.js';
 import { spanLabel, type Where } from './otlp.js';
 
@@ -80,9 +80,8 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
 
 function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
   if (!isObj(row)) throw new TypeError('row is not an object');
-  // Each error names the column as the file spells it.
-  const traceId = decodeId(column(row, ['TraceId', 'traceId']), row.TraceId !== undefined ? 'trace id (TraceId)' : 'trace id (traceId)');
-  const spanId = decodeId(column(row, ['SpanId', 'spanId']), row.SpanId !== undefined ? 'span id (SpanId)' : 'span id (spanId)');
+  const traceId = decodeIdField(row, 'trace id', ['TraceId', 'traceId']);
+  const spanId = decodeIdField(row, 'span id', ['SpanId', 'spanId']);
   if (!traceId) throw new TypeError('row has no TraceId');
   if (!spanId) throw new TypeError('row has no SpanId');
   const start = parseClickHouseTime(column(row, ['Timestamp', 'startTime']));
@@ -103,7 +102,7 @@ function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord
   return {
     traceId,
     spanId,
-    parentSpanId: decodeId(column(row, ['ParentSpanId', 'parentSpanId']), row.ParentSpanId !== undefined ? 'parent span id (ParentSpanId)' : 'parent span id (parentSpanId)'),
+    parentSpanId: decodeIdField(row, 'parent span id', ['ParentSpanId', 'parentSpanId']),
     name: typeof name === 'string' ? name : '',
     kind: decodeSpanKind(row.SpanKind),
     startTime: start,

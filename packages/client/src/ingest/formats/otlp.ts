@@ -3,7 +3,7 @@ import { hasControlCharacter, MAX_EPOCH_MS, quoteControlCharacters } from '@mce/
 import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { isObj } from '../messages.js';
-import { decodeId, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+import { decodeIdField, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
@@ -20,9 +20,8 @@ export interface Where {
 /** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start or end time). */
 function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
-  // Each error names the field as the file spells it.
-  const traceId = decodeId(raw.traceId ?? raw.trace_id, raw.traceId !== undefined ? 'trace id (traceId)' : 'trace id (trace_id)');
-  const spanId = decodeId(raw.spanId ?? raw.span_id, raw.spanId !== undefined ? 'span id (spanId)' : 'span id (span_id)');
+  const traceId = decodeIdField(raw, 'trace id', ['traceId', 'trace_id']);
+  const spanId = decodeIdField(raw, 'span id', ['spanId', 'span_id']);
   if (!traceId) throw new TypeError('span has no trace id');
   if (!spanId) throw new TypeError('span has no span id');
   // Both times are required; 0 is proto3's unset value, not 1970. A time made up here would become a real Duration
@@ -53,7 +52,7 @@ function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?:
   return {
     traceId,
     spanId,
-    parentSpanId: decodeId(raw.parentSpanId ?? raw.parent_span_id, raw.parentSpanId !== undefined ? 'parent span id (parentSpanId)' : 'parent span id (parent_span_id)'),
+    parentSpanId: decodeIdField(raw, 'parent span id', ['parentSpanId', 'parent_span_id']),
     name: typeof name === 'string' ? name : name === undefined ? '' : String(name),
     kind: decodeSpanKind(raw.kind),
     startTime: start,
