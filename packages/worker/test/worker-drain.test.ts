@@ -4,10 +4,10 @@
  * finished and acked; and close() does not sit out the worker's pauses.
  */
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MceWorker, createLogger } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
 import { Relay } from './support/relay.js';
 import { FlakyProcessor, openService, type ServiceFixture } from './support/service.js';
 
@@ -18,18 +18,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.skipIf(!available)('worker: messages delivered while it drains', () => {
   let broker: Broker;
   let fixture: ServiceFixture;
-  const cleanups: (() => Promise<void>)[] = [];
+  const cleanups = useBroker((b) => (broker = b));
 
   beforeAll(async () => {
-    broker = new Broker();
     fixture = await openService(PG_URL, `worker_drain_${process.pid}`, ['drain-a', 'drain-b']);
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   afterAll(async () => {
     await fixture?.close();
-    await broker?.close();
   });
 
   const processed = async (worker: MceWorker) => (await worker.metrics.messagesProcessed.get()).values[0]?.value ?? 0;

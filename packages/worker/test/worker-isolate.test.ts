@@ -5,10 +5,10 @@
  * are the real MCEWorkerService on PostgreSQL, wrapped to refuse some calls.
  */
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, enqueueSessions, runIdFor, type BatchItem, type BatchOutcome, type BatchProcessor } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
 import { openService, openUnreachableService, type ServiceFixture } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
@@ -52,17 +52,7 @@ interface LogLine {
 
 describe.skipIf(!available)('worker: a failed batch is split to find the messages at fault', () => {
   let broker: Broker;
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(() => {
-    broker = new Broker();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-  afterAll(async () => {
-    await broker?.close();
-  });
+  const cleanups = useBroker((b) => (broker = b));
 
   /** A store of its own holding the test sessions. */
   async function store(name: string): Promise<ServiceFixture> {

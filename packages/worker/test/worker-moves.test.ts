@@ -3,10 +3,10 @@
  * waits and is requeued, it does not loop; the worker says it is not ready), a dead-letter reason too long for one
  * AMQP frame, a message an operator replayed from the dead-letter queue, and a change of the retry delay.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
 import { FlakyProcessor, openService, type ServiceFixture } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
@@ -15,18 +15,13 @@ const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 describe.skipIf(!available)('worker: moving messages to the retry and dead-letter queues', () => {
   let broker: Broker;
   let fixture: ServiceFixture;
-  const cleanups: (() => Promise<void>)[] = [];
+  const cleanups = useBroker((b) => (broker = b));
 
   beforeAll(async () => {
-    broker = new Broker();
     fixture = await openService(PG_URL, `worker_moves_${process.pid}`, ['known-1']);
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
   afterAll(async () => {
     await fixture?.close();
-    await broker?.close();
   });
 
   function start(queue: string, processor: FlakyProcessor, overrides: Parameters<typeof testConfig>[1] = {}): MceWorker {

@@ -1,8 +1,8 @@
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
 import { FlakyProcessor, openService, openUnreachableService } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
@@ -11,17 +11,7 @@ const sessions = Array.from({ length: 12 }, (_, i) => `retry-s${i}`);
 
 describe.skipIf(!available)('worker: transient failures are retried, then dead-lettered', () => {
   let broker: Broker;
-  const cleanups: (() => Promise<void>)[] = [];
-
-  beforeAll(() => {
-    broker = new Broker();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-  afterAll(async () => {
-    await broker?.close();
-  });
+  const cleanups = useBroker((b) => (broker = b));
 
   async function setUp(name: string, overrides: Parameters<typeof testConfig>[1]) {
     const queue = uniqueQueue(name);

@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { Connection, type SyncMessage } from 'rabbitmq-client';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { queueNames, type WorkerConfig } from '@mce/worker';
 import { AMQP_URL } from '../../../../test-support/services.js';
 
@@ -93,4 +94,25 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000,
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A suite's broker connection and per-test clean-ups, as hooks of the calling `describe`: `assign` receives the
+ * broker before the suite's tests, the clean-ups pushed onto the returned list run after each test (last first), and
+ * the broker closes after the suite (after the suite's own afterAll hooks, which may still use it).
+ */
+export function useBroker(assign: (broker: Broker) => void): (() => Promise<void>)[] {
+  let broker: Broker | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(() => {
+    broker = new Broker();
+    assign(broker);
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+  afterAll(async () => {
+    await broker?.close();
+  });
+  return cleanups;
 }
