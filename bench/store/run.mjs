@@ -1,6 +1,7 @@
 // Store benchmark: bulk-write MetricResults in worker-sized batches (one writeMetricResults = one transaction per
 // batch) and read one 10k-span session back, per adapter: SQLite always, PostgreSQL when it answers, Neo4j when
-// NEO4J_URI is set. Needs the built packages (`npm run build`).
+// NEO4J_URI is set; and the same session written in two halves, the second over the first (the store reconciles it
+// with the stored part inside the write). Needs the built packages (`npm run build`).
 //   node bench/store/run.mjs [--results 1000000] [--batch 5000] [--spans 10000] [--reads 5]
 // results/cpu-s counts this process's CPU only (for SQLite that is all the work; for a server, only the client's):
 // on a shared machine it shows what the wall-clock rate would be without the contention.
@@ -76,6 +77,15 @@ async function bench(label, open, results) {
       reads.push(ms(t0));
       if (!back || elementCount(back) !== SPANS) throw new Error(`${label}: read ${back ? elementCount(back) : 0}/${SPANS} spans`);
     }
+    // The same session written in two parts (as two ingests of a split export write it): the second part is
+    // reconciled with the stored first one inside the write.
+    const [first, second] = halves({ ...session, id: `${session.id}-parts` });
+    await store.writeSessions([first]);
+    t0 = process.hrtime.bigint();
+    await store.writeSessions([second]);
+    const secondPartMs = ms(t0);
+    const joined = await store.getSession(first.id);
+    if (!joined || elementCount(joined) !== SPANS) throw new Error(`${label}: parts read back ${joined ? elementCount(joined) : 0}/${SPANS} spans`);
     t0 = process.hrtime.bigint();
     const sessionResults = await store.getMetricResults('bench-session-0', { recursive: true });
     const resultsReadMs = ms(t0);
@@ -86,6 +96,7 @@ async function bench(label, open, results) {
       perSecond: results / (writeMs / 1000),
       perCpuSecond: results / (cpuMs / 1000),
       sessionWriteMs,
+      secondPartMs,
       firstReadMs: reads[0],
       medianReadMs: median(reads),
       resultsReadMs,
@@ -94,6 +105,18 @@ async function bench(label, open, results) {
   } finally {
     await store.close();
   }
+}
+
+/** The session's calls that start in the first half of its window, and the rest, each as a session part. */
+function halves(session) {
+  const middle = (session.startTime + session.endTime) / 2;
+  const part = (keep, startTime, endTime) => ({
+    ...session,
+    startTime,
+    endTime,
+    ...Object.fromEntries(['masCalls', 'agentCalls', 'taskCalls', 'llmCalls', 'toolCalls'].map((k) => [k, session[k].filter((c) => keep(c.startTime))])),
+  });
+  return [part((t) => t < middle, session.startTime, middle), part((t) => t >= middle, middle, session.endTime)];
 }
 
 const rows = [];
@@ -123,8 +146,8 @@ if (process.env.NEO4J_URI) {
 } else console.log('NEO4J_URI not set: Neo4j skipped');
 
 console.log(`\nStore benchmark: results in batches of ${fmt(BATCH)} (one transaction each), one ${fmt(SPANS)}-span session\n`);
-console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | read ms (first / median of ' + READS + ') | results read ms');
-console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|---------------------------|----------------');
+console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms');
+console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------');
 for (const r of rows) {
   const target = TARGETS[r.label];
   console.log(
@@ -137,6 +160,7 @@ for (const r of rows) {
       (target ? `${fmt(r.perSecond / target, 2)}x` : '-').padStart(5),
       fmt(r.perCpuSecond).padStart(13),
       fmt(r.sessionWriteMs, 1).padStart(16),
+      `${fmt(r.secondPartMs, 1)} (${fmt(r.secondPartMs / r.sessionWriteMs, 2)}×)`.padStart(30),
       `${fmt(r.firstReadMs, 1)} / ${fmt(r.medianReadMs, 1)}`.padStart(25),
       `${fmt(r.resultsReadMs, 1)} (${r.resultsRead})`.padStart(14),
     ].join(' | '),
