@@ -54,12 +54,9 @@ export class MasWindows {
   }
 }
 
-/**
- * The task name the normaliser gives a span of this name and these attributes (for a workflow span that turns out to
- * be nested, once the parts of its session are joined).
- */
-export function taskNameOf(call: { id: string; traceId?: string | undefined; name: string; startTime: number; endTime: number; attributes?: Record<string, unknown> | undefined }): string {
-  const span: SpanRecord = {
+/** The span a call was read from, as far as the call keeps it (name, times, attributes): for the dialects' fields. */
+export function callSpan(call: { id: string; traceId?: string | undefined; name: string; startTime: number; endTime: number; attributes?: Record<string, unknown> | undefined }): SpanRecord {
+  return {
     traceId: call.traceId ?? '',
     spanId: call.id,
     name: call.name,
@@ -71,6 +68,14 @@ export function taskNameOf(call: { id: string; traceId?: string | undefined; nam
     resource: {},
     events: [],
   };
+}
+
+/**
+ * The task name the normaliser gives a span of this name and these attributes (for a workflow span that turns out to
+ * be nested, once the parts of its session are joined).
+ */
+export function taskNameOf(call: Parameters<typeof callSpan>[0]): string {
+  const span = callSpan(call);
   return stringField(span, 'taskName') ?? stripKindSuffix(call.name);
 }
 

@@ -7,7 +7,8 @@
  *   the tree: an element's `parentId` is its nearest ancestor that is an element.
  * - A tool span directly inside a tool span of the same name (MCP client + server spans, `execute_tool` around
  *   `tools/call`) is one call: the outer one is kept and takes the inner one's MCP details. Likewise an LLM span
- *   directly inside an LLM span (a framework span around the provider client's span): one call, tokens once.
+ *   directly inside an LLM span (a framework span around the provider client's span): one call, tokens once
+ *   (nested.ts; the store folds such spans of two parts of a session by the same rules).
  * - `agentCallId`: the nearest ancestor agent call, else the rule in `attribution.ts`.
  * - `masCallId`: the nearest ancestor MAS call, else the MAS call whose window holds the element's start. A session
  *   without any workflow span gets one implicit MAS call per trace that holds an agent, LLM or tool call (its id is
@@ -48,6 +49,7 @@ import {
 import { errorMessage, type WarningSink } from './errors.js';
 import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './links.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
+import { foldInnerLlm } from './nested.js';
 import type { SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
 import { stableJson } from '@mce/provider-native';
@@ -576,32 +578,21 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           c.outputMessages = outputMessages(s);
           c.finishReasons = finishReasonsOf(s);
           c.toolDefinitions = toolDefinitions(s);
-          // Nested spans of the same call fill what the outer span did not record. The provider is the inner span's
-          // when it names one: it is the client closest to the API (a LangChain span says "Langchain").
+          // Nested spans of the same call fill what the outer span did not record (nested.ts: the store folds the
+          // calls of two parts by the same rule).
           for (const inner of innerOf.get(n) ?? []) {
             const is = inner.span;
-            if (c.requestModel === undefined) set(c, 'requestModel', stringField(is, 'requestModel'));
-            if (c.responseModel === undefined) set(c, 'responseModel', stringField(is, 'responseModel'));
-            const innerProvider = stringField(is, 'provider');
-            if (innerProvider !== undefined) c.provider = innerProvider;
-            const innerUsage = usageOf(is, badCount(is));
-            if (c.usage.totalTokens === 0) c.usage = innerUsage;
-            else {
-              // The same call's counts: the cache and reasoning breakdown the outer span left at 0 (they lower or
-              // explain the cost) comes from the inner one.
-              for (const k of ['cacheReadTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
-                if (c.usage[k] === 0 && innerUsage[k] > 0) c.usage[k] = innerUsage[k];
-              }
-            }
-            if (!c.inputMessages.length) c.inputMessages = inputMessages(is);
-            if (!c.outputMessages.length) c.outputMessages = outputMessages(is);
-            if (!c.finishReasons.length) c.finishReasons = finishReasonsOf(is);
-            if (!c.toolDefinitions.length) c.toolDefinitions = toolDefinitions(is);
-            const st = statusOf(is);
-            if (st.status === 'error' && c.status !== 'error') {
-              c.status = 'error';
-              set(c, 'error', st.error);
-            }
+            foldInnerLlm(c, {
+              requestModel: stringField(is, 'requestModel'),
+              responseModel: stringField(is, 'responseModel'),
+              provider: stringField(is, 'provider'),
+              usage: usageOf(is, badCount(is)),
+              inputMessages: () => inputMessages(is),
+              outputMessages: () => outputMessages(is),
+              finishReasons: () => finishReasonsOf(is),
+              toolDefinitions: () => toolDefinitions(is),
+              ...statusOf(is),
+            });
           }
           llmCalls.push(c);
           break;
