@@ -9,6 +9,10 @@
  *    (`MISSING_PARENT_KEY`). When that span is a call of the session, it becomes the call's `parentId` and the mark
  *    is removed. A missing parent that is not a call (a plumbing span of another part, which is never stored) stays
  *    unresolved.
+ *    One call in two spans: when the call and that parent are a pair the normaliser makes one call of (an LLM call
+ *    in an LLM call, a tool call in a tool call of the same tool; `ingest/nested.ts`), the call is folded into the
+ *    parent as the normaliser folds the inner span into the outer one, and leaves the session (a stored one is
+ *    removed). Calls below it are linked to the call that took it.
  * 2. Nested workflows. A MAS call below an agent or MAS call is an inner workflow, so it becomes a TaskCall. This
  *    happens only while the session keeps a MAS call of its own: the implicit MAS calls the whole session would have
  *    instead cannot be made from the parts.
@@ -22,13 +26,15 @@
  *    all agent calls) and the MAS window rules (over all MAS calls). When neither finds one, a link that still names
  *    a call of the right class is kept.
  * 5. Conversation ends. An agent or MAS call whose LLM calls changed takes its user input and final response from
- *    all of its LLM calls. Its LLM calls changed when a call joined or left it, or when they came from the other part.
+ *    all of its LLM calls. Its LLM calls changed when a call joined or left it, when one took an inner call's fields,
+ *    or when they came from the other part.
  *    The same holds for the session when both parts have LLM calls.
  */
-import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall } from '@mce/core';
+import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall, ToolCall } from '@mce/core';
 import { AgentMatcher, checkpointNamespace } from '../ingest/attribution.js';
 import { finalAssistantResponse, firstUserInput } from '../ingest/conversation.js';
 import { groupBy, isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, nearestAncestor, taskNameOf } from '../ingest/links.js';
+import { foldLlmCalls, foldsInto, foldToolCalls } from '../ingest/nested.js';
 import { allCalls, listFor } from './rows.js';
 
 /** Header fields the whole session's calls decide, when they do. */
@@ -40,11 +46,15 @@ export interface ReconciledPart {
    * implicit MAS calls dropped), then the stored calls that changed.
    */
   session: Session;
-  /** Ids of stored calls the session no longer has (implicit MAS calls an explicit one replaced). */
+  /**
+   * Ids of stored calls the session no longer has: implicit MAS calls an explicit one replaced, inner spans of a call
+   * folded into their outer span's call.
+   */
   removed: string[];
   /**
-   * Changes to the merged header: the times over the calls when an implicit MAS call was dropped (it may have
-   * widened them), the user input and final response of all LLM calls when both parts have some.
+   * Changes to the merged header: the times over the calls when an implicit MAS call was dropped or a call folded
+   * into another (either may have widened them), the user input and final response of all LLM calls when both parts
+   * have some.
    */
   header: HeaderOverrides;
 }
@@ -115,6 +125,41 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
     for (const x of path) walked.set(x, false);
   }
 
+  // 1b. One call in two spans: the inner span's call folded into the outer one's (the outermost of a chain), in start
+  // order as the normaliser folds them; what was linked to the inner call is linked to the call that took it.
+  const foldedInto = new Map<string, string>();
+  for (const id of resolved) {
+    const inner = current.get(id) as Call;
+    if (foldsInto(current.get(up.get(id) as string) as Call, inner)) foldedInto.set(id, up.get(id) as string);
+  }
+  const relinked = new Set<string>();
+  const foldedLlm = new Set<string>();
+  if (foldedInto.size > 0) {
+    const outermost = (id: string) => {
+      let x = id;
+      while (foldedInto.has(x)) x = foldedInto.get(x) as string;
+      return x;
+    };
+    for (const inner of [...foldedInto.keys()].map((id) => current.get(id) as Call).sort(byStart)) {
+      const keptId = outermost(inner.id);
+      const kept = current.get(keptId) as Call;
+      if (kept.kind === 'LLMCall') {
+        current.set(keptId, foldLlmCalls(kept, inner as LLMCall));
+        foldedLlm.add(keptId);
+      } else current.set(keptId, foldToolCalls(kept as ToolCall, inner as ToolCall));
+    }
+    for (const id of foldedInto.keys()) {
+      current.delete(id);
+      up.delete(id);
+      resolved.delete(id);
+    }
+    for (const [id, parent] of up) {
+      if (!foldedInto.has(parent)) continue;
+      up.set(id, outermost(parent));
+      relinked.add(id);
+    }
+  }
+
   // 2. Nested workflows, while the session keeps a MAS call of its own.
   const explicit = [...current.values()].filter((c): c is MASCall => c.kind === 'MASCall' && !isImplicitMas(c));
   const nestedIn = nearestAbove(up, current, (c) => c.kind === 'AgentCall' || (c.kind === 'MASCall' && !isImplicitMas(c)));
@@ -152,7 +197,7 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
   const isClass = (id: string | undefined, kind: Call['kind'], self: string) => id !== undefined && id !== self && current.get(id)?.kind === kind;
   for (const c of calls) {
     if (isImplicitMas(c)) continue;
-    const parentId = resolved.has(c.id) ? up.get(c.id) : c.parentId;
+    const parentId = resolved.has(c.id) || relinked.has(c.id) ? up.get(c.id) : c.parentId;
     const ownAgent = isClass(c.agentCallId, 'AgentCall', c.id) ? c.agentCallId : undefined;
     const ownMas = isClass(c.masCallId, 'MASCall', c.id) ? c.masCallId : undefined;
     const top = c.kind === 'AgentCall' || c.kind === 'MASCall';
@@ -172,6 +217,12 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
 
   // 5. User input and final response of the agent and MAS calls whose LLM calls changed, and of the session.
   const touched = new Set<string>(joined);
+  for (const id of foldedInto.keys()) {
+    const before = prior.get(id) as Call;
+    if (before.kind !== 'LLMCall') continue;
+    if (before.agentCallId !== undefined) touched.add(before.agentCallId);
+    if (before.masCallId !== undefined) touched.add(before.masCallId);
+  }
   const llmCalls = [...current.values()].filter((c): c is LLMCall => c.kind === 'LLMCall').sort(byStart);
   for (const l of llmCalls) {
     const before = prior.get(l.id) as Call;
@@ -180,7 +231,7 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
       if (before[key] !== now) {
         if (before[key] !== undefined) touched.add(before[key]);
         if (now !== undefined) touched.add(now);
-      } else if (now !== undefined && fromIncoming.has(l.id) !== fromIncoming.has(now)) touched.add(now);
+      } else if (now !== undefined && (foldedLlm.has(l.id) || fromIncoming.has(l.id) !== fromIncoming.has(now))) touched.add(now);
     }
   }
   if (touched.size > 0) {
@@ -206,7 +257,7 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
     if (userInput !== undefined) header.userInput = userInput;
     if (finalResponse !== undefined) header.finalResponse = finalResponse;
   }
-  if (dropped.size > 0 && current.size > 0) {
+  if ((dropped.size > 0 || foldedInto.size > 0) && current.size > 0) {
     let startTime = Number.POSITIVE_INFINITY;
     let endTime = Number.NEGATIVE_INFINITY;
     for (const c of current.values()) {
@@ -226,7 +277,7 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
     listFor(session, value.kind).push(value);
   }
   for (const [id, value] of current) if (!written.has(id) && value !== storedById.get(id)) listFor(session, value.kind).push(value);
-  return { session, removed: [...dropped].filter((id) => storedById.has(id)), header };
+  return { session, removed: [...dropped, ...foldedInto.keys()].filter((id) => storedById.has(id)), header };
 }
 
 function setOrDelete<T extends object>(o: T, key: string, value: unknown): void {

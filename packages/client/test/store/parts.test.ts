@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall, ToolCall } from '@mce/core';
+import { normaliseSession, WarningSink, type SpanRecord } from '../../src/ingest/index.js';
 import { mergeSessions, planSessionWrite } from '../../src/store/merge.js';
 import { bareSession, tripInParts } from './support/sessions.js';
 
@@ -214,3 +215,126 @@ describe('a session written in parts: nested workflows, conversation ends, idemp
     expect(mergeSessions(once, withRoot)).toStrictEqual(once);
   });
 });
+
+describe('a session written in parts: one call in two spans (an LLM span in an LLM span, a tool span in a tool span of the same tool)', () => {
+  // An agent with a LangChain LLM span around the OpenAI client's span, and a tool span around the MCP server's span of
+  // the same tool, which runs an LLM call of its own. The inner spans (the provider client's, the MCP server's) are
+  // exported by another process: they reach the store in another part, and name the outer spans as missing parents.
+  let clock = 0;
+  const span = (id: string, attributes: Record<string, unknown>, extra: Partial<SpanRecord> = {}): SpanRecord => ({
+    traceId: T1, spanId: id, name: String(attributes.name ?? id), kind: 'internal', startTime: 1000 + (clock += 10), endTime: 0, status: { code: 'unset' },
+    attributes, resource: { 'service.name': 'svc' }, events: [], ...extra,
+  });
+  const at = (s: SpanRecord, end: number): SpanRecord => ({ ...s, endTime: s.startTime + end });
+  const agentSpan = at(span('a', { name: 'invoke_agent planner', 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'planner' }), 900);
+  const outerLlm = at(span('l1', {
+    name: 'ChatOpenAI.chat', 'llm.request.type': 'chat', 'gen_ai.system': 'Langchain', 'gen_ai.request.model': 'gpt-4o',
+    'gen_ai.usage.prompt_tokens': 1000, 'gen_ai.usage.completion_tokens': 50, 'gen_ai.prompt.0.role': 'user', 'gen_ai.prompt.0.content': 'Weather in Paris?',
+  }, { parentSpanId: 'a' }), 40);
+  const innerLlm = at(span('l2', {
+    name: 'openai.chat', 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.response.model': 'gpt-4o-2024-08-06',
+    'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 50, 'gen_ai.usage.cache_read.input_tokens': 800,
+    'gen_ai.output.messages': '[{"role":"assistant","content":"Let me look."}]', 'gen_ai.response.finish_reasons': ['tool_calls'],
+  }, { parentSpanId: 'l1' }), 25);
+  const outerTool = at(span('t1', {
+    name: 'execute_tool get_weather', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1',
+    'gen_ai.tool.call.arguments': '{"city":"Paris"}',
+  }, { parentSpanId: 'a' }), 300);
+  const innerTool = at(span('t2', {
+    name: 'tools/call get_weather', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.result': '{"sky":"clear"}',
+    'error.type': 'partial_result',
+  }, { parentSpanId: 't1', kind: 'server', resource: { 'service.name': 'weather-mcp' } }), 280);
+  const serverLlm = at(span('l3', {
+    name: 'chat gpt-4o-mini', 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 20, 'gen_ai.usage.output_tokens': 5,
+    'gen_ai.output.messages': '[{"role":"assistant","content":"Clear skies in Paris."}]',
+  }, { parentSpanId: 't2' }), 100);
+  const read = (spans: SpanRecord[]) => normaliseSession('s', spans, { warnings: new WarningSink() });
+  const whole = read([agentSpan, outerLlm, innerLlm, outerTool, innerTool, serverLlm]);
+  const outerPart = read([agentSpan, outerLlm, outerTool]);
+  const innerPart = read([innerLlm, innerTool, serverLlm]);
+  const byId = (a: Call, b: Call) => (a.id < b.id ? -1 : 1);
+  const unordered = (s: Session): Session => ({
+    ...s, masCalls: [...s.masCalls].sort(byId), agentCalls: [...s.agentCalls].sort(byId), taskCalls: [...s.taskCalls].sort(byId),
+    llmCalls: [...s.llmCalls].sort(byId), toolCalls: [...s.toolCalls].sort(byId),
+  });
+  const tokens = (s: Session) => s.llmCalls.reduce((n, c) => n + c.usage.totalTokens, 0);
+
+  it('the parts as read: two calls of each, the inner ones marked with the outer span', () => {
+    expect(whole.llmCalls.map((c) => c.id)).toEqual(['l1', 'l3']);
+    expect(whole.toolCalls.map((c) => c.id)).toEqual(['t1']);
+    expect(tokens(outerPart) + tokens(innerPart)).toBe(1050 + 1050 + 25); // the model call counted twice
+    expect(innerPart.llmCalls.map((c) => [c.id, c.attributes?.[MISSING]])).toEqual([['l2', 'l1'], ['l3', undefined]]);
+    expect(innerPart.toolCalls.map((c) => [c.id, c.attributes?.[MISSING]])).toEqual([['t2', 't1']]);
+  });
+
+  it('are folded into the outer calls as read at once, whichever part comes first', () => {
+    for (const [first, second] of [[outerPart, innerPart], [innerPart, outerPart]] as const) {
+      const merged = mergeSessions(first, second);
+      expect(unordered(merged)).toStrictEqual(unordered(whole));
+      expect(tokens(merged)).toBe(1075);
+      const llm = merged.llmCalls.find((c) => c.id === 'l1')!;
+      expect(llm).toMatchObject({ requestModel: 'gpt-4o', responseModel: 'gpt-4o-2024-08-06', provider: 'openai', finishReasons: ['tool_calls'], parentId: 'a', agentCallId: 'a' });
+      expect(llm.usage).toEqual({ inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 1050 });
+      expect(llm.inputMessages).toEqual([{ role: 'user', content: 'Weather in Paris?' }]);
+      expect(llm.outputMessages).toEqual([{ role: 'assistant', content: 'Let me look.' }]);
+      expect(merged.toolCalls).toHaveLength(1);
+      expect(merged.toolCalls[0]).toMatchObject({
+        id: 't1', toolName: 'get_weather', toolCallId: 'call_1', arguments: { city: 'Paris' }, result: { sky: 'clear' }, status: 'error',
+        error: { type: 'partial_result' }, mcp: { kind: 'tool', method: 'tools/call', server: 'weather-mcp' }, parentId: 'a', agentCallId: 'a',
+      });
+      // The MCP server's own LLM call was below the inner tool span: it is below the call that took it.
+      expect(merged.llmCalls.find((c) => c.id === 'l3')).toMatchObject({ parentId: 't1', agentCallId: 'a', masCallId: T1 });
+      expect(merged.agentCalls[0]).toMatchObject({ userInput: 'Weather in Paris?', finalResponse: 'Clear skies in Paris.' });
+      expect(merged.mcpServers).toEqual([{ name: 'weather-mcp', tools: [{ name: 'get_weather' }], resources: [], prompts: [] }]);
+    }
+  });
+
+  it('a stored inner call is removed; the part written again changes nothing', () => {
+    expect(planSessionWrite(outerPart, innerPart).removed).toEqual([]);
+    expect(planSessionWrite(innerPart, outerPart).removed.sort()).toEqual(['l2', 't2']);
+    const once = mergeSessions(outerPart, innerPart);
+    expect(mergeSessions(once, innerPart)).toStrictEqual(once);
+    const write = planSessionWrite(once, innerPart);
+    expect(write.removed).toEqual([]);
+    expect(allIds(write.session)).not.toContain('l2');
+  });
+
+  it('the inner call keeps the fields it recorded alone: an outer call without usage takes the inner one\'s tokens', () => {
+    const bare = { ...outerLlm, attributes: { name: 'ChatOpenAI.chat', 'llm.request.type': 'chat', 'gen_ai.request.model': 'gpt-4o' } };
+    const merged = mergeSessions(read([agentSpan, bare]), innerPart);
+    expect(merged.llmCalls.find((c) => c.id === 'l1')?.usage).toEqual({
+      inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 1050,
+    });
+    expect(unordered(merged)).toStrictEqual(unordered(read([agentSpan, bare, innerLlm, innerTool, serverLlm])));
+  });
+
+  it('three spans of one tool call (execute_tool, MCP client, MCP server): the inner two of another part as one call', () => {
+    const client = at(span('t2', { name: 'tools/call get_weather', 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather' }, { parentSpanId: 't1', kind: 'client' }), 290);
+    const server = { ...innerTool, spanId: 't3', parentSpanId: 't2', startTime: client.startTime + 1, endTime: client.endTime - 1 };
+    const whole3 = read([agentSpan, outerLlm, outerTool, client, server]);
+    const inner = read([client, server]);
+    expect(inner.toolCalls.map((c) => [c.id, c.result, c.mcp?.server])).toEqual([['t2', { sky: 'clear' }, 'weather-mcp']]);
+    for (const [first, second] of [[outerPart, inner], [inner, outerPart]] as const) {
+      const merged = mergeSessions(first, second);
+      expect(unordered(merged)).toStrictEqual(unordered(whole3));
+      // The result the server span recorded, under the outer span's id and arguments.
+      expect(merged.toolCalls.map((c) => [c.id, c.arguments, c.result, c.mcp?.server, c.status])).toEqual([['t1', { city: 'Paris' }, { sky: 'clear' }, 'weather-mcp', 'error']]);
+    }
+    // The middle span folded into the outer one in its own part is no call of the session (like a plumbing span): the
+    // server span of a third part that names it keeps its mark and stays a call of its own.
+    const withClient = read([agentSpan, outerLlm, outerTool, client]);
+    const merged = mergeSessions(withClient, read([server]));
+    expect(merged.toolCalls.map((c) => [c.id, c.parentId, c.attributes?.[MISSING]])).toEqual([['t1', 'a', undefined], ['t3', undefined, 't2']]);
+  });
+
+  it('pairs the normaliser keeps apart stay two calls, linked: a tool of another name, an LLM call in a tool call', () => {
+    const otherTool = { ...innerTool, attributes: { ...innerTool.attributes, 'gen_ai.tool.name': 'get_forecast', name: 'tools/call get_forecast' }, name: 'tools/call get_forecast' };
+    const llmInTool = { ...innerLlm, parentSpanId: 't1' };
+    const merged = mergeSessions(outerPart, read([otherTool, llmInTool]));
+    expect(merged.toolCalls.map((c) => [c.id, c.parentId, c.toolName])).toEqual([['t1', 'a', 'get_weather'], ['t2', 't1', 'get_forecast']]);
+    expect(merged.llmCalls.map((c) => [c.id, c.parentId])).toEqual([['l1', 'a'], ['l2', 't1']]);
+    expect(unordered(merged)).toStrictEqual(unordered(read([agentSpan, outerLlm, outerTool, otherTool, llmInTool])));
+  });
+});
+
+const allIds = (s: Session) => [...calls(s).keys()];
