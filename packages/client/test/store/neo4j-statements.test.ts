@@ -7,7 +7,7 @@ import neo4j from 'neo4j-driver';
 import type { Session } from '@mce/core';
 import { Neo4jStore } from '../../src/store/index.js';
 import { RecordingDriver, type Responder } from './support/recording-driver.js';
-import { bareSession, DEFINITIONS, metricResult, richSession, toolCall, tripInParts } from './support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult, nestedInParts, richSession, toolCall, tripInParts } from './support/sessions.js';
 
 const quiet = { warn: () => undefined };
 const open = (respond?: Responder, batchSize?: number) => {
@@ -198,6 +198,28 @@ describe('Neo4j store statements', () => {
     await fresh.store.writeSessions([withRoot]);
     expect(fresh.driver.find('c.payload AS payload')).toEqual([]);
     expect(fresh.driver.find('DETACH DELETE r, c')).toEqual([]);
+  });
+
+  it('folds a stored inner call into the outer call of a later part: deletes it with its results, relinks the call below it', async () => {
+    const { outer, inner } = nestedInParts('nest', 1000);
+    const header = { id: 'nest', startTime: inner.startTime, endTime: inner.endTime, traceIds: inner.traceIds };
+    const payloads = [...inner.masCalls, ...inner.llmCalls, ...inner.toolCalls].map((c) => JSON.stringify(c));
+    const { driver, store } = open((cypher) => {
+      if (cypher.includes('MERGE (s:Session {id: id})')) return [{ session: header, lastCall: neo4j.int(3), lastServer: neo4j.int(0) }];
+      if (cypher.includes('RETURN id AS sessionId, c.payload AS payload')) return payloads.map((payload) => ({ sessionId: 'nest', payload }));
+      return [];
+    });
+    await store.writeSessions([outer]);
+    // The implicit MAS call, and the inner spans' calls folded into the outer ones, with the results that measured them.
+    expect(driver.find('DETACH DELETE r, c')[0]?.params).toEqual({
+      rows: [{ sessionId: 'nest', id: 'beefbeefbeefbeefbeefbeefbeefbeef' }, { sessionId: 'nest', id: 'nest-li' }, { sessionId: 'nest', id: 'nest-ti' }],
+    });
+    const written = (kind: string) => driver.find(`seq, c:${kind}`).flatMap((r) => (r.params.rows as { id: string; parentId?: string; payload: string }[]));
+    const llm = written('LLMCall').map((r) => [r.id, r.parentId, JSON.parse(r.payload).usage.totalTokens, JSON.parse(r.payload).provider]);
+    expect(llm).toEqual([['nest-l', 'nest-a', 1050, 'openai'], ['nest-ls', 'nest-t', 25, undefined]]);
+    expect(written('ToolCall').map((r) => [r.id, JSON.parse(r.payload).mcp?.server])).toEqual([['nest-t', 'weather-mcp']]);
+    // LINK_PARENTS then links the relinked call: its CHILD_OF went with the deleted inner call.
+    expect(driver.find('MERGE (c)-[:CHILD_OF]->(p)')).toHaveLength(1);
   });
 
   it('sends results with Integer counts, JSON details and no null properties; reads them back as numbers', async () => {

@@ -87,8 +87,9 @@ MATCH (:Session {id: id})-[:HAS_CALL]->(c)
 RETURN id AS sessionId, c.payload AS payload ORDER BY id, c.seq`;
 
 /**
- * Calls a part's reconciliation removed (an implicit MAS call replaced by an explicit one), with their relations and
- * the results that measured them (the session no longer has what they measured).
+ * Calls a part's reconciliation removed (an implicit MAS call replaced by an explicit one, an inner span's call folded
+ * into its outer span's), with their relations and the results that measured them (the session no longer has what
+ * they measured).
  */
 export const DELETE_CALLS = `UNWIND $rows AS row
 MATCH (c:Call {sessionId: row.sessionId, id: row.id})

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toResultRecord } from '@mce/core';
 import type { MetricResult, Session } from '@mce/core';
 import { mergeSessions, type KnowledgeGraphStore, type StoreLogger } from '../../../src/store/index.js';
-import { bareSession, bigSession, DEFINITIONS, metricResult, richSession, toolCall, tripInParts, weatherServer } from './sessions.js';
+import { bareSession, bigSession, DEFINITIONS, metricResult, nestedInParts, richSession, toolCall, tripInParts, weatherServer } from './sessions.js';
 
 export interface StoreFactory {
   open(logger: StoreLogger): Promise<KnowledgeGraphStore>;
@@ -170,6 +170,53 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       expect((await store.getSession('gone'))?.masCalls.map((m) => m.id)).toEqual(['gone-w']);
       expect((await store.getMetricResults('gone', { recursive: true })).map((r) => r.result.id)).toEqual(['on-session', 'on-tool']);
       expect((await store.getMetricResults('other', { recursive: true })).map((r) => r.result.id)).toEqual(['elsewhere']);
+    });
+
+    it('folds the inner span of another part into its outer call (LLM in LLM, tool in tool), whichever part comes first', async () => {
+      const { outer, inner } = nestedInParts('nest');
+      const byId = <T extends { id: string }>(list: readonly T[]) => [...list].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const check = async (id: string, first: Session, second: Session) => {
+        await store.writeSessions([{ ...first, id }]);
+        await store.writeSessions([{ ...second, id }]);
+        const back = await store.getSession(id);
+        expect(back).toStrictEqual(mergeSessions({ ...first, id }, { ...second, id }));
+        // One model call, its tokens once (1,050, of which 800 cached, from the inner span), and the MCP server's.
+        expect(byId(back!.llmCalls).map((c) => [c.id, c.parentId, c.provider, c.usage.totalTokens, c.usage.cacheReadTokens, c.outputMessages[0]?.content])).toEqual([
+          ['nest-l', 'nest-a', 'openai', 1050, 800, 'Let me look.'],
+          ['nest-ls', 'nest-t', undefined, 25, 0, 'Clear skies in Paris.'],
+        ]);
+        expect(back!.toolCalls.map((c) => [c.id, c.toolCallId, c.arguments, c.result, c.status, c.mcp?.server])).toEqual([
+          ['nest-t', 'call_1', { city: 'Paris' }, { sky: 'clear' }, 'error', 'weather-mcp'],
+        ]);
+        expect(back!.masCalls.map((m) => m.id)).toEqual(['nest-w']);
+        expect(back!.agentCalls[0]?.finalResponse).toBe('Clear skies in Paris.');
+        const [summary] = await store.listSessions({ from: back!.startTime, to: back!.startTime });
+        expect(summary?.counts).toEqual({ masCalls: 1, agentCalls: 1, taskCalls: 0, llmCalls: 2, toolCalls: 1, mcpServers: 1 });
+      };
+      await check('nest-outer-first', outer, inner);
+      await check('nest-inner-first', inner, outer); // the stored inner calls are removed
+      expect(byId((await store.getSession('nest-inner-first'))!.llmCalls)).toStrictEqual(byId((await store.getSession('nest-outer-first'))!.llmCalls));
+      // Both parts in one batch fold the same way.
+      await store.writeSessions([{ ...inner, id: 'nest-batch' }, { ...outer, id: 'nest-batch' }]);
+      expect(await store.getSession('nest-batch')).toStrictEqual({ ...(await store.getSession('nest-inner-first')), id: 'nest-batch' });
+    });
+
+    it('removes the results of a stored inner call folded into its outer call, and keeps the others', async () => {
+      const { outer, inner } = nestedInParts('fold');
+      await store.writeSessions([inner]);
+      const results = [
+        metricResult('on-inner-llm', 'fold', { level: 'LLMCall', measures: 'fold-li', at: 1 }),
+        metricResult('on-inner-tool', 'fold', { level: 'ToolCall', measures: 'fold-ti', at: 2 }),
+        metricResult('on-server-llm', 'fold', { level: 'LLMCall', measures: 'fold-ls', at: 3 }),
+        metricResult('on-session', 'fold', { at: 4 }),
+      ];
+      expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 4, rejected: [] });
+      await store.writeSessions([outer]);
+      expect((await store.getMetricResults('fold', { recursive: true })).map((r) => r.result.id)).toEqual(['on-session', 'on-server-llm']);
+      // The inner part written again changes nothing: its calls are folded again, nothing left to remove.
+      const before = await store.getSession('fold');
+      await store.writeSessions([inner]);
+      expect(await store.getSession('fold')).toStrictEqual(before);
     });
 
     it('stores an element id repeated within one write once: first position, last value', async () => {

@@ -345,3 +345,70 @@ export function tripInParts(id = 'trip', start = T0): { withRoot: Session; witho
   });
   return { withRoot, withoutRoot };
 }
+
+const NEST_TRACE = 'beefbeefbeefbeefbeefbeefbeefbeef';
+
+/**
+ * One session of one trace as trace ingestion reads it in two parts, with two calls seen as two nested spans each:
+ * `outer` holds the workflow, the agent, a LangChain LLM span (no provider tokens breakdown, no reply) and an
+ * `execute_tool` span; `inner`, exported by other processes, holds the OpenAI client's span inside that LLM span and
+ * the MCP server's span of the same tool inside the tool span (both name their outer span as missing parent), an LLM
+ * call the MCP server made inside its span, and the implicit MAS call of a part without a workflow span. Read at once,
+ * the inner spans are folded into the outer calls: 1,050 tokens for the model call, not 2,100.
+ */
+export function nestedInParts(id = 'nest', start = T0): { outer: Session; inner: Session } {
+  const usage = (input: number, output: number, cacheRead = 0) => ({
+    inputTokens: input, outputTokens: output, cacheReadTokens: cacheRead, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: input + output,
+  });
+  const base = { traceId: NEST_TRACE, status: 'ok' as const };
+  const w: MASCall = {
+    ...base, kind: 'MASCall', id: `${id}-w`, name: 'invoke_workflow weather', startTime: start, endTime: start + 1000,
+    attributes: { 'gen_ai.operation.name': 'invoke_workflow' }, workflowName: 'weather', userInput: 'Weather in Paris?',
+  };
+  const agent: AgentCall = {
+    ...base, kind: 'AgentCall', id: `${id}-a`, parentId: w.id, masCallId: w.id, name: 'invoke_agent planner', startTime: start + 10, endTime: start + 900,
+    attributes: { 'gen_ai.operation.name': 'invoke_agent' }, agentName: 'planner', userInput: 'Weather in Paris?',
+  };
+  const links = { parentId: agent.id, agentCallId: agent.id, masCallId: w.id };
+  const llm: LLMCall = {
+    ...base, ...links, kind: 'LLMCall', id: `${id}-l`, name: 'ChatOpenAI.chat', startTime: start + 20, endTime: start + 220,
+    attributes: { 'llm.request.type': 'chat', 'gen_ai.system': 'Langchain', 'gen_ai.request.model': 'gpt-4o' },
+    operation: 'chat', requestModel: 'gpt-4o', provider: 'Langchain', usage: usage(1000, 50),
+    inputMessages: [{ role: 'user', content: 'Weather in Paris?' }], outputMessages: [], finishReasons: [], toolDefinitions: [],
+  };
+  const tool: ToolCall = {
+    ...base, ...links, kind: 'ToolCall', id: `${id}-t`, name: 'execute_tool get_weather', startTime: start + 300, endTime: start + 600,
+    attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': '{"city":"Paris"}' },
+    toolName: 'get_weather', toolCallId: 'call_1', arguments: { city: 'Paris' },
+  };
+  const outer = bareSession(id, start, {
+    traceIds: [NEST_TRACE], userInput: 'Weather in Paris?', masCalls: [w], agentCalls: [agent], llmCalls: [llm], toolCalls: [tool],
+  });
+
+  const implicit: MASCall = {
+    ...base, kind: 'MASCall', id: NEST_TRACE, name: 'openai.chat', startTime: start + 25, endTime: start + 590, status: 'unset',
+    attributes: { [MISSING]: llm.id }, finalResponse: 'Clear skies in Paris.',
+  };
+  const client: LLMCall = {
+    ...base, kind: 'LLMCall', id: `${id}-li`, masCallId: NEST_TRACE, name: 'openai.chat', startTime: start + 25, endTime: start + 215,
+    attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', [MISSING]: llm.id },
+    operation: 'chat', responseModel: 'gpt-4o-2024-08-06', provider: 'openai', usage: usage(1000, 50, 800),
+    inputMessages: [], outputMessages: [{ role: 'assistant', content: 'Let me look.' }], finishReasons: ['tool_calls'], toolDefinitions: [],
+  };
+  const server: ToolCall = {
+    ...base, kind: 'ToolCall', id: `${id}-ti`, masCallId: NEST_TRACE, name: 'tools/call get_weather', startTime: start + 310, endTime: start + 590,
+    status: 'error', error: { type: 'partial_result' },
+    attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.result': '{"sky":"clear"}', 'error.type': 'partial_result', [MISSING]: tool.id },
+    toolName: 'get_weather', result: { sky: 'clear' }, mcp: { kind: 'tool', method: 'tools/call', server: 'weather-mcp' },
+  };
+  const serverLlm: LLMCall = {
+    ...base, kind: 'LLMCall', id: `${id}-ls`, parentId: server.id, masCallId: NEST_TRACE, name: 'chat gpt-4o-mini', startTime: start + 320, endTime: start + 580,
+    attributes: { 'gen_ai.operation.name': 'chat' }, operation: 'chat', requestModel: 'gpt-4o-mini', usage: usage(20, 5),
+    inputMessages: [], outputMessages: [{ role: 'assistant', content: 'Clear skies in Paris.' }], finishReasons: ['stop'], toolDefinitions: [],
+  };
+  const inner = bareSession(id, start + 25, {
+    endTime: start + 590, traceIds: [NEST_TRACE], finalResponse: 'Clear skies in Paris.', masCalls: [implicit], llmCalls: [client, serverLlm],
+    toolCalls: [server], mcpServers: [{ name: 'weather-mcp', tools: [{ name: 'get_weather' }], resources: [], prompts: [] }],
+  });
+  return { outer, inner };
+}
