@@ -2,7 +2,9 @@
  * A session whose spans come in two trace exports, ingested by two separate runs into a real store (SQLite, and
  * PostgreSQL when it answers), against the same two files ingested in one run. The exports are real ClickHouse
  * fixtures split as a file exporter that rotates its file at time T splits them: the spans that ended before T in the
- * first file, the others (their parents among them) in the second.
+ * first file, the others (their parents among them) in the second. No fixture holds one call seen as two nested spans
+ * (an LLM span in an LLM span, a tool span in a tool span of the same tool): that case is a hand-written OTLP export
+ * of the usual shapes (LangChain around the OpenAI client, an MCP server's span), rotated the same way.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import type { Call, Session } from '@mce/core';
 import { needService, PG_URL } from '../../../../test-support/services.js';
-import { MCEClient, defaultMceConfig, MISSING_PARENT_KEY, openStore, type KnowledgeGraphStore } from '../../src/index.js';
+import { MCEClient, defaultMceConfig, MISSING_PARENT_KEY, openStore, readSessions, type KnowledgeGraphStore } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 import { fixture } from './helpers.js';
 
@@ -161,6 +163,114 @@ describe.each(Object.entries(stores))('a session in two trace exports, ingested 
       expect(s.masCalls.find((m) => m.id === '4fcd1f598d0386f4a75c10a13a03e874')).toMatchObject({
         name: 'openai.chat', startTime: 1754408412566.5393, endTime: 1754408419058.0867, attributes: { [MISSING_PARENT_KEY]: '65e6e2dee6036921' },
       });
+    }
+  });
+});
+
+/** OTLP JSON attribute values: strings, integers, lists of strings. */
+const otlpValue = (v: string | number | string[]) =>
+  typeof v === 'number' ? { intValue: String(v) } : Array.isArray(v) ? { arrayValue: { values: v.map((x) => ({ stringValue: x })) } } : { stringValue: v };
+const NEST_TRACE = '5eed5eed5eed5eed5eed5eed5eed5eed';
+const NEST_T0 = 1_767_225_600_000n; // ms
+type NestSpan = { id: string; parent?: string; name: string; start: number; end: number; kind?: string; attributes: Record<string, string | number | string[]> };
+/** One OTLP export of `service`: spans of the trace, times in ms after NEST_T0. */
+function otlpExport(service: string, spans: readonly NestSpan[]): string {
+  const file = join(dir, `${++n}-${service}.json`);
+  const ns = (ms: number) => String((NEST_T0 + BigInt(ms)) * 1_000_000n);
+  writeFileSync(file, JSON.stringify({
+    resourceSpans: [{
+      resource: { attributes: [{ key: 'service.name', value: otlpValue(service) }] },
+      scopeSpans: [{
+        scope: { name: 'test' },
+        spans: spans.map((sp) => ({
+          traceId: NEST_TRACE, spanId: sp.id, ...(sp.parent ? { parentSpanId: sp.parent } : {}), name: sp.name, kind: sp.kind ?? 'SPAN_KIND_INTERNAL',
+          startTimeUnixNano: ns(sp.start), endTimeUnixNano: ns(sp.end), attributes: Object.entries(sp.attributes).map(([key, v]) => ({ key, value: otlpValue(v) })),
+        })),
+      }],
+    }],
+  }));
+  return file;
+}
+
+describe.each(Object.entries(stores))('one call in two spans of two exports, ingested by separate runs (%s)', (_, open) => {
+  // A LangChain agent: its ChatOpenAI.chat spans wrap the OpenAI client's spans; its execute_tool span wraps the MCP
+  // server's span of the same tool, exported by the MCP server, which runs an LLM call of its own. The app's file
+  // exporter rotated at the end of the first ChatOpenAI.chat span: the OpenAI client's span inside it ended before, in
+  // the first file; the LangChain span in the second.
+  const l1 = 'aaaa000000000003';
+  const t = 'aaaa000000000005';
+  const chat = (id: string, parent: string, start: number, end: number, input: number, output: number, user: string) => ({
+    id, parent, name: 'ChatOpenAI.chat', start, end,
+    attributes: { 'llm.request.type': 'chat', 'gen_ai.system': 'Langchain', 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.prompt_tokens': input, 'gen_ai.usage.completion_tokens': output, 'gen_ai.prompt.0.role': 'user', 'gen_ai.prompt.0.content': user },
+  });
+  const client = (id: string, parent: string, start: number, end: number, input: number, output: number, cached: number, reply: string, finish: string) => ({
+    id, parent, name: 'openai.chat', start, end, kind: 'SPAN_KIND_CLIENT',
+    attributes: {
+      'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'openai', 'gen_ai.response.model': 'gpt-4o-2024-08-06', 'gen_ai.usage.input_tokens': input,
+      'gen_ai.usage.output_tokens': output, 'gen_ai.usage.cache_read.input_tokens': cached, 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content: reply }]),
+      'gen_ai.response.finish_reasons': [finish],
+    },
+  });
+  const app: NestSpan[] = [
+    { id: 'aaaa000000000001', name: 'invoke_workflow weather', start: 0, end: 1000, attributes: { 'gen_ai.operation.name': 'invoke_workflow' } },
+    { id: 'aaaa000000000002', parent: 'aaaa000000000001', name: 'invoke_agent planner', start: 10, end: 900, attributes: { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'planner' } },
+    chat(l1, 'aaaa000000000002', 20, 220, 1000, 50, 'Weather in Paris?'),
+    client('aaaa000000000004', l1, 25, 215, 1000, 50, 800, '', 'tool_calls'),
+    {
+      id: t, parent: 'aaaa000000000002', name: 'execute_tool get_weather', start: 300, end: 600,
+      attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.id': 'call_1', 'gen_ai.tool.call.arguments': '{"city":"Paris"}' },
+    },
+    chat('aaaa000000000006', 'aaaa000000000002', 650, 850, 1100, 12, 'Weather in Paris?'),
+    client('aaaa000000000007', 'aaaa000000000006', 655, 845, 1100, 12, 1024, 'Clear skies in Paris.', 'stop'),
+  ];
+  const server: NestSpan[] = [
+    {
+      id: 'bbbb000000000001', parent: t, name: 'tools/call get_weather', start: 310, end: 590, kind: 'SPAN_KIND_SERVER',
+      attributes: { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.result': '{"sky":"clear"}' },
+    },
+    {
+      id: 'bbbb000000000002', parent: 'bbbb000000000001', name: 'chat gpt-4o-mini', start: 320, end: 580,
+      attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': 20, 'gen_ai.usage.output_tokens': 5 },
+    },
+  ];
+  const rotatedAt = 220; // the end of the first ChatOpenAI.chat span: the spans that ended before it, the others
+  const first = otlpExport('weather-app', app.filter((sp) => sp.end < rotatedAt));
+  const second = otlpExport('weather-app', app.filter((sp) => sp.end >= rotatedAt));
+  const mcp = otlpExport('weather-mcp', server);
+  const tokens = (s: Session) => s.llmCalls.reduce((sum, c) => sum + c.usage.totalTokens, 0);
+
+  it('the parts as read alone: the inner spans are calls of their own, marked with their outer span', async () => {
+    const parts = [await readSessions(first), await readSessions(mcp)].map((r) => r.sessions[0]!);
+    expect(parts[0]!.llmCalls.map((c) => [c.id, c.usage.totalTokens, c.attributes?.[MISSING_PARENT_KEY]])).toEqual([['aaaa000000000004', 1050, l1]]);
+    expect(parts[1]!.toolCalls.map((c) => [c.id, c.attributes?.[MISSING_PARENT_KEY]])).toEqual([['bbbb000000000001', t]]);
+  });
+
+  it('every order of the three runs stores the session one run stores: one call per pair, its tokens once', async () => {
+    const whole = await ingestRuns(open, [[first, second, mcp]]);
+    expect(whole.llmCalls.map((c) => [c.id, c.provider, c.usage.totalTokens, c.usage.cacheReadTokens])).toEqual([
+      [l1, 'openai', 1050, 800],
+      ['bbbb000000000002', undefined, 25, 0],
+      ['aaaa000000000006', 'openai', 1112, 1024],
+    ]);
+    expect(tokens(whole)).toBe(2187);
+    expect(whole.toolCalls).toMatchObject([{ id: t, toolCallId: 'call_1', arguments: { city: 'Paris' }, result: { sky: 'clear' }, mcp: { server: 'weather-mcp', method: 'tools/call' } }]);
+    const orders = [[first, second, mcp], [second, first, mcp], [first, mcp, second], [second, mcp, first], [mcp, first, second], [mcp, second, first]];
+    for (const order of orders) {
+      const s = await ingestRuns(open, order.map((file) => [file]));
+      expect(tokens(s)).toBe(2187); // 3,237 before: the first model call counted twice
+      expect(links(s.llmCalls)).toEqual({
+        [l1]: ['aaaa000000000002', 'aaaa000000000002', 'aaaa000000000001'],
+        aaaa000000000006: ['aaaa000000000002', 'aaaa000000000002', 'aaaa000000000001'],
+        bbbb000000000002: [t, 'aaaa000000000002', 'aaaa000000000001'], // below the MCP server's span, folded into t
+      });
+      expect(allCalls(s).filter((c) => c.attributes?.[MISSING_PARENT_KEY] !== undefined)).toEqual([]);
+      // All in all the session one run stores; the session's service and resource are those of the export stored
+      // first (see ingestion.md, "Sessions in parts").
+      const { serviceName, attributes, ...rest } = unordered(s);
+      const { serviceName: _s, attributes: _a, ...expected } = unordered(whole);
+      expect(rest).toStrictEqual(expected);
+      expect(serviceName).toBe(order[0] === mcp ? 'weather-mcp' : 'weather-app');
+      expect(attributes).toEqual({ 'service.name': serviceName });
     }
   });
 });
