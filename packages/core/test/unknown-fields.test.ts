@@ -70,7 +70,7 @@ describe('unknown fields of a session document', () => {
       'mcpServers[0].tools[0].annotations: unknown field, ignored',
     ]);
     const [first] = new UnknownFields().check(doc).notes();
-    expect(first).toEqual({ message: 'llmcalls: unknown field, ignored (did you mean "llmCalls"?)', count: 1, path: 'llmcalls', field: 'llmcalls', suggestion: 'llmCalls' });
+    expect(first).toEqual({ message: 'llmcalls: unknown field, ignored (did you mean "llmCalls"?)', count: 1, path: 'llmcalls', keys: ['llmcalls'], field: 'llmcalls', suggestion: 'llmCalls' });
   });
 
   it('does not look into the extension points: attributes, input, output, arguments, result, inputSchema', () => {
@@ -105,6 +105,7 @@ describe('unknown fields of a session document', () => {
       message: 'sessions[0].llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?); 100000 in all at sessions[*].llmCalls[*].startTme',
       count: 100_000,
       path: 'sessions[0].llmCalls[0].startTme',
+      keys: ['sessions', 0, 'llmCalls', 0, 'startTme'],
       field: 'startTme',
       suggestion: 'startTime',
     }]);
@@ -128,6 +129,8 @@ describe('unknown fields of a session document', () => {
       'constructor: unknown field, ignored',
       'toString: unknown field, ignored',
     ]);
+    // The keys of the path, for a reader to find the field in the text, are the names as written.
+    expect(new UnknownFields().check(doc).list.map((f) => f.keys)).toEqual([['start time'], ['__proto__'], ['constructor'], ['toString']]);
   });
 
   it('a value of the wrong type is left to the schema (not walked into)', () => {
@@ -144,8 +147,8 @@ describe('unknown fields of a session document', () => {
     file.add(new UnknownFields().check(session({ llmCalls: [llm('a', { startTme: 1 })] }), 2));
     file.add(new UnknownFields().check(session({ llmCalls: [llm('a', { startTme: 1 }), llm('b', { startTme: 1 })], tags: [] }), 3));
     expect(file.notes()).toEqual([
-      { message: 'llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?); 3 in all at llmCalls[*].startTme', count: 3, path: 'llmCalls[0].startTme', field: 'startTme', suggestion: 'startTime', line: 2 },
-      { message: 'tags: unknown field, ignored', count: 1, path: 'tags', field: 'tags', line: 3 },
+      { message: 'llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?); 3 in all at llmCalls[*].startTme', count: 3, path: 'llmCalls[0].startTme', keys: ['llmCalls', 0, 'startTme'], field: 'startTme', suggestion: 'startTime', line: 2 },
+      { message: 'tags: unknown field, ignored', count: 1, path: 'tags', keys: ['tags'], field: 'tags', line: 3 },
     ]);
   });
 });

@@ -77,6 +77,8 @@ export interface UnknownField {
   field: string;
   /** JSON path of the first one seen, e.g. `sessions[0].llmCalls[3].startTme`. */
   path: string;
+  /** The same path as keys and list positions, to find the field in the document's text: `['sessions', 0, …, 'startTme']`. */
+  keys: readonly (string | number)[];
   /** The place, with list positions left out: `sessions[*].llmCalls[*].startTme`. */
   place: string;
   /** How many were seen at this place. */
@@ -92,6 +94,8 @@ export interface UnknownFieldNote {
   message: string;
   count: number;
   path?: string;
+  /** `path` as keys and list positions. */
+  keys?: readonly (string | number)[];
   field?: string;
   suggestion?: string;
   line?: number;
@@ -164,6 +168,7 @@ export class UnknownFields {
         message: `${f.path}: unknown field, ignored${hint}${more}`,
         count: f.count,
         path: f.path,
+        keys: f.keys,
         field: f.field,
         ...(f.suggestion === undefined ? {} : { suggestion: f.suggestion }),
         ...(f.line === undefined ? {} : { line: f.line }),
@@ -188,6 +193,7 @@ export class UnknownFields {
     this.#places.set(place, {
       field: key,
       path: pathText(path, key, true),
+      keys: [...path, key],
       place,
       count: 1,
       ...(suggestion === undefined ? {} : { suggestion }),
