@@ -4,7 +4,8 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, issueLines, ONTOLOGY_LEVELS } from '@mce/core';
-import { parseSessionDocument } from '../ingest/formats/session-json.js';
+import { issueText, parseSessionDocument } from '../ingest/formats/session-json.js';
+import { locateInJson } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
@@ -223,19 +224,29 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   });
 
   app.post('/sessions', async (c) => {
-    const body = parseJson(await bodyText(c));
-    const doc = parseSessionDocument(body);
-    if ('issues' in doc) throw new BadRequest(`not an mce session document: ${doc.issues.join('; ')}`);
+    const text = await bodyText(c);
+    const doc = parseSessionDocument(parseJson(text));
+    // The body's text is kept for this request only; places in it are looked up only when there is a fault to name.
+    if ('issues' in doc) {
+      const found = locateInJson(text, doc.issues.map((i) => i.place));
+      throw new BadRequest(`not an mce session document: ${doc.issues.map((issue, i) => issueText(issue, found[i])).join('; ')}`);
+    }
     const sessions = doc.sessions;
     await client.store.writeSessions(sessions);
     // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.
-    const warnings = doc.unknownFields.notes().map(({ message, count, path, suggestion }) => ({
-      code: 'unknown-field' as const,
-      message,
-      ...(path === undefined ? {} : { path }),
-      count,
-      ...(suggestion === undefined ? {} : { suggestion }),
-    }));
+    const notes = doc.unknownFields.notes();
+    const found = locateInJson(text, notes.map(({ keys }) => (keys ? { path: keys, key: true } : undefined)));
+    const warnings = notes.map(({ message, count, path, suggestion }, i) => {
+      const at = found[i];
+      return {
+        code: 'unknown-field' as const,
+        message,
+        ...(path === undefined ? {} : { path }),
+        ...(at ? { line: at.line, column: at.column } : {}),
+        count,
+        ...(suggestion === undefined ? {} : { suggestion }),
+      };
+    });
     return c.json({ sessionIds: sessions.map((s) => s.id), warnings }, 201);
   });
 

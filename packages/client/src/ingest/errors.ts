@@ -26,7 +26,10 @@ export interface IngestWarning {
   code: IngestWarningCode;
   message: string;
   file?: string;
+  /** The line of the file (JSON Lines: the record's line); of the place named, in a file that is one JSON document. */
   line?: number;
+  /** With `line`, in a file that is one JSON document: the column of the place named (1-based). */
+  column?: number;
   /** The span named by the warning (span id, or span name when the id is unreadable). */
   span?: string;
   sessionId?: string;
@@ -42,9 +45,12 @@ export class WarningSink {
   readonly counts: Partial<Record<IngestWarningCode, number>> = {};
   /** Keep at most this many warning objects (counts stay exact). */
   constructor(private readonly keep = 1000) {}
-  add(w: IngestWarning): void {
+  /** Counts the warning, and keeps it while fewer than `keep` are kept; whether it was kept. */
+  add(w: IngestWarning): boolean {
     this.counts[w.code] = (this.counts[w.code] ?? 0) + 1;
-    if (this.list.length < this.keep) this.list.push(w);
+    if (this.list.length >= this.keep) return false;
+    this.list.push(w);
+    return true;
   }
   get total(): number {
     return Object.values(this.counts).reduce((a, b) => a + (b ?? 0), 0);

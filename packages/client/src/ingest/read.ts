@@ -12,7 +12,8 @@ import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCh
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
-import { isSessionDocument, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings } from './formats/session-json.js';
+import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
+import { documentText, locateInJson, PendingPositions, type JsonPosition } from './json-position.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
@@ -69,7 +70,9 @@ async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknow
   if (first?.more) return { format: 'otlp-jsonl' };
   // A document written on one line was parsed just now: that line is the whole document.
   const doc = first ? first.value : await parseWholeFile(path);
-  return { format: documentFormat(doc, path), doc };
+  const format = documentFormat(doc);
+  if (format === undefined) throw await unknownFormat(doc, path);
+  return { format, doc };
 }
 
 /**
@@ -94,7 +97,8 @@ async function firstJsonLine(path: string): Promise<{ value: unknown; more: bool
   return first && { value: first.value, more: false };
 }
 
-function documentFormat(doc: unknown, path: string): TraceFormat {
+/** The format of a whole document, told by its shape; undefined for none. */
+function documentFormat(doc: unknown): TraceFormat | undefined {
   if (isOtlpRequest(doc)) return 'otlp-json';
   if (Array.isArray(doc)) {
     const first = doc.find((x) => x !== null && typeof x === 'object');
@@ -108,10 +112,24 @@ function documentFormat(doc: unknown, path: string): TraceFormat {
     const values = Object.values(doc as Record<string, unknown>);
     if (values.length > 0 && values.every((v) => Array.isArray(v)) && values.some((v) => (v as unknown[]).some(isClickHouseRow))) return 'clickhouse';
   }
-  throw new IngestError(
-    `not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file${misspeltSessionHint(doc)})`,
+  return undefined;
+}
+
+/** The error for a document of no known format; a misspelt session's likely fields are named with their lines. */
+async function unknownFormat(doc: unknown, path: string): Promise<IngestError> {
+  const fields = misspeltSessionFields(doc);
+  const positions = await locateIssues(fields, path);
+  return new IngestError(
+    `not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file${misspeltSessionHint(fields, positions)})`,
     path,
   );
+}
+
+/** Where the issues of a whole-document file are in its text (read again for it; not read for none with a place). */
+async function locateIssues(issues: readonly DocumentIssue[], file: string): Promise<(JsonPosition | undefined)[]> {
+  if (!issues.some((i) => i.place)) return [];
+  const text = await documentText(file);
+  return text === undefined ? [] : locateInJson(text, issues.map((i) => i.place));
 }
 
 async function readHead(path: string, bytes: number): Promise<string> {
@@ -166,12 +184,16 @@ function firstSyntaxError(text: string): number | undefined {
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */
-function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink, file: string): Generator<SpanRecord> {
+function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink, file: string, positions: PendingPositions): Generator<SpanRecord> {
   if (format === 'clickhouse') {
-    yield* clickHouseSpans(doc, warnings, { file });
+    yield* clickHouseSpans(doc, warnings, { file, positions });
     return;
   }
-  for (const req of Array.isArray(doc) ? doc : [doc]) yield* otlpSpans(req, warnings, { file });
+  if (!Array.isArray(doc)) {
+    yield* otlpSpans(doc, warnings, { file, positions });
+    return;
+  }
+  for (let i = 0; i < doc.length; i++) yield* otlpSpans(doc[i], warnings, { file, positions, path: [i] });
 }
 
 /** Read every session of one file or of several (any supported format). JSON Lines are streamed, then grouped at EOF. */
@@ -227,25 +249,22 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
     return;
   }
   const doc = detected.doc ?? (await parseWholeFile(path));
+  // Warnings about places of the document get their line and column once it is read (its text read again only then).
+  const positions = new PendingPositions();
   if (format === 'session-json') {
     const parsed = parseSessionDocument(doc);
-    if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues), path);
-    for (const w of unknownFieldWarnings(parsed.unknownFields, path)) warnings.add(w);
+    if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues, await locateIssues(parsed.issues, path)), path);
+    for (const { warning, place } of unknownFieldWarnings(parsed.unknownFields, path)) {
+      if (warnings.add(warning) && place) positions.add(warning, place);
+    }
+    await positions.resolve(path);
     yield* grouper.addSessions(parsed.sessions);
     return;
   }
-  if (options.format) {
-    // A forced format must still fit the content.
-    const actual = (() => {
-      try {
-        return documentFormat(doc, path);
-      } catch {
-        return undefined;
-      }
-    })();
-    if (actual !== format) throw new IngestError(`content is not ${format}`, path);
-  }
-  for (const span of documentSpans(doc, format, warnings, path)) grouper.add(span, path);
+  // A forced format must still fit the content.
+  if (options.format && documentFormat(doc) !== format) throw new IngestError(`content is not ${format}`, path);
+  for (const span of documentSpans(doc, format, warnings, path, positions)) grouper.add(span, path);
+  await positions.resolve(path);
   yield* grouper.due();
 }
 
@@ -443,7 +462,7 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
           yield* grouper.addSessions(parsed.sessions);
         }
       } else {
-        const hint = misspeltSessionHint(record);
+        const hint = misspeltSessionHint(misspeltSessionFields(record));
         if (recognised === 0 && lineNo <= 1) throw new IngestError(`not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session${hint})`, path, lineNo);
         warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo });
         continue;
@@ -455,10 +474,12 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, lineNo, { cause: err });
   }
   if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
-  for (const w of unknownFieldWarnings(unknownFields, path)) warnings.add(w);
+  for (const { warning } of unknownFieldWarnings(unknownFields, path)) warnings.add(warning);
 }
 
-const invalidSessionFile = (issues: readonly string[]) => `not a valid session file (${issues.join('; ')})`;
+/** `not a valid session file (path: message; …)`, each path with its line and column when they are known. */
+const invalidSessionFile = (issues: readonly DocumentIssue[], positions: readonly (JsonPosition | undefined)[] = []) =>
+  `not a valid session file (${issues.map((issue, i) => issueText(issue, positions[i])).join('; ')})`;
 
 /**
  * Write sessions as the project's session JSON (`{ "sessions": [...] }`), streamed one session per line so

@@ -49,21 +49,32 @@ describe('REST API', () => {
     expect(own.results.map((r) => `${r.name}@${r.level}:${r.measures}`)).toEqual(['Duration@Session:weather-001']);
   });
 
-  it('stores a session with fields the format does not define, and names them in its answer', async () => {
+  it('stores a session with fields the format does not define, and names them in its answer with their lines', async () => {
     const { llmCalls, ...rest } = example as { llmCalls: Record<string, unknown>[] };
     const calls = Array.from({ length: 3 }, (_, i) => ({ ...llmCalls[0], id: `typo-${i}`, startTme: 1, usage: { ...(llmCalls[0]!.usage as object), inputTokns: 5 } }));
     const body = { exportedBy: 'tool', sessions: [{ ...rest, id: 'typo-session', llmCalls: calls, toolcalls: [], mcpServers: [{ name: 's', tools: [{ name: 't', inputSchema: { anything: 1 } }], promts: [] }] }] };
-    const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    // Pretty-printed, as a person writes one: each warning names the line and column of its (first) field's name.
+    const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(body, null, 2), headers: { 'content-type': 'application/json' } });
     expect([posted.status, await posted.json()]).toEqual([201, {
       sessionIds: ['typo-session'],
       warnings: [
-        { code: 'unknown-field', message: 'exportedBy: unknown field, ignored', path: 'exportedBy', count: 1 },
+        { code: 'unknown-field', message: 'exportedBy: unknown field, ignored', path: 'exportedBy', line: 2, column: 3, count: 1 },
         // In the body's order: `mcpServers` comes before the `llmCalls` put last.
-        { code: 'unknown-field', message: 'sessions[0].mcpServers[0].promts: unknown field, ignored (did you mean "prompts"?)', path: 'sessions[0].mcpServers[0].promts', count: 1, suggestion: 'prompts' },
+        {
+          code: 'unknown-field',
+          message: 'sessions[0].mcpServers[0].promts: unknown field, ignored (did you mean "prompts"?)',
+          path: 'sessions[0].mcpServers[0].promts',
+          line: 95,
+          column: 11,
+          count: 1,
+          suggestion: 'prompts',
+        },
         {
           code: 'unknown-field',
           message: 'sessions[0].llmCalls[0].usage.inputTokns: unknown field, ignored (did you mean "inputTokens"?); 3 in all at sessions[*].llmCalls[*].usage.inputTokns',
           path: 'sessions[0].llmCalls[0].usage.inputTokns',
+          line: 121,
+          column: 13,
           count: 3,
           suggestion: 'inputTokens',
         },
@@ -71,18 +82,31 @@ describe('REST API', () => {
           code: 'unknown-field',
           message: 'sessions[0].llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?); 3 in all at sessions[*].llmCalls[*].startTme',
           path: 'sessions[0].llmCalls[0].startTme',
+          line: 168,
+          column: 11,
           count: 3,
           suggestion: 'startTime',
         },
-        { code: 'unknown-field', message: 'sessions[0].toolcalls: unknown field, ignored (did you mean "toolCalls"?)', path: 'sessions[0].toolcalls', count: 1, suggestion: 'toolCalls' },
+        {
+          code: 'unknown-field',
+          message: 'sessions[0].toolcalls: unknown field, ignored (did you mean "toolCalls"?)',
+          path: 'sessions[0].toolcalls',
+          line: 313,
+          column: 7,
+          count: 1,
+          suggestion: 'toolCalls',
+        },
       ],
     }]);
     const stored = (await (await app.request('/sessions/typo-session')).json()) as { llmCalls: Record<string, unknown>[] };
     expect([stored.llmCalls.length, 'startTme' in stored.llmCalls[0]!]).toEqual([3, false]);
-    // A body refused for a missing field names the unknown ones after it.
-    const refused = await app.request('/sessions', { method: 'POST', body: JSON.stringify({ id: 'x', startTme: 0, endTime: 1 }), headers: { 'content-type': 'application/json' } });
+    // A body refused for a missing field names the unknown ones after it; each with its place in the body (the
+    // missing field's: the object that lacks it).
+    const refused = await app.request('/sessions', { method: 'POST', body: '{\n  "id": "x",\n  "startTme": 0,\n  "endTime": 1\n}', headers: { 'content-type': 'application/json' } });
     expect([refused.status, await refused.json()]).toEqual([400, {
-      error: 'not an mce session document: startTime: Invalid input: expected number, received undefined; startTme: unknown field, ignored (did you mean "startTime"?)',
+      error:
+        'not an mce session document: startTime (line 1, column 1): Invalid input: expected number, received undefined; ' +
+        'startTme (line 3, column 3): unknown field, ignored (did you mean "startTime"?)',
     }]);
   });
 
@@ -98,7 +122,7 @@ describe('REST API', () => {
     ] };
     const duplicate = await app.request('/sessions', { method: 'POST', body: JSON.stringify(twice), headers: { 'content-type': 'application/json' } });
     expect([duplicate.status, ((await duplicate.json()) as { error: string }).error]).toEqual([
-      400, 'not an mce session document: toolCalls.1.id: call id "c1" is already used by toolCalls[0]',
+      400, 'not an mce session document: toolCalls.1.id (line 1, column 172): call id "c1" is already used by toolCalls[0]',
     ]);
     expect((await app.request('/sessions/dup')).status).toBe(404); // nothing written
     const ghost = { id: 'ghost', startTime: 0, endTime: 2, toolCalls: [
@@ -106,7 +130,7 @@ describe('REST API', () => {
     ] };
     const dangling = await app.request('/sessions', { method: 'POST', body: JSON.stringify(ghost), headers: { 'content-type': 'application/json' } });
     expect([dangling.status, ((await dangling.json()) as { error: string }).error]).toEqual([
-      400, 'not an mce session document: toolCalls.0.agentCallId: "nobody" is not an agent call of this session',
+      400, 'not an mce session document: toolCalls.0.agentCallId (line 1, column 163): "nobody" is not an agent call of this session',
     ]);
     expect((await app.request('/sessions?limit=-1')).status).toBe(400);
     const badTime = await app.request('/sessions?from=yesterday');
@@ -126,7 +150,7 @@ describe('REST API', () => {
     expect((await app.request('/sessions/nope/metrics?metrics=Durration')).status).toBe(404);
     // `sessions` that is no list is named as the fault (not the fields of a session the body is not).
     const notList = await app.request('/sessions', { method: 'POST', body: '{"sessions":"x"}', headers: { 'content-type': 'application/json' } });
-    expect([notList.status, await notList.json()]).toEqual([400, { error: 'not an mce session document: sessions: Invalid input: expected array, received string' }]);
+    expect([notList.status, await notList.json()]).toEqual([400, { error: 'not an mce session document: sessions (line 1, column 13): Invalid input: expected array, received string' }]);
     const longId = 'x'.repeat(5000);
     expect(((await (await app.request(`/sessions/${longId}`)).json()) as { error: string }).error).toBe(
       `Session not found: ${'x'.repeat(200)}… (5000 characters)`,

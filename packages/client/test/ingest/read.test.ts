@@ -209,16 +209,16 @@ describe('format detection', () => {
     expect((await catchError(readSessions(p, { format: 'session-json' }))).message).toMatch(/not a valid session file/);
   });
 
-  it('an invalid session file names the file and the offending fields, for one session and for a sessions list', async () => {
-    const one = write(JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' }));
+  it('an invalid session file names the file and the offending fields with their lines, for one session and for a sessions list', async () => {
+    const one = write(JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' }, null, 2));
     const e1 = await catchError(readSessions(one));
     expect(e1.file).toBe(one);
-    expect(e1.message).toBe(`${one}: not a valid session file (traceIds: Invalid input: expected array, received string)`);
-    const list = write(JSON.stringify({ sessions: [{ id: 's1', startTime: 0, endTime: 1 }, { id: 's2', startTime: 'late', endTime: 1 }] }));
+    expect(e1.message).toBe(`${one}: not a valid session file (traceIds (line 6, column 15): Invalid input: expected array, received string)`);
+    const list = write(JSON.stringify({ sessions: [{ id: 's1', startTime: 0, endTime: 1 }, { id: 's2', startTime: 'late', endTime: 1 }] }, null, 2));
     const e2 = await catchError(readSessions(list));
     expect(e2.file).toBe(list);
-    expect(e2.message).toBe(`${list}: not a valid session file (sessions.1.startTime: Invalid input: expected number, received string)`);
-    // The same for a JSON Lines record (a skipped line).
+    expect(e2.message).toBe(`${list}: not a valid session file (sessions.1.startTime (line 10, column 20): Invalid input: expected number, received string)`);
+    // The same for a JSON Lines record (a skipped line), whose line is the warning's.
     const lines = write(`${JSON.stringify({ id: 's1', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' })}\n`, 'jsonl');
     const r = await readSessions(lines);
     expect(r.sessions.map((s) => s.id)).toEqual(['s1']);
@@ -386,12 +386,13 @@ describe('tolerance and warnings', () => {
     });
     const p = write(JSON.stringify({ 'line\nbreak': [row(sid(1))], fine: [row(sid(2)), row('a0\r0')] }));
     const r = await readSessions(p, { format: 'clickhouse' });
+    const lastRow = readFileSync(p, 'utf8').lastIndexOf('{"Timestamp"') + 1; // the skipped row's place in the document
     expect(r.sessions.map((x) => [x.id, x.llmCalls.map((c) => c.id)])).toEqual([['fine', [sid(2)]]]);
     const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
     expect(r.warnings).toEqual([
       // In the file's order: the group `line\nbreak` comes first.
       { code: 'malformed-span', message: `skipped span ${sid(1)}: session id "line\\u000abreak" (the session key its rows are grouped under) ${rule}`, span: sid(1), file: p },
-      { code: 'malformed-span', message: `skipped row "a0\\u000d0": span id (SpanId) "a0\\u000d0" ${rule}`, span: '"a0\\u000d0"', file: p },
+      { code: 'malformed-span', message: `skipped row "a0\\u000d0": span id (SpanId) "a0\\u000d0" ${rule}`, span: '"a0\\u000d0"', file: p, line: 1, column: lastRow },
     ]);
   });
 
@@ -560,7 +561,7 @@ describe('fields a session file has that the format does not define', () => {
   const usage = { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 2 };
   const llm = (id: string, extra: Record<string, unknown> = {}) => ({ kind: 'LLMCall', id, name: 'chat', startTime: 0, endTime: 1, usage, ...extra });
 
-  it('are ignored with a warning naming the file, the JSON path and the likely field; the sessions are read', async () => {
+  it('are ignored with a warning naming the file, the line and column, the JSON path and the likely field; the sessions are read', async () => {
     const doc = {
       sessions: [
         { id: 's1', startTime: 0, endTime: 1, llmcalls: [llm('x')], llmCalls: [llm('a', { usage: { ...usage, inputTokns: 7 } })] },
@@ -571,10 +572,11 @@ describe('fields a session file has that the format does not define', () => {
     const r = await readSessions(p);
     expect(r.sessions.map((s) => [s.id, s.llmCalls.map((c) => c.id)])).toEqual([['s1', ['a']], ['s2', ['b', 'c']]]);
     expect(r.sessions[0]!.llmCalls[0]!.usage).toEqual(usage); // the stray field is not kept
+    const warning = (path: string, hint: string, line: number, column: number) => ({ code: 'unknown-field', message: `${path}: unknown field, ignored ${hint}`, file: p, line, column, path, count: 1 });
     expect(r.warnings).toEqual([
-      { code: 'unknown-field', message: 'sessions[0].llmcalls: unknown field, ignored (did you mean "llmCalls"?)', file: p, path: 'sessions[0].llmcalls', count: 1 },
-      { code: 'unknown-field', message: 'sessions[0].llmCalls[0].usage.inputTokns: unknown field, ignored (did you mean "inputTokens"?)', file: p, path: 'sessions[0].llmCalls[0].usage.inputTokns', count: 1 },
-      { code: 'unknown-field', message: 'sessions[1].llmCalls[1].inputMessages[0].contnet: unknown field, ignored (did you mean "content"?)', file: p, path: 'sessions[1].llmCalls[1].inputMessages[0].contnet', count: 1 },
+      warning('sessions[0].llmcalls', '(did you mean "llmCalls"?)', 7, 7),
+      warning('sessions[0].llmCalls[0].usage.inputTokns', '(did you mean "inputTokens"?)', 38, 13),
+      warning('sessions[1].llmCalls[1].inputMessages[0].contnet', '(did you mean "content"?)', 81, 15),
     ]);
     expect(r.warningCounts).toEqual({ 'unknown-field': 3 });
   });
@@ -608,16 +610,18 @@ describe('fields a session file has that the format does not define', () => {
     const p = write(JSON.stringify({ id: 'big', startTime: 0, endTime: 1, toolCalls }));
     const r = await readSessions(p);
     expect(r.sessions[0]!.toolCalls).toHaveLength(100_000);
+    // A document written on one line is still one document: the first one's column on line 1.
+    const column = readFileSync(p, 'utf8').indexOf('"duration"') + 1;
     expect(r.warnings).toEqual([
-      { code: 'unknown-field', message: 'toolCalls[0].duration: unknown field, ignored; 100000 in all at toolCalls[*].duration', file: p, path: 'toolCalls[0].duration', count: 100_000 },
+      { code: 'unknown-field', message: 'toolCalls[0].duration: unknown field, ignored; 100000 in all at toolCalls[*].duration', file: p, line: 1, column, path: 'toolCalls[0].duration', count: 100_000 },
     ]);
   });
 
   it('a session not recognised as one for a misspelt time is told the likely fields meant', async () => {
-    const p = write(JSON.stringify({ id: 's', startTme: 0, endTim: 1, llmCalls: [] }));
+    const p = write(JSON.stringify({ id: 's', startTme: 0, endTim: 1, llmCalls: [] }, null, 2));
     expect((await catchError(readSessions(p))).message).toBe(
       `${p}: not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file; ` +
-        'as a session: startTme: unknown field, ignored (did you mean "startTime"?); endTim: unknown field, ignored (did you mean "endTime"?))',
+        'as a session: startTme (line 3, column 3): unknown field, ignored (did you mean "startTime"?); endTim (line 4, column 3): unknown field, ignored (did you mean "endTime"?))',
     );
     const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ id: 's', startTme: 0, endTime: 1 })}\n{"id":"x","other":1}\n`, 'jsonl');
     const r = await readSessions(lines);
@@ -630,9 +634,10 @@ describe('fields a session file has that the format does not define', () => {
   it('a file refused for a missing field names the unknown ones after it (the likely typo)', async () => {
     const p = write(JSON.stringify({ id: 's', startTime: 0, endTime: 1, llmCalls: [{ kind: 'LLMCall', id: 'a', name: 'chat', startTme: 0, endTime: 1, usage }] }));
     const e = await catchError(readSessions(p));
+    // On one line: the call lacking `startTime` begins at column 49, its `startTme` is at column 90.
     expect(e.message).toBe(
-      `${p}: not a valid session file (llmCalls.0.startTime: Invalid input: expected number, received undefined; ` +
-        'llmCalls[0].startTme: unknown field, ignored (did you mean "startTime"?))',
+      `${p}: not a valid session file (llmCalls.0.startTime (line 1, column 49): Invalid input: expected number, received undefined; ` +
+        'llmCalls[0].startTme (line 1, column 90): unknown field, ignored (did you mean "startTime"?))',
     );
     // On a JSON Lines line, the same words in the skipped line's warning (and no unknown-field warning of its own).
     const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTme: 0, endTime: 1 })}\n`, 'jsonl');

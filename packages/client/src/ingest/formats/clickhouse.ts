@@ -8,7 +8,7 @@ import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeIdField, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 import { isObj } from '../messages.js';
-import { spanLabel, type Where } from './otlp.js';
+import { spanLabel, warnAt, type Where } from './otlp.js';
 
 type Obj = Record<string, unknown>;
 
@@ -127,19 +127,21 @@ export function* clickHouseSpans(data: unknown, warnings: WarningSink, where: Wh
       ? Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v : []] as [string, unknown[]])
       : [];
   for (const [sessionId, rows] of groups) {
-    for (const row of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
       try {
         yield decodeClickHouseRow(row, sessionId);
       } catch (err) {
         const r = isObj(row) ? row : {};
         const label = spanLabel(String(r.SpanId ?? r.SpanName ?? '(unnamed)'));
-        warnings.add({
-          code: 'malformed-span',
+        const warning = {
+          code: 'malformed-span' as const,
           message: `skipped row ${label}: ${errorMessage(err)}`,
           span: label,
           file: where.file,
           ...(where.line !== undefined ? { line: where.line } : {}),
-        });
+        };
+        warnAt(warnings, where, warning, () => (sessionId === undefined ? [i] : [sessionId, i]));
       }
     }
   }

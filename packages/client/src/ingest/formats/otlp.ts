@@ -1,7 +1,8 @@
 /** OTLP/JSON `ExportTraceServiceRequest` / `TracesData` → common spans. One malformed span is skipped, not fatal. */
 import { hasControlCharacter, MAX_EPOCH_MS, quoteControlCharacters } from '@mce/core';
 import type { SpanEvent, SpanRecord, SpanStatusCode } from '../span.js';
-import { errorMessage, type WarningSink } from '../errors.js';
+import { errorMessage, type IngestWarning, type WarningSink } from '../errors.js';
+import type { JsonPath, PendingPositions } from '../json-position.js';
 import { isObj } from '../messages.js';
 import { decodeIdField, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 
@@ -15,7 +16,24 @@ export function isOtlpRequest(v: unknown): boolean {
 export interface Where {
   file: string;
   line?: number;
+  /**
+   * A file that is one JSON document: its warnings about a span wait here for the span's line and column, and `path`
+   * is where the request (or rows) read is in the document (none: the root).
+   */
+  positions?: PendingPositions;
+  path?: JsonPath;
 }
+
+/**
+ * Adds a warning about the record at `keys()` (below `where.path`): in a file that is one document, it is then given
+ * the record's line and column. `keys` is only called for that, and only for a warning kept.
+ */
+export function warnAt(warnings: WarningSink, where: Where, warning: IngestWarning, keys: () => JsonPath): void {
+  if (warnings.add(warning) && where.positions) where.positions.add(warning, { path: [...(where.path ?? []), ...keys()] });
+}
+
+/** The first of `keys` that `v` has a value for (the spelling a file uses for a field, as `??` picks it). */
+const keyOf = (v: Record<string, unknown>, keys: readonly string[]): string | undefined => keys.find((k) => v[k] !== undefined && v[k] !== null);
 
 /** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start or end time). */
 function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
@@ -84,28 +102,41 @@ export const spanLabel = (label: string): string => (hasControlCharacter(label) 
 /** Every span of one request; malformed spans become counted warnings naming the span. */
 export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
   if (!isObj(request)) return;
-  for (const rs of list(request.resourceSpans ?? request.resource_spans)) {
+  const resourceSpans = list(request.resourceSpans ?? request.resource_spans);
+  for (let i = 0; i < resourceSpans.length; i++) {
+    const rs = resourceSpans[i];
     if (!isObj(rs)) continue;
     const resource = decodeKeyValues(isObj(rs.resource) ? rs.resource.attributes : undefined);
-    const scopeSpans = rs.scopeSpans ?? rs.scope_spans ?? rs.instrumentationLibrarySpans;
-    for (const ss of list(scopeSpans)) {
+    const scopeSpans = list(rs.scopeSpans ?? rs.scope_spans ?? rs.instrumentationLibrarySpans);
+    for (let j = 0; j < scopeSpans.length; j++) {
+      const ss = scopeSpans[j];
       if (!isObj(ss)) continue;
       const sc = ss.scope ?? ss.instrumentationLibrary;
       const scope = isObj(sc) && typeof sc.name === 'string' ? sc.name : undefined;
-      for (const raw of list(ss.spans)) {
+      const spans = list(ss.spans);
+      for (let k = 0; k < spans.length; k++) {
+        const raw = spans[k];
         try {
           yield decodeOtlpSpan(raw, resource, scope);
         } catch (err) {
           const r = isObj(raw) ? raw : {};
           const id = r.spanId ?? r.span_id;
           const label = spanLabel(typeof id === 'string' ? id : typeof r.name === 'string' ? r.name : '(unnamed)');
-          warnings.add({
+          const warning: IngestWarning = {
             code: 'malformed-span',
             message: `skipped span ${label}: ${errorMessage(err)}`,
             span: label,
             file: where.file,
             ...(where.line !== undefined ? { line: where.line } : {}),
-          });
+          };
+          warnAt(warnings, where, warning, () => [
+            keyOf(request, ['resourceSpans', 'resource_spans']) ?? 'resourceSpans',
+            i,
+            keyOf(rs, ['scopeSpans', 'scope_spans', 'instrumentationLibrarySpans']) ?? 'scopeSpans',
+            j,
+            'spans',
+            k,
+          ]);
         }
       }
     }

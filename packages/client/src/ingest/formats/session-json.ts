@@ -1,6 +1,8 @@
 /** The project's own session JSON (one session or `{ "sessions": [...] }`), validated with core's SessionFileSchema. */
-import { isSessionListDocument, issueLines, SessionFileSchema, SessionSchema, UnknownFields, type Session } from '@mce/core';
+import { isSessionListDocument, SessionFileSchema, SessionSchema, UnknownFields, type Session, type UnknownFieldNote } from '@mce/core';
+import type { z } from 'zod';
 import type { IngestWarning } from '../errors.js';
+import { positionText, type JsonPlace, type JsonPosition } from '../json-position.js';
 import { isObj } from '../messages.js';
 
 export function isSessionDocument(v: unknown): boolean {
@@ -13,8 +15,36 @@ export function isSessionDocument(v: unknown): boolean {
 /** The `{ "sessions": [...] }` member of core's SessionFileSchema. */
 const [SessionListSchema] = SessionFileSchema.options;
 
-/** At most five lines of a list, then how many more. */
-const firstFive = (lines: string[]) => (lines.length > 5 ? [...lines.slice(0, 5), `and ${lines.length - 5} more`] : lines);
+/**
+ * One fault of a session document, `path: message`. `place`: where it is in the document (the value at the path, an
+ * unknown field's key, the object lacking a required field), to name its line and column in a whole document's text.
+ * A summary (`and 3 more`) has neither path nor place.
+ */
+export interface DocumentIssue {
+  path?: string;
+  message: string;
+  place?: JsonPlace;
+}
+
+/** At most five of a list, then how many more. */
+const firstFive = (issues: DocumentIssue[]): DocumentIssue[] => (issues.length > 5 ? [...issues.slice(0, 5), { message: `and ${issues.length - 5} more` }] : issues);
+
+/** zod's issues, each with its path (`sessions.1.startTime`) and place. */
+const schemaIssues = (error: z.ZodError): DocumentIssue[] =>
+  error.issues.map((i) => {
+    const keys = i.path.filter((k): k is string | number => typeof k !== 'symbol');
+    return { path: keys.join('.') || '(root)', message: i.message, place: { path: keys } };
+  });
+
+/** An unknown field's note as an issue; its place is the field's key. */
+const noteIssue = (n: UnknownFieldNote): DocumentIssue =>
+  n.path === undefined || n.keys === undefined || !n.message.startsWith(`${n.path}: `)
+    ? { message: n.message }
+    : { path: n.path, message: n.message.slice(n.path.length + 2), place: { path: n.keys, key: true } };
+
+/** An issue as a message names it: `path (line N, column M): message` when its position is known. */
+export const issueText = (issue: DocumentIssue, at?: JsonPosition): string =>
+  issue.path === undefined ? issue.message : `${issue.path}${positionText(at)}: ${issue.message}`;
 
 /**
  * Sessions of a parsed session document and the fields it has that the format does not define (ignored, for the
@@ -23,36 +53,44 @@ const firstFive = (lines: string[]) => (lines.length > 5 ? [...lines.slice(0, 5)
  * `sessions` list, else one session) rather than tried as a union, whose failure names only the root. `line`: where
  * the document is in its file (JSON Lines), kept with its unknown fields.
  */
-export function parseSessionDocument(v: unknown, line?: number): { sessions: Session[]; unknownFields: UnknownFields } | { issues: string[] } {
+export function parseSessionDocument(v: unknown, line?: number): { sessions: Session[]; unknownFields: UnknownFields } | { issues: DocumentIssue[] } {
   const unknownFields = new UnknownFields().check(v, line);
   // A `sessions` member makes it a list document even when it is no list: its fault is then named, not a session's.
   const parsed = isSessionListDocument(v) ? SessionListSchema.safeParse(v) : SessionSchema.safeParse(v);
   if (!parsed.success) {
-    return { issues: [...firstFive(issueLines(parsed.error)), ...firstFive(unknownFields.notes().map((n) => n.message))] };
+    return { issues: [...firstFive(schemaIssues(parsed.error)), ...firstFive(unknownFields.notes().map(noteIssue))] };
   }
   return { sessions: ('sessions' in parsed.data ? parsed.data.sessions : [parsed.data]) as Session[], unknownFields };
 }
 
-/** Warnings for the unknown fields of a file's session documents: one per place, naming the file and (JSON Lines) line. */
-export function unknownFieldWarnings(fields: UnknownFields, file: string): IngestWarning[] {
-  return fields.notes().map(({ message, count, path, line }) => ({
-    code: 'unknown-field',
-    message,
-    file,
-    ...(line === undefined ? {} : { line }),
-    ...(path === undefined ? {} : { path }),
-    count,
+/**
+ * Warnings for the unknown fields of a file's session documents: one per place, naming the file and (JSON Lines) line;
+ * each with the place of its first field, for a whole document to name its line and column.
+ */
+export function unknownFieldWarnings(fields: UnknownFields, file: string): { warning: IngestWarning; place?: JsonPlace }[] {
+  return fields.notes().map(({ message, count, path, keys, line }) => ({
+    warning: {
+      code: 'unknown-field',
+      message,
+      file,
+      ...(line === undefined ? {} : { line }),
+      ...(path === undefined ? {} : { path }),
+      count,
+    },
+    ...(keys === undefined ? {} : { place: { path: keys, key: true } }),
   }));
 }
 
 /**
  * For a document of no known format: when it has an `id` and a field whose name is close to one of a session
- * (`startTme`), the likely session fields meant (`; as a session: startTme: unknown field, … (did you mean
- * "startTime"?)`), else ''. A session misspelling `startTime` is not recognised as one, and would otherwise only be
- * told it is in no known format.
+ * (`startTme`), the likely session fields meant, else none. A session misspelling `startTime` is not recognised as
+ * one, and would otherwise only be told it is in no known format.
  */
-export function misspeltSessionHint(v: unknown): string {
-  if (!isObj(v) || typeof v.id !== 'string') return '';
-  const near = new UnknownFields().check(v).notes().filter((n) => n.suggestion !== undefined);
-  return near.length === 0 ? '' : `; as a session: ${firstFive(near.map((n) => n.message)).join('; ')}`;
+export function misspeltSessionFields(v: unknown): DocumentIssue[] {
+  if (!isObj(v) || typeof v.id !== 'string') return [];
+  return firstFive(new UnknownFields().check(v).notes().filter((n) => n.suggestion !== undefined).map(noteIssue));
 }
+
+/** The likely session fields meant as a message's ending (`; as a session: startTme: unknown field, … (did you mean "startTime"?)`), or ''. */
+export const misspeltSessionHint = (fields: readonly DocumentIssue[], positions: readonly (JsonPosition | undefined)[] = []): string =>
+  fields.length === 0 ? '' : `; as a session: ${fields.map((f, i) => issueText(f, positions[i])).join('; ')}`;

@@ -1,0 +1,123 @@
+/**
+ * Where places of a JSON document are in its text (line and column), found by their JSON path. Documents are parsed
+ * with JSON.parse, which keeps no positions; when a reader has something to report about a place (a field of the wrong
+ * type, a missing one, an unknown one, a span it skipped), the text is scanned again here, once for all the places of
+ * that report. A document read without a fault is never scanned twice.
+ */
+import { readFile } from 'node:fs/promises';
+import jsonc from 'jsonc-parser';
+import type { IngestWarning } from './errors.js';
+
+/** Keys and list positions from the document's root, e.g. `['sessions', 0, 'llmCalls', 3, 'startTime']`. */
+export type JsonPath = readonly (string | number)[];
+
+/** 1-based line and column (in UTF-16 code units, as editors count them for most text). */
+export interface JsonPosition {
+  line: number;
+  column: number;
+}
+
+/** A place to find: the value at `path`, or with `key` the field's name (an unknown field is named by its key). */
+export interface JsonPlace {
+  path: JsonPath;
+  key?: boolean;
+}
+
+/** The text the way the readers parse it: a leading byte order mark is no part of it. */
+export const withoutBom = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
+/**
+ * The position of each place in `text` (a JSON document that JSON.parse accepted): of its key or value; of the
+ * nearest enclosing value that is there when the place is not (the object that lacks a required field); undefined
+ * when not even the root is (the text is not that document), and for no place. A key written twice is found where
+ * JSON.parse takes it from: the last time. The text is not scanned when no place is asked for.
+ */
+export function locateInJson(text: string, places: readonly (JsonPlace | undefined)[]): (JsonPosition | undefined)[] {
+  const wanted = places.filter((p) => p !== undefined);
+  if (wanted.length === 0) return places.map(() => undefined);
+  const id = (path: JsonPath) => JSON.stringify(path);
+  // Every value on the way to a place is recorded; the others (most of a big document) are skipped unrecorded.
+  const onTheWay = new Set<string>();
+  const keysWanted = new Set<string>();
+  for (const { path, key } of wanted) {
+    for (let n = 0; n <= path.length; n++) onTheWay.add(id(path.slice(0, n)));
+    if (key) keysWanted.add(id(path));
+  }
+  const values = new Map<string, JsonPosition>();
+  const keys = new Map<string, JsonPosition>();
+  const at = (line: number, character: number): JsonPosition => ({ line: line + 1, column: character + 1 });
+  /** Records a value that is on the way; false (do not look inside) for one that is not. */
+  const value = (line: number, character: number, path: () => jsonc.JSONPath): boolean => {
+    const p = id(path());
+    if (!onTheWay.has(p)) return false;
+    values.set(p, at(line, character));
+    return true;
+  };
+  jsonc.visit(text, {
+    onObjectBegin: (_offset, _length, line, character, path) => value(line, character, path),
+    onArrayBegin: (_offset, _length, line, character, path) => value(line, character, path),
+    // Given, though there is nothing to do at an end: without them, the library never stops skipping an object or list.
+    onObjectEnd: () => undefined,
+    onArrayEnd: () => undefined,
+    onLiteralValue: (_value, _offset, _length, line, character, path) => void value(line, character, path),
+    onObjectProperty: (name, _offset, _length, line, character, path) => {
+      if (keysWanted.size === 0) return;
+      const p = id([...path(), name]);
+      if (keysWanted.has(p)) keys.set(p, at(line, character));
+    },
+  }, { disallowComments: true });
+  return places.map((place) => {
+    if (place === undefined) return undefined;
+    const { path, key } = place;
+    if (key) {
+      const found = keys.get(id(path));
+      if (found) return found;
+    }
+    for (let n = path.length; n >= 0; n--) {
+      const found = values.get(id(path.slice(0, n)));
+      if (found) return found;
+    }
+    return undefined;
+  });
+}
+
+/** ` (line N, column M)`, or '' when the place was not found: how a message names a place of a whole document. */
+export const positionText = (at: JsonPosition | undefined): string => (at ? ` (line ${at.line}, column ${at.column})` : '');
+
+/** The text of a whole-document file, read again to find places in it; undefined when it cannot be read any more. */
+export async function documentText(file: string): Promise<string | undefined> {
+  try {
+    return withoutBom(await readFile(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Warnings about places of one whole-document file, waiting for their line and column: the file's text is read and
+ * scanned once, after the document was read, and only when there is such a warning.
+ */
+export class PendingPositions {
+  readonly #pending: { warning: IngestWarning; place: JsonPlace }[] = [];
+
+  add(warning: IngestWarning, place: JsonPlace): void {
+    this.#pending.push({ warning, place });
+  }
+
+  get size(): number {
+    return this.#pending.length;
+  }
+
+  /** Gives each waiting warning the `line` and `column` of its place in `file`. */
+  async resolve(file: string): Promise<void> {
+    if (this.#pending.length === 0) return;
+    const pending = this.#pending.splice(0);
+    const text = await documentText(file);
+    if (text === undefined) return;
+    const found = locateInJson(text, pending.map((p) => p.place));
+    for (const [i, { warning }] of pending.entries()) {
+      const at = found[i];
+      if (at) Object.assign(warning, { line: at.line, column: at.column });
+    }
+  }
+}
