@@ -136,6 +136,37 @@ describe('mce compute --input', () => {
     }]);
   });
 
+  it('names the line and column of bad and unknown fields of a pretty-printed session file', async () => {
+    const ws = tempWorkspace();
+    const text = readFileSync(example('sessions/mcp-tools.json'), 'utf8');
+    // The session's, its MAS call's and its agent call's `startTime` (lines 4, 18 and 31) misspelt.
+    const bad = join(ws.dir, 'bad.json');
+    writeFileSync(bad, text.replace(/"startTime"/g, (m, at: number) => (at < text.indexOf('"taskCalls"') ? '"startTme"' : m)));
+    const refused = await runCli(['compute', '--input', bad, '--json', '--no-store'], ws);
+    const missing = 'Invalid input: expected number, received undefined';
+    const misspelt = 'unknown field, ignored (did you mean "startTime"?)';
+    expect([refused.code, refused.stdout, refused.stderr]).toEqual([2, '', `mce: ${bad}: not a valid session file (` +
+      `startTime (line 1, column 1): ${missing}; masCalls.0.startTime (line 13, column 5): ${missing}; agentCalls.0.startTime (line 26, column 5): ${missing}; ` +
+      `startTme (line 4, column 3): ${misspelt}; masCalls[0].startTme (line 18, column 7): ${misspelt}; agentCalls[0].startTme (line 31, column 7): ${misspelt})\n`]);
+    // A field of no meaning is a warning: its line and column are fields of the logged record.
+    const typo = join(ws.dir, 'typo.json');
+    writeFileSync(typo, readFileSync(example('sessions/single-agent-tool.json'), 'utf8').replaceAll('"requestModel"', '"requestModle"'));
+    const run = await runCli(['compute', '--input', typo, '--metrics', 'LLMCallCount', '--json', '--no-store'], ws);
+    expect(run.code).toBe(0);
+    const logged = run.stderr.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.map(({ time: _time, ...l }) => l)).toEqual([{
+      level: 40,
+      code: 'unknown-field',
+      message: 'llmCalls[0].requestModle: unknown field, ignored (did you mean "requestModel"?); 2 in all at llmCalls[*].requestModle',
+      file: typo,
+      path: 'llmCalls[0].requestModle',
+      count: 2,
+      line: 56,
+      column: 7,
+      msg: 'ingest warning',
+    }]);
+  });
+
   it('prints a table per session for people', async () => {
     const run = await runCli(['compute', '--input', example('sessions/single-agent-tool.json'), '--no-store'], tempWorkspace());
     expect(run.stdout).toMatch(/^Session weather-001\nLevel\s+Measures\s+Metric\s+Value\s+Unit\s+Reasoning/);
