@@ -226,7 +226,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   app.post('/sessions', async (c) => {
     const text = await bodyText(c);
     const doc = parseSessionDocument(parseJson(text));
-    // The body's text is kept for this request only; places in it are looked up only when there is a fault to name.
+    // Places in the body's text (line and column) are looked up only when there is something to name.
     if ('issues' in doc) {
       const found = locateInJson(text, doc.issues.map((i) => i.place));
       throw new BadRequest(`not an mce session document: ${doc.issues.map((issue, i) => issueText(issue, found[i])).join('; ')}`);

@@ -104,10 +104,6 @@ export class PendingPositions {
     this.#pending.push({ warning, place });
   }
 
-  get size(): number {
-    return this.#pending.length;
-  }
-
   /** Gives each waiting warning the `line` and `column` of its place in `file`. */
   async resolve(file: string): Promise<void> {
     if (this.#pending.length === 0) return;
