@@ -458,9 +458,9 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         name: root.span.name,
         startTime: minOf(list, (n) => n.span.startTime),
         endTime: maxOf(list, (n) => n.span.endTime),
-        // The run's outcome is its root span's, as an explicit MAS call's is its own: a tool error the agent handled
-        // does not make the run an error.
-        status: statusOf(root.span).status === 'error' ? 'error' : 'unset',
+        // The run's outcome is its root span's (ok, error or unset), as an explicit MAS call's is its own: a tool error
+        // the agent handled does not make the run an error.
+        status: statusOf(root.span).status,
         ...ifDefined('workflowName', stringField(root.span, 'workflowName')),
         ...ifDefined('attributes', missing === undefined ? undefined : { [MISSING_PARENT_KEY]: missing }),
       });

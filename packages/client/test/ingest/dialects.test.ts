@@ -215,6 +215,9 @@ describe('dialect details', () => {
     expect(s.toolCalls[0]!.status).toBe('error');
     const failed = normalise([span('3', { name: 'invoke_agent helper', 'gen_ai.operation.name': 'invoke_agent' }, { status: { code: 'error' } })]);
     expect(failed.masCalls[0]!.status).toBe('error');
+    // An OK root is an OK run, as an explicit MAS call's OK span is.
+    const ok = normalise([span('4', { name: 'invoke_agent helper', 'gen_ai.operation.name': 'invoke_agent' }, { status: { code: 'ok' } })]);
+    expect([ok.masCalls[0]!.status, ok.agentCalls[0]!.status]).toEqual(['ok', 'ok']);
   });
 
   it('a parent cycle in a broken file is cut, once, where its walk closes; the calls below it keep their parents', () => {
