@@ -165,6 +165,19 @@ describe('dialect details', () => {
     expect(s.taskCalls[0]).toMatchObject({ taskName: 'draft', agentCallId: '0000000000000002' });
   });
 
+  it('OpenInference: a CHAIN between the root CHAIN and its agents is a task, not a second MAS call; kinds in any case', () => {
+    const s = normalise([
+      span('1', { name: 'crew', 'openinference.span.kind': 'CHAIN' }),
+      span('2', { name: 'plan', 'openinference.span.kind': 'CHAIN' }, { parentSpanId: '1' }),
+      span('3', { name: 'writer', 'openinference.span.kind': 'agent', 'agent.name': 'writer' }, { parentSpanId: '2' }),
+      span('4', { name: 'ChatCompletion', 'openinference.span.kind': 'llm', 'llm.model_name': 'gpt-4o' }, { parentSpanId: '3' }),
+    ]);
+    expect(s.masCalls.map((m) => m.id)).toEqual(['0000000000000001']);
+    expect(s.taskCalls.map((t) => [t.id, t.parentId, t.masCallId])).toEqual([['0000000000000002', '0000000000000001', '0000000000000001']]);
+    expect(s.agentCalls.map((a) => [a.agentName, a.parentId, a.masCallId])).toEqual([['writer', '0000000000000002', '0000000000000001']]);
+    expect(s.llmCalls.map((c) => [c.requestModel, c.agentCallId])).toEqual([['gpt-4o', '0000000000000003']]);
+  });
+
   it('OpenInference: a TOOL span\'s arguments are its input.value, not tool.parameters (the tool\'s JSON schema)', () => {
     const s = normalise([
       span('1', {
@@ -220,6 +233,29 @@ describe('dialect details', () => {
     expect([ok.masCalls[0]!.status, ok.agentCalls[0]!.status]).toEqual(['ok', 'ok']);
   });
 
+  it('an implicit MAS call is named after its trace\'s root span, even when a child span started first (clocks of two services)', () => {
+    const s = normalise([
+      span('1', { name: 'handle_request' }, { startTime: 5000, endTime: 5100 }),
+      span('2', { 'gen_ai.operation.name': 'chat' }, { parentSpanId: '1', startTime: 4990, endTime: 5050 }),
+    ]);
+    expect(s.masCalls).toEqual([{ kind: 'MASCall', id: T, traceId: T, name: 'handle_request', startTime: 4990, endTime: 5100, status: 'unset' }]);
+  });
+
+  it('a MAS call is attributed to no agent by name; the calls below it are', () => {
+    const s = normalise([
+      span('1', { name: 'invoke_agent coder', 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coder' }, { startTime: 100, endTime: 9000 }),
+      span('2', { name: 'invoke_workflow build', 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.agent.name': 'coder' }, { startTime: 200, endTime: 300 }),
+      span('3', { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'coder' }, { parentSpanId: '2', startTime: 210, endTime: 220 }),
+    ]);
+    expect(s.masCalls.map((m) => [m.id, m.agentCallId])).toEqual([['0000000000000002', undefined]]);
+    expect(s.llmCalls.map((c) => [c.agentCallId, c.masCallId])).toEqual([['0000000000000001', '0000000000000002']]);
+  });
+
+  it('an attribute that is there but empty gives way to the next dialect\'s attribute for the field', () => {
+    const s = normalise([span('1', { 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': '', 'llm.model_name': 'gpt-4o', 'gen_ai.system': '', 'llm.provider': 'openai' })]);
+    expect(s.llmCalls.map((c) => [c.requestModel, c.provider])).toEqual([['gpt-4o', 'openai']]);
+  });
+
   it('a parent cycle in a broken file is cut, once, where its walk closes; the calls below it keep their parents', () => {
     const s = normalise([
       span('1', { name: 'invoke_agent a', 'gen_ai.operation.name': 'invoke_agent' }, { parentSpanId: '2' }),
@@ -273,6 +309,22 @@ describe('dialect details', () => {
     ]);
     expect(s.llmCalls[0]!.outputMessages).toEqual([{ role: 'assistant', content: '4' }]);
     expect(s.finalResponse).toBe('4');
+    // AI SDK 4 names the counts promptTokens / completionTokens.
+    expect(s.llmCalls[0]!.usage).toEqual({ inputTokens: 9, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 0, totalTokens: 10 });
+  });
+
+  it('Vercel: the cache counts of the provider metadata (Anthropic, OpenAI)', () => {
+    const s = normalise([
+      span('1', {
+        'ai.operationId': 'ai.generateText.doGenerate', 'ai.usage.inputTokens': 20, 'ai.usage.outputTokens': 5,
+        'ai.response.providerMetadata': JSON.stringify({ anthropic: { cacheCreationInputTokens: 7, cacheReadInputTokens: 3 } }),
+      }),
+      span('2', {
+        'ai.operationId': 'ai.streamText.doStream', 'ai.usage.inputTokens': 20, 'ai.usage.outputTokens': 5,
+        'ai.response.providerMetadata': JSON.stringify({ openai: { cachedPromptTokens: 4 } }),
+      }),
+    ]);
+    expect(s.llmCalls.map((c) => [c.usage.cacheReadTokens, c.usage.cacheWriteTokens, c.usage.totalTokens])).toEqual([[3, 7, 25], [4, 0, 25]]);
   });
 
   it('agent attribution by name when agent spans are not ancestors and there is no checkpoint namespace', () => {

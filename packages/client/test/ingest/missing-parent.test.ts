@@ -64,6 +64,18 @@ describe('calls whose parent span is not among the spans', () => {
     expect(s.llmCalls.map((c) => c.attributes)).toEqual([chat, { ...chat, [MISSING_PARENT_KEY]: id('7') }]);
   });
 
+  it('the warning names the first five spans whose parent is missing, and counts the others', () => {
+    const message = (n: number) => {
+      const warnings = new WarningSink();
+      normaliseSession('part', Array.from({ length: n }, (_, i) => span(String(i + 1), chat, 10 + i, `f${i + 1}`)), { warnings });
+      return warnings.list.map((w) => [w.code, w.message]);
+    };
+    const pairs = (n: number) => Array.from({ length: n }, (_, i) => `${id(String(i + 1))} → ${id(`f${i + 1}`)}`).join(', ');
+    const tail = ': they are roots here, linked through that parent only once the store holds it as a call (another part of the session)';
+    expect(message(5)).toEqual([['unknown-parent', `5 span(s) of session part name a parent span that is not among its spans (span → missing parent: ${pairs(5)})${tail}`]]);
+    expect(message(6)).toEqual([['unknown-parent', `6 span(s) of session part name a parent span that is not among its spans (span → missing parent: ${pairs(5)}, … (1 more))${tail}`]]);
+  });
+
   it('a broken parent cycle is cut, not reported as a missing parent', () => {
     const s = normaliseSession('cycle', [span('1', chat, 10, '2'), span('2', agent, 11, '1')], { warnings: new WarningSink() });
     for (const c of [...s.agentCalls, ...s.llmCalls]) expect(c.attributes?.[MISSING_PARENT_KEY]).toBeUndefined();
