@@ -123,6 +123,15 @@ describe('a session written in parts: two implicit MAS calls of one trace', () =
     expect(mergeSessions(other, orphaned).masCalls).toStrictEqual([named]);
   });
 
+  it('parts that start together: the part written first names it; an empty mark names no span (a real root)', () => {
+    const first = part(20, 60, { masCalls: [implicitMas(T1, 20, 60, { name: 'chat', attributes: { [MISSING]: 'x1' } })] });
+    const second = part(20, 90, { masCalls: [implicitMas(T1, 20, 90, { name: 'tool', attributes: { [MISSING]: 'x2' } })] });
+    expect(mergeSessions(first, second).masCalls).toStrictEqual([implicitMas(T1, 20, 90, { name: 'chat', attributes: { [MISSING]: 'x1' } })]);
+    expect(mergeSessions(second, first).masCalls).toStrictEqual([implicitMas(T1, 20, 90, { name: 'tool', attributes: { [MISSING]: 'x2' } })]);
+    const unmarked = part(30, 90, { masCalls: [implicitMas(T1, 30, 90, { name: 'root', attributes: { [MISSING]: '' } })] });
+    expect(mergeSessions(first, unmarked).masCalls).toStrictEqual([implicitMas(T1, 20, 90, { name: 'root', attributes: { [MISSING]: '' } })]);
+  });
+
   it('implicit MAS calls of different traces stay apart', () => {
     const second = part(200, 300, { traceIds: [T2], masCalls: [implicitMas(T2, 200, 300)] });
     expect(mergeSessions(withRoot, second).masCalls.map((m) => m.id)).toEqual([T1, T2]);
@@ -169,6 +178,63 @@ describe('a session written in parts: missing parent spans', () => {
     const merged = mergeSessions(part(10, 15, { llmCalls: [x] }), part(11, 12, { toolCalls: [y] }));
     const linked = [merged.llmCalls[0]!.parentId, merged.toolCalls[0]!.parentId];
     expect(linked.filter((p) => p !== undefined)).toHaveLength(1);
+    // The walk starts at the stored call and closes at the part's: x is linked (its mark removed), y stays as it came.
+    expect(merged.llmCalls).toStrictEqual([{ ...x, parentId: 'y', attributes: {} }]);
+    expect(merged.toolCalls).toStrictEqual([y]);
+  });
+
+  it('an agent a call leaves takes its user input and final response again, from the LLM calls it keeps', () => {
+    // Stored: the LLM call was given to the planner by name; its real parent, the helper, arrives in the part.
+    const l = llm('l', 100, {
+      agentCallId: 'a1', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'planner', [MISSING]: 'a2' },
+      inputMessages: [{ role: 'user', content: 'q?' }], outputMessages: [{ role: 'assistant', content: 'ans.' }],
+    });
+    const planner = agent('a1', 0, 1000, { agentName: 'planner', userInput: 'q?', finalResponse: 'ans.' });
+    const helper = agent('a2', 50, 300, { agentName: 'helper' });
+    const merged = mergeSessions(part(0, 1000, { agentCalls: [planner], llmCalls: [l] }), part(50, 300, { agentCalls: [helper] }));
+    expect(merged.llmCalls).toStrictEqual([{ ...l, parentId: 'a2', agentCallId: 'a2', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.agent.name': 'planner' } }]);
+    expect(merged.agentCalls).toStrictEqual([agent('a1', 0, 1000, { agentName: 'planner' }), { ...helper, userInput: 'q?', finalResponse: 'ans.' }]);
+  });
+});
+
+describe('a session written in parts: links, what is written, and the header', () => {
+  it('a call is never its own agent or MAS call', () => {
+    const w: MASCall = { kind: 'MASCall', id: 'w', traceId: T1, name: 'wf', startTime: 0, endTime: 1000, status: 'ok', masCallId: 'w' };
+    const a1 = agent('a1', 100, 500, { parentId: 'w', agentCallId: 'a1' });
+    const merged = mergeSessions(part(0, 10, { llmCalls: [llm('l', 0)] }), part(0, 1000, { masCalls: [w], agentCalls: [a1] }));
+    expect(merged.masCalls).toStrictEqual([{ kind: 'MASCall', id: 'w', traceId: T1, name: 'wf', startTime: 0, endTime: 1000, status: 'ok' }]);
+    expect(merged.agentCalls).toStrictEqual([agent('a1', 100, 500, { parentId: 'w', masCallId: 'w' })]);
+  });
+
+  it('of MAS calls that start together, a call without a MAS ancestor takes the shorter (first in start order, as read at once)', () => {
+    const long: MASCall = { kind: 'MASCall', id: 'long', traceId: T1, name: 'wf', startTime: 0, endTime: 100, status: 'ok' };
+    const short: MASCall = { ...long, id: 'short', endTime: 50 };
+    const merged = mergeSessions(part(0, 100, { masCalls: [long, short] }), part(0, 5, { llmCalls: [llm('l', 0)] }));
+    expect(merged.llmCalls.map((c) => c.masCallId)).toEqual(['short']);
+  });
+
+  it('a part is written with the stored calls it changed only', () => {
+    const stored = part(0, 100, { masCalls: [implicitMas(T1, 0, 100)], llmCalls: [llm('l1', 0, { masCallId: T1 })] });
+    const other = part(200, 300, {
+      traceIds: [T2], masCalls: [implicitMas(T2, 200, 300)], llmCalls: [llm('l2', 250, { traceId: T2, masCallId: T2 })],
+    });
+    const write = planSessionWrite(stored, other);
+    expect(write.session).toStrictEqual(other);
+    expect(write.removed).toEqual([]);
+  });
+
+  it('parts that start (end) together: the user input (final response) of the part written first', () => {
+    const first = part(0, 100, { userInput: 'first question', finalResponse: 'first answer' });
+    const second = part(0, 100, { userInput: 'second question', finalResponse: 'second answer' });
+    expect([mergeSessions(first, second).userInput, mergeSessions(first, second).finalResponse]).toEqual(['first question', 'first answer']);
+    expect([mergeSessions(second, first).userInput, mergeSessions(second, first).finalResponse]).toEqual(['second question', 'second answer']);
+  });
+
+  it('a stored field that is empty (an empty object included) takes the part\'s', () => {
+    const merged = mergeSessions(part(0, 100, { attributes: {}, serviceName: '' }), part(0, 100, { attributes: { 'service.name': 'svc' }, serviceName: 'svc' }));
+    expect([merged.attributes, merged.serviceName]).toEqual([{ 'service.name': 'svc' }, 'svc']);
+    const kept = mergeSessions(part(0, 100, { attributes: { a: 1 } }), part(0, 100, { attributes: { b: 2 } }));
+    expect(kept.attributes).toEqual({ a: 1 });
   });
 });
 
@@ -196,6 +262,13 @@ describe('a session written in parts: nested workflows, conversation ends, idemp
     // The agent's conversation now holds that LLM call; the MAS call's too.
     expect(merged.agentCalls[0]).toMatchObject({ userInput: 'what?', finalResponse: 'that.' });
     expect(merged.masCalls[0]).toMatchObject({ userInput: 'what?', finalResponse: 'that.' });
+  });
+
+  it('a workflow span below an agent of another part is a task, also when that agent has no MAS call above it', () => {
+    const root = agent('a1', 100, 500); // the root of its own trace, as LangGraph agent spans are
+    const merged = mergeSessions(part(0, 1000, { masCalls: [w], agentCalls: [root] }), part(110, 300, { masCalls: [inner], llmCalls: [below] }));
+    expect(merged.masCalls.map((m) => m.id)).toEqual(['w']);
+    expect(merged.taskCalls.map((t) => [t.id, t.taskName, t.parentId, t.agentCallId, t.masCallId])).toEqual([['q', 'RetrieverQueryEngine', 'a1', 'a1', 'w']]);
   });
 
   it('without a MAS call of its own to keep, the session keeps the workflow as its MAS call', () => {
