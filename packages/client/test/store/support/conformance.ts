@@ -32,6 +32,9 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       await store.writeSessions([session]);
       expect(await store.getSession('sess-rich')).toStrictEqual(session);
       expect(await store.getSession('unknown')).toBeUndefined();
+      // Empty attributes are read back empty, not absent.
+      await store.writeSessions([bareSession('empty-attributes', 5, { attributes: {} })]);
+      expect(await store.getSession('empty-attributes')).toStrictEqual(bareSession('empty-attributes', 5, { attributes: {} }));
     });
 
     it('reads several sessions at once, each as getSession does; unknown ids are left out', async () => {
@@ -217,6 +220,19 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       const before = await store.getSession('fold');
       await store.writeSessions([inner]);
       expect(await store.getSession('fold')).toStrictEqual(before);
+    });
+
+    it('keeps the Session results of a session keyed by its trace id when its implicit MAS call (the same id) is removed', async () => {
+      const traceId = tripInParts('probe').withoutRoot.masCalls[0]!.id;
+      const { withRoot, withoutRoot } = tripInParts(traceId); // the session id is the trace id, as ingestion falls back to
+      await store.writeSessions([withoutRoot]);
+      expect(withoutRoot.masCalls.map((m) => m.id)).toEqual([traceId]);
+      const onSession = metricResult('keyed-session', traceId, { at: 1 });
+      const onImplicit = metricResult('keyed-mas', traceId, { level: 'MASCall', measures: traceId, at: 2 });
+      expect(await store.writeMetricResults(DEFINITIONS, [onSession, onImplicit])).toEqual({ written: 2, rejected: [] });
+      await store.writeSessions([withRoot]);
+      expect((await store.getSession(traceId))?.masCalls.map((m) => m.id)).toEqual([`${traceId}-w`]);
+      expect((await store.getMetricResults(traceId, { recursive: true })).map((r) => r.result.id)).toEqual(['keyed-session']);
     });
 
     it('stores an element id repeated within one write once: first position, last value', async () => {
