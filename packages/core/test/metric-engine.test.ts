@@ -10,6 +10,7 @@ import {
   skip,
   validateMetricResult,
   toMetricResult,
+  unstoredResultIds,
 } from '@mce/core';
 import { constant, metric } from './helpers/metrics.js';
 import { sampleSession } from './helpers/sessions.js';
@@ -102,6 +103,13 @@ describe('MetricEngine', () => {
     });
     expect(Object.keys(result!).at(-1)).toBe('details');
     expect(Object.keys(result!)).toHaveLength(15);
+    // A judge that used no tokens (a local model, say) is a usage like any other.
+    const free = metric('Free', ['Session'], () => ({ value: 1, evaluation: { model: 'local', promptTokens: 0, completionTokens: 0, totalTokens: 0, costUsd: 0 } }), { nature: 'llm-judged' });
+    const run = await engineWith(free).computeLoadedSession(sampleSession());
+    expect(run.failed).toEqual([]);
+    expect(run.results.map((r) => [r.evaluationModel, r.evaluationPromptTokenCount, r.evaluationCompletionTokenCount, r.evaluationTotalTokenCount, r.evaluationCost])).toEqual([
+      ['local', 0, 0, 0, 0],
+    ]);
   });
 
   it('isolates failures: thrown errors, rejections, non-finite values and malformed outcomes are FailedRecords', async () => {
@@ -139,7 +147,10 @@ describe('MetricEngine', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     const odd = metric('Odd', ['ToolCall', 'LLMCall'], (e: ToolCall) => ({ value: 1, details: e.id === 's1-t1' ? { big: 10n } : e.id === 's1-t2' ? cyclic : { ok: true } }));
-    const run = await engineWith(odd).computeLoadedSession(sampleSession());
+    const run = await engineWith(odd).computeLoadedSession(sampleSession(), { runId: 'r' });
+    // Their ids are not stored this time: a re-run of the run id removes what an earlier attempt stored under them.
+    const prefix = resultIdPrefix('r', 's1', 'test', 'Odd', 'ToolCall');
+    expect(unstoredResultIds(run)).toEqual([resultId(prefix, 's1-t1'), resultId(prefix, 's1-t2')]);
     expect(run.failed.map((f) => [f.measures, f.error.split(': ').slice(0, 2).join(': ')])).toEqual([
       ['s1-t1', 'invalid outcome: details cannot be written as JSON'],
       ['s1-t2', 'invalid outcome: details cannot be written as JSON'],
@@ -512,8 +523,10 @@ describe('outcomes that misbehave', () => {
       if (call.id.endsWith('l2')) return { value: 0, skipped: 'not applicable' } as unknown as MetricOutcome;
       throw Object.create(null, { toJSON: { value: () => { throw new Error('no json'); } } }) as unknown;
     });
-    const run = await engineWith(odd).computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Odd'] } });
+    const run = await engineWith(odd).computeLoadedSession(sampleSession(), { metrics: { LLMCall: ['Odd'] }, runId: 'r' });
     expect(run.results).toEqual([]);
+    const prefix = resultIdPrefix('r', 's1', 'test', 'Odd', 'LLMCall');
+    expect(unstoredResultIds(run)).toEqual(['s1-l1', 's1-l2', 's1-l3'].map((id) => resultId(prefix, id)));
     expect(run.skipped).toEqual([{ name: 'Odd', level: 'LLMCall', measures: 's1-l2', reason: 'not applicable' }]);
     expect(run.failed).toEqual([
       { name: 'Odd', level: 'LLMCall', measures: 's1-l1', error: 'invalid outcome: reading it threw: getter boom' },

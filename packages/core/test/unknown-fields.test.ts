@@ -121,6 +121,18 @@ describe('unknown fields of a session document', () => {
     expect([tally.total, tally.omitted]).toEqual([50, 10]);
   });
 
+  it(`tallies added together keep at most ${MAX_UNKNOWN_FIELD_PLACES} places, and count the fields past it`, () => {
+    const extra = (from: number, n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`custom${from + i}`, i]));
+    const file = new UnknownFields();
+    file.add(new UnknownFields().check(session(extra(0, 25)), 1));
+    expect([file.list.length, file.omitted, file.total]).toEqual([MAX_UNKNOWN_FIELD_PLACES, 5, 25]);
+    // A place already listed is counted there; new places past the cap, with the other tally's own, are counted apart.
+    file.add(new UnknownFields().check(session({ ...extra(0, 1), ...extra(30, 2) }), 2));
+    expect([file.list.length, file.omitted, file.total]).toEqual([MAX_UNKNOWN_FIELD_PLACES, 7, 28]);
+    expect(file.list[0]).toMatchObject({ field: 'custom0', count: 2, line: 1 });
+    expect(file.notes().at(-1)).toEqual({ message: 'and 7 more unknown field(s) at other places, ignored', count: 7 });
+  });
+
   it('keys that are no identifier are quoted; __proto__, constructor and toString are fields like others', () => {
     const doc = JSON.parse('{"id":"s","startTime":0,"endTime":1,"start time":1,"__proto__":{"x":1},"constructor":1,"toString":2}') as unknown;
     expect(messages(doc)).toEqual([
