@@ -36,6 +36,7 @@ describe('REST API', () => {
     expect(await ids('from=1767261600000')).toEqual(['weather-001']);
     expect(await ids('from=1767261600001')).toEqual([]);
     expect(await ids('to=2026-01-01T10:00:00Z')).toEqual(['weather-001']);
+    expect(await ids('from=1767261600000&to=2026-01-01T10:00:00Z')).toEqual(['weather-001']); // a window of one instant
     const session = (await (await app.request('/sessions/weather-001')).json()) as { llmCalls: unknown[] };
     expect(session.llmCalls).toHaveLength(2);
 
@@ -197,6 +198,23 @@ describe('REST API', () => {
       headers: { host: 'localhost:8000', origin: 'http://localhost:8000', 'content-type': 'application/json; charset=utf-8' },
     });
     expect(own.status).toBe(201);
+    // Host names and media types are case-insensitive.
+    const upper = await guarded.request('http://LOCALHOST:8000/sessions/csrf-1', { headers: { host: 'LocalHost:8000' } });
+    expect(upper.status).toBe(200);
+    const typed = await guarded.request('http://localhost:8000/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ ...example, id: 'csrf-2' }),
+      headers: { host: 'localhost:8000', 'content-type': 'Application/JSON; charset=UTF-8' },
+    });
+    expect(typed.status).toBe(201);
+    // A page whose origin is opaque (a sandboxed frame, a file) sends Origin: null: not one of the allowed hosts.
+    const opaque = await guarded.request('http://localhost:8000/sessions', {
+      method: 'POST',
+      body: JSON.stringify({ ...example, id: 'csrf-3' }),
+      headers: { host: 'localhost:8000', origin: 'null', 'content-type': 'application/json' },
+    });
+    expect([opaque.status, await opaque.json()]).toEqual([403, { error: 'requests from null are not accepted' }]);
+    expect((await guarded.request('http://localhost:8000/sessions/csrf-3', { headers: { host: 'localhost:8000' } })).status).toBe(404);
   });
 
   it('a store held by another writer answers 503 with Retry-After, not a server error', async () => {
@@ -251,6 +269,12 @@ describe('REST API', () => {
     expect(await computed('/sessions/weather-001/compute', json({ metrics: ['LLMCallCount'] }))).toEqual({ status: 200, names: ['LLMCallCount'] });
     expect(await computed('/sessions/weather-001/compute', json({ metrics: { Session: ['Duration'] } }))).toEqual({ status: 200, names: ['Duration'] });
     expect(await computed('/sessions/weather-001/compute?metrics=,,')).toEqual({ status: 400, names: 'query parameter metrics: give at least one metric name' });
+    expect(await computed('/sessions/weather-001/compute?metrics=Duration,%20Cost%20')).toEqual({ status: 200, names: ['Cost', 'Duration'] });
+    // A body of white space is no body: the query's metrics are computed.
+    expect(await computed('/sessions/weather-001/compute?metrics=Duration', { body: ' \n', headers: { 'content-type': 'application/json' } })).toEqual({
+      status: 200,
+      names: ['Duration'],
+    });
     expect(await computed('/sessions/weather-001/compute?metrics=Cost', json({ metrics: ['Duration'] }))).toEqual({
       status: 400,
       names: 'give the metrics in the query or in the body, not both',
@@ -276,6 +300,9 @@ describe('REST API', () => {
     expect(first.headers.get('link')).toBe('</sessions?to=1100&limit=100&offset=100>; rel="next"');
     const second = await app.request('/sessions?to=1100&limit=100&offset=100');
     expect([((await second.json()) as { id: string }[]).map((s) => s.id), second.headers.get('link')]).toEqual([['page-000'], null]);
+    // An empty page asked for is no full page: no link (a client following it would ask for the same page forever).
+    const none = await app.request('/sessions?limit=0');
+    expect([await none.json(), none.headers.get('link')]).toEqual([[], null]);
   });
 
   it('documents itself with OpenAPI and serves over HTTP', async () => {
