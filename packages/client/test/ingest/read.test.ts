@@ -629,6 +629,21 @@ describe('fields a session file has that the format does not define', () => {
       [2, 'skipped line: not an OTLP request, ClickHouse row or session; as a session: startTme: unknown field, ignored (did you mean "startTime"?)'],
       [3, 'skipped line: not an OTLP request, ClickHouse row or session'], // nothing close to a session field: no guess
     ]);
+    // Without an id, a document is no session to guess at, whatever its fields.
+    const anonymous = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ startTme: 0, endTime: 1 })}\n`, 'jsonl');
+    expect((await readSessions(anonymous)).warnings.map((w) => [w.line, w.message])).toEqual([[2, 'skipped line: not an OTLP request, ClickHouse row or session']]);
+  });
+
+  it('a refused file names its first five faults, and counts the others', async () => {
+    const five = { kind: 'Session', id: 's', startTime: 'a', endTime: 'b', traceIds: 3, userInput: 4, finalResponse: 5 };
+    const [start, end, traces, input, response] = ['startTime', 'endTime', 'traceIds', 'userInput', 'finalResponse'].map(
+      (f, i) => `${f}: Invalid input: expected ${['number', 'number', 'array', 'string', 'string'][i]}, received ${i < 2 ? 'string' : 'number'}`,
+    );
+    const p = write(JSON.stringify(five));
+    expect((await catchError(readSessions(p))).message).toBe(`${p}: not a valid session file (${[start, end, traces, input, response].join('; ')})`);
+    const six = write(JSON.stringify({ ...five, serviceName: 6 }));
+    const service = 'serviceName: Invalid input: expected string, received number';
+    expect((await catchError(readSessions(six))).message).toBe(`${six}: not a valid session file (${[start, end, service, traces, input, 'and 1 more'].join('; ')})`);
   });
 
   it('a file refused for a missing field names the unknown ones after it (the likely typo)', async () => {
