@@ -636,13 +636,24 @@ describe('fields a session file has that the format does not define', () => {
 
   it('a refused file names its first five faults, and counts the others', async () => {
     const five = { kind: 'Session', id: 's', startTime: 'a', endTime: 'b', traceIds: 3, userInput: 4, finalResponse: 5 };
-    const [start, end, traces, input, response] = ['startTime', 'endTime', 'traceIds', 'userInput', 'finalResponse'].map(
-      (f, i) => `${f}: Invalid input: expected ${['number', 'number', 'array', 'string', 'string'][i]}, received ${i < 2 ? 'string' : 'number'}`,
-    );
-    const p = write(JSON.stringify(five));
-    expect((await catchError(readSessions(p))).message).toBe(`${p}: not a valid session file (${[start, end, traces, input, response].join('; ')})`);
-    const six = write(JSON.stringify({ ...five, serviceName: 6 }));
-    const service = 'serviceName: Invalid input: expected string, received number';
+    // Each fault at its value's place on the document's one line.
+    const fault = (text: string, field: string, expected: string, received: string) =>
+      `${field} (line 1, column ${text.indexOf(`"${field}":`) + field.length + 4}): Invalid input: expected ${expected}, received ${received}`;
+    const text = JSON.stringify(five);
+    const faults = (t: string) => [
+      fault(t, 'startTime', 'number', 'string'),
+      fault(t, 'endTime', 'number', 'string'),
+      fault(t, 'traceIds', 'array', 'number'),
+      fault(t, 'userInput', 'string', 'number'),
+      fault(t, 'finalResponse', 'string', 'number'),
+    ];
+    const p = write(text);
+    expect((await catchError(readSessions(p))).message).toBe(`${p}: not a valid session file (${faults(text).join('; ')})`);
+    expect(faults(text)[0]).toBe('startTime (line 1, column 40): Invalid input: expected number, received string');
+    const sixText = JSON.stringify({ ...five, serviceName: 6 });
+    const six = write(sixText);
+    const [start, end, traces, input] = faults(sixText);
+    const service = fault(sixText, 'serviceName', 'string', 'number');
     expect((await catchError(readSessions(six))).message).toBe(`${six}: not a valid session file (${[start, end, service, traces, input, 'and 1 more'].join('; ')})`);
   });
 
