@@ -4,7 +4,14 @@
  */
 import { createReadStream } from 'node:fs';
 
-export async function* readLines(path: string, chunkBytes = 1 << 20): AsyncGenerator<string> {
+/**
+ * Just under V8's largest young-generation object (128 KiB): a chunk of text larger than that is born in the large
+ * object space and, kept alive by the lines sliced from it, lasts until a full collection; below it, it dies young.
+ * 1 MiB chunks made the ingest benchmark 15–20% slower (10.8 s against 9.0–9.2 s for 1M spans).
+ */
+const CHUNK_BYTES = 120 * 1024;
+
+export async function* readLines(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: chunkBytes });
   // The pieces of a line that spans chunks, joined once at its end: appending to one string and searching it for
   // `\n` after every chunk would copy the whole partial line again each time (quadratic in a long line).
