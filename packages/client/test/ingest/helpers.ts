@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Session } from '@mce/core';
+import { expect } from 'vitest';
+import { IngestError } from '../../src/ingest/index.js';
 
 export const fixture = (rel: string) => fileURLToPath(new URL(`../data/fixtures/${rel}`, import.meta.url));
 export const dataFile = (rel: string) => fileURLToPath(new URL(`../data/${rel}`, import.meta.url));
@@ -31,4 +33,15 @@ export function summarise(s: Session) {
 /** Drop the raw `attributes` kept verbatim from the source, recursively. */
 export function withoutRaw<T>(value: T): T {
   return JSON.parse(JSON.stringify(value, (k, v) => (k === 'attributes' ? undefined : v))) as T;
+}
+
+/** The IngestError `p` rejects with (the test fails when it resolves or rejects with anything else). */
+export async function catchError(p: Promise<unknown>): Promise<IngestError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(IngestError);
+    return err as IngestError;
+  }
+  throw new Error('expected an IngestError');
 }

@@ -6,8 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IngestError, readSessions } from '../../src/ingest/index.js';
+import { readSessions } from '../../src/ingest/index.js';
 import { locateInJson } from '../../src/ingest/json-position.js';
+import { catchError } from './helpers.js';
 
 // Both pass through: they only count how often a file is read and a text scanned for places.
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -31,16 +32,6 @@ const write = (content: string) => {
 };
 /** `examples/sessions/mcp-tools.json`, pretty-printed (two spaces): the lines below are that file's. */
 const example = readFileSync(new URL('../../../../examples/sessions/mcp-tools.json', import.meta.url), 'utf8');
-
-async function catchError(p: Promise<unknown>): Promise<IngestError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(IngestError);
-    return err as IngestError;
-  }
-  throw new Error('expected an IngestError');
-}
 
 const readsOf = (file: string) => vi.mocked(readFile).mock.calls.filter(([path]) => path === file).length;
 beforeEach(() => {

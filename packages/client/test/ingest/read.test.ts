@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import type { Session } from '@mce/core';
 import { detectFormat, IngestError, readSessions, streamSessions, writeSessionsFile } from '../../src/ingest/index.js';
-import { dataFile, fixture } from './helpers.js';
+import { catchError, dataFile, fixture } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mce-ingest-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,16 +26,6 @@ const req = (...spans: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }
 const T1 = '11111111111111111111111111111111';
 const T2 = '22222222222222222222222222222222';
 const sid = (i: number) => `a0000000000000${String(i).padStart(2, '0')}`;
-
-async function catchError(p: Promise<unknown>): Promise<IngestError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(IngestError);
-    return err as IngestError;
-  }
-  throw new Error('expected an IngestError');
-}
 
 describe('format detection', () => {
   it('detects each format from content, not from the file name', async () => {
