@@ -4,7 +4,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, issueLines, ONTOLOGY_LEVELS } from '@mce/core';
-import { issueText, parseSessionDocument } from '../ingest/formats/session-json.js';
+import { issueText, notePlace, parseSessionDocument } from '../ingest/formats/session-json.js';
 import { locateInJson } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
@@ -235,7 +235,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     await client.store.writeSessions(sessions);
     // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.
     const notes = doc.unknownFields.notes();
-    const found = locateInJson(text, notes.map(({ keys }) => (keys ? { path: keys, key: true } : undefined)));
+    const found = locateInJson(text, notes.map(notePlace));
     const warnings = notes.map(({ message, count, path, suggestion }, i) => {
       const at = found[i];
       return {

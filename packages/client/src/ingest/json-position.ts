@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import jsonc from 'jsonc-parser';
-import type { IngestWarning } from './errors.js';
+import type { IngestWarning, WarningSink } from './errors.js';
 
 /** Keys and list positions from the document's root, e.g. `['sessions', 0, 'llmCalls', 3, 'startTime']`. */
 export type JsonPath = readonly (string | number)[];
@@ -100,8 +100,14 @@ export async function documentText(file: string): Promise<string | undefined> {
 export class PendingPositions {
   readonly #pending: { warning: IngestWarning; place: JsonPlace }[] = [];
 
-  add(warning: IngestWarning, place: JsonPlace): void {
-    this.#pending.push({ warning, place });
+  /**
+   * Adds `warning` to `warnings`; when it is kept there and has a place, it waits here for that place's line and
+   * column. `place` is only called for a warning kept.
+   */
+  warn(warnings: WarningSink, warning: IngestWarning, place: () => JsonPlace | undefined): void {
+    if (!warnings.add(warning)) return;
+    const at = place();
+    if (at !== undefined) this.#pending.push({ warning, place: at });
   }
 
   /** Gives each waiting warning the `line` and `column` of its place in `file`. */

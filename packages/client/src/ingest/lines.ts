@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 /**
  * Just under V8's largest young-generation object (128 KiB): a chunk of text larger than that is born in the large
  * object space and, kept alive by the lines sliced from it, lasts until a full collection; below it, it dies young.
- * 1 MiB chunks made the ingest benchmark 15–20% slower (10.8 s against 9.0–9.2 s for 1M spans).
+ * With 1 MiB chunks the ingest benchmark's 1M spans took 10.6–10.7 s, against 8.8–9.2 s (ingestion.md).
  */
 const CHUNK_BYTES = 120 * 1024;
 

@@ -254,9 +254,7 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
   if (format === 'session-json') {
     const parsed = parseSessionDocument(doc);
     if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues, await locateIssues(parsed.issues, path)), path);
-    for (const { warning, place } of unknownFieldWarnings(parsed.unknownFields, path)) {
-      if (warnings.add(warning) && place) positions.add(warning, place);
-    }
+    for (const { warning, place } of unknownFieldWarnings(parsed.unknownFields, path)) positions.warn(warnings, warning, () => place);
     await positions.resolve(path);
     yield* grouper.addSessions(parsed.sessions);
     return;

@@ -29,7 +29,8 @@ export interface Where {
  * the record's line and column. `keys` is only called for that, and only for a warning kept.
  */
 export function warnAt(warnings: WarningSink, where: Where, warning: IngestWarning, keys: () => JsonPath): void {
-  if (warnings.add(warning) && where.positions) where.positions.add(warning, { path: [...(where.path ?? []), ...keys()] });
+  if (where.positions) where.positions.warn(warnings, warning, () => ({ path: [...(where.path ?? []), ...keys()] }));
+  else warnings.add(warning);
 }
 
 /** The first of `keys` that `v` has a value for (the spelling a file uses for a field, as `??` picks it). */

@@ -1,5 +1,5 @@
 /** The project's own session JSON (one session or `{ "sessions": [...] }`), validated with core's SessionFileSchema. */
-import { isSessionListDocument, SessionFileSchema, SessionSchema, UnknownFields, type Session, type UnknownFieldNote } from '@mce/core';
+import { describeIssues, isSessionListDocument, SessionFileSchema, SessionSchema, UnknownFields, type Session, type UnknownFieldNote } from '@mce/core';
 import type { z } from 'zod';
 import type { IngestWarning } from '../errors.js';
 import { positionText, type JsonPlace, type JsonPosition } from '../json-position.js';
@@ -29,18 +29,23 @@ export interface DocumentIssue {
 /** At most five of a list, then how many more. */
 const firstFive = (issues: DocumentIssue[]): DocumentIssue[] => (issues.length > 5 ? [...issues.slice(0, 5), { message: `and ${issues.length - 5} more` }] : issues);
 
-/** zod's issues, each with its path (`sessions.1.startTime`) and place. */
+/** zod's issues as core names them (`sessions.1.startTime: …`), each with its place: the value at its path. */
 const schemaIssues = (error: z.ZodError): DocumentIssue[] =>
-  error.issues.map((i) => {
-    const keys = i.path.filter((k): k is string | number => typeof k !== 'symbol');
-    return { path: keys.join('.') || '(root)', message: i.message, place: { path: keys } };
-  });
+  describeIssues(error).map((issue, i) => ({
+    ...issue,
+    place: { path: (error.issues[i]?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol') },
+  }));
+
+/** Where an unknown field's note points in the document: the key of its first field. */
+export const notePlace = (n: UnknownFieldNote): JsonPlace | undefined => (n.keys === undefined ? undefined : { path: n.keys, key: true });
 
 /** An unknown field's note as an issue; its place is the field's key. */
-const noteIssue = (n: UnknownFieldNote): DocumentIssue =>
-  n.path === undefined || n.keys === undefined || !n.message.startsWith(`${n.path}: `)
+const noteIssue = (n: UnknownFieldNote): DocumentIssue => {
+  const place = notePlace(n);
+  return n.path === undefined || place === undefined || !n.message.startsWith(`${n.path}: `)
     ? { message: n.message }
-    : { path: n.path, message: n.message.slice(n.path.length + 2), place: { path: n.keys, key: true } };
+    : { path: n.path, message: n.message.slice(n.path.length + 2), place };
+};
 
 /** An issue as a message names it: `path (line N, column M): message` when its position is known. */
 export const issueText = (issue: DocumentIssue, at?: JsonPosition): string =>
@@ -67,17 +72,17 @@ export function parseSessionDocument(v: unknown, line?: number): { sessions: Ses
  * Warnings for the unknown fields of a file's session documents: one per place, naming the file and (JSON Lines) line;
  * each with the place of its first field, for a whole document to name its line and column.
  */
-export function unknownFieldWarnings(fields: UnknownFields, file: string): { warning: IngestWarning; place?: JsonPlace }[] {
-  return fields.notes().map(({ message, count, path, keys, line }) => ({
+export function unknownFieldWarnings(fields: UnknownFields, file: string): { warning: IngestWarning; place: JsonPlace | undefined }[] {
+  return fields.notes().map((note) => ({
     warning: {
       code: 'unknown-field',
-      message,
+      message: note.message,
       file,
-      ...(line === undefined ? {} : { line }),
-      ...(path === undefined ? {} : { path }),
-      count,
+      ...(note.line === undefined ? {} : { line: note.line }),
+      ...(note.path === undefined ? {} : { path: note.path }),
+      count: note.count,
     },
-    ...(keys === undefined ? {} : { place: { path: keys, key: true } }),
+    place: notePlace(note),
   }));
 }
 
