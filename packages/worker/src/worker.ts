@@ -226,7 +226,11 @@ export class MceWorker {
     });
   }
 
-  /** Hands the gathered messages to processBatch as one batch. */
+  /**
+   * Hands the gathered messages to processBatch, in batches of `batch_size` sessions. Usually they are one batch; but
+   * what gathered during a pause (up to `prefetch` messages: after an outage, the backlog coming back from the retry
+   * queue) leaves as several, not as one call larger than the store is sized for.
+   */
   private dispatch(): void {
     clearTimeout(this.batchTimer);
     this.batchTimer = undefined;
@@ -236,11 +240,13 @@ export class MceWorker {
       this.batchTimer = setTimeout(() => this.dispatch(), wait); // paused after a failed batch
       return;
     }
-    const batch = this.pending;
+    const pending = this.pending;
     this.pending = [];
     this.pendingSessions = 0;
-    const run = this.runBatch(batch).finally(() => this.inFlight.delete(run));
-    this.inFlight.add(run);
+    for (const batch of batchesOf(pending, this.config.batchSize)) {
+      const run = this.runBatch(batch).finally(() => this.inFlight.delete(run));
+      this.inFlight.add(run);
+    }
   }
 
   private async runBatch(batch: PendingMessage[]): Promise<void> {
@@ -550,6 +556,27 @@ function attemptOf(message: AsyncMessage): number {
   const raw: unknown = message.headers?.[HEADER.attempts];
   const value = typeof raw === 'bigint' ? Number(raw) : typeof raw === 'string' ? Number(raw) : raw;
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 ? value : 1;
+}
+
+/**
+ * `messages` in order, cut into batches that each end once they hold `batchSize` sessions (a message is never split:
+ * one of many sessions makes a batch larger, as it would have when it arrived); the last one may hold fewer.
+ */
+function batchesOf(messages: readonly PendingMessage[], batchSize: number): PendingMessage[][] {
+  const batches: PendingMessage[][] = [];
+  let batch: PendingMessage[] = [];
+  let sessions = 0;
+  for (const entry of messages) {
+    batch.push(entry);
+    sessions += entry.sessionIds.length;
+    if (sessions >= batchSize) {
+      batches.push(batch);
+      batch = [];
+      sessions = 0;
+    }
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
 }
 
 function sessionCount(batch: readonly PendingMessage[]): number {

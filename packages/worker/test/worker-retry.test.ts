@@ -133,6 +133,31 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await fixture.counts()).toEqual({ results: 3 * k, sessions: 3, min: k, max: k });
   });
 
+  it('messages that gathered during a pause leave in batches of batch_size sessions, not as one', async () => {
+    const { queue, processor, worker } = await setUp('retry_gathered', { maxAttempts: 1, retryDelayMs: 1500, batchSize: 2, prefetch: 8, batchMaxWaitMs: 5000 });
+    const stored: string[][] = [];
+    const inner = processor.inner;
+    processor.inner = {
+      processBatch: (items) => {
+        stored.push(items.map((item) => item.sessionId));
+        return inner.processBatch(items);
+      },
+    };
+    // The first batch and both its halves fail: an outage, which pauses the worker (max_attempts 1: dead-lettered).
+    processor.failuresLeft = 3;
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 2));
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 10_000, 'the first batch dead-lettered');
+    // Six more arrive and wait out the pause together.
+    await enqueueSessions(AMQP_URL, queue, sessions.slice(2, 8));
+    await waitFor(async () => (await broker.depth(queue)) === 0, 10_000, 'the six delivered');
+    expect(worker.isReady()).toBe(false);
+    expect(processor.calls).toBe(3);
+
+    await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 6, 20_000, '6 acks');
+    expect(stored).toEqual([sessions.slice(2, 4), sessions.slice(4, 6), sessions.slice(6, 8)]);
+    expect(processor.calls).toBe(6);
+  });
+
   it('a batch that succeeds ends a run of failures: the next failure pauses as briefly as the first', async () => {
     const lines: { msg?: string; pauseMs?: number }[] = [];
     const capture = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as { msg?: string; pauseMs?: number }) });
