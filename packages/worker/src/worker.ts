@@ -55,7 +55,7 @@ interface Split {
   failed: { entry: PendingMessage; error: unknown }[];
   /** Messages stored meanwhile. */
   stored: number;
-  /** Both halves of the batch failed, or a part failed on a connection error. */
+  /** No part was stored, or a part failed on a connection error: the store is taken to be down. */
   outage: boolean;
   /** The end of the pause the batch's failure began. */
   pausedUntil: number;
@@ -249,16 +249,13 @@ export class MceWorker {
     }
   }
 
+  /**
+   * Messages back from the retry queue travel in batches with the others: after an outage every message that was in
+   * flight comes back retried, and one call each would drain that backlog at the single-message rate. A message at
+   * fault among them is found when its batch fails (splitFailed), by a search that goes deeper the more often the
+   * batch's messages failed before.
+   */
   private async runBatch(batch: PendingMessage[]): Promise<void> {
-    // A message that failed before is processed alone: when its batch failed and could not be split (see splitFailed),
-    // the messages that were beside it then get through on their next attempt instead of being dragged to the
-    // dead-letter queue with it. Fresh messages still travel together.
-    if (batch.length > 1 && batch.some((entry) => entry.attempt > 1)) {
-      const fresh = batch.filter((entry) => entry.attempt <= 1);
-      if (fresh.length > 0) await this.runBatch(fresh);
-      for (const entry of batch) if (entry.attempt > 1) await this.runBatch([entry]);
-      return;
-    }
     const run = await this.process(batch);
     if (run.ok) {
       await this.settle(batch, run);
@@ -296,11 +293,10 @@ export class MceWorker {
 
   /**
    * A batch of several messages failed, not on a connection error: a message of it may be at fault (a session the
-   * store refuses) rather than the store. Its messages are processed again at once, in two halves, and a half that
-   * fails while the other is stored again in halves, down to the single message at fault: what is stored is acked
-   * now, what fails goes to the retry queue. When both halves of the batch fail, or a part fails on a connection
-   * error, the store is likely down: no further calls, the messages not stored go to the retry queue and the pause
-   * begun by the failure holds. While this runs no new batch starts (the pause); it ends once a part was stored.
+   * store refuses) rather than the store. Its messages are processed again at once, in parts (see search): what is
+   * stored is acked now, what fails goes to the retry queue. When no part is stored, or a part fails on a connection
+   * error, the store is likely down: the messages not stored go to the retry queue and the pause begun by the failure
+   * holds. While this runs no new batch starts (the pause); it ends once a part was stored.
    */
   private async splitFailed(batch: PendingMessage[], error: unknown, pauseMs: number): Promise<void> {
     this.metrics.batchesSplit.inc();
@@ -309,7 +305,7 @@ export class MceWorker {
       'batch failed: processing its messages again in parts to find the ones at fault',
     );
     const split: Split = { failed: [], stored: 0, outage: false, pausedUntil: this.resumeAt };
-    await this.bisect(batch, split, true);
+    await this.search(batch, split);
     if (split.outage) {
       // After a part was stored (which ended the pause) the store failed: a new run of failures begins.
       const pause = split.stored > 0 ? this.pauseAfterFailure() : pauseMs;
@@ -329,38 +325,54 @@ export class MceWorker {
   }
 
   /**
-   * Processes the two halves of `batch`, which failed as a whole. A part that is stored is settled (and ends the
-   * pause after the failure); when exactly one half fails it is split again, down to single messages; when both fail,
-   * their messages go to `split.failed` (and, for the whole batch, `split.outage` is set). A part failing on a
-   * connection error ends the search.
+   * Processes the parts of `batch`, which failed as a whole, level by level: its halves, then the halves of every
+   * part that failed, and so on. A part that is stored is settled (the first one ends the pause after the failure);
+   * from then on the store is known to work, and every failing part is split again down to the single messages at
+   * fault: at most 2·⌈log₂ n⌉ calls per message at fault in a batch of n, and never more than 2n − 2 (every part).
+   *
+   * Until a part is stored, the failure may be the store's: the search goes only as many levels deep as the batch's
+   * most-tried message has attempts (halves for fresh messages, quarters once they failed before, …), then takes it
+   * for an outage — at most 2^(a+1) − 2 calls for attempt a, and again never more than 2n − 2 — and every message
+   * goes to `split.failed` with `split.outage` set. k messages at fault spread over every half (a pair split between
+   * the halves) look like an outage at first; each attempt they spend doubles the parts tried, so by the attempt a
+   * with 2^a > k a part without them is stored and the search finds them: their neighbours are dragged to the
+   * dead-letter queue only when k ≥ 2^max_attempts. A part failing on a connection error ends the search as an outage.
    */
-  private async bisect(batch: PendingMessage[], split: Split, whole: boolean): Promise<void> {
-    const middle = Math.ceil(batch.length / 2);
-    const halves = [batch.slice(0, middle), batch.slice(middle)];
-    const failures: { half: PendingMessage[]; error: unknown }[] = [];
-    for (const [i, half] of halves.entries()) {
-      const run = await this.process(half);
-      if (run.ok) {
-        if (split.stored === 0) this.endPause(split.pausedUntil);
-        split.stored += half.length;
-        await this.settle(half, run);
-      } else if (isConnectionError(run.error)) {
-        split.outage = true;
-        for (const rest of [...failures.map((failure) => failure.half), ...halves.slice(i)]) {
-          for (const entry of rest) split.failed.push({ entry, error: run.error });
+  private async search(batch: PendingMessage[], split: Split): Promise<void> {
+    const blindLevels = Math.max(...batch.map((entry) => entry.attempt));
+    let failing: PendingMessage[][] = [batch];
+    for (let level = 1; failing.length > 0; level++) {
+      const parts = failing.flatMap(halves);
+      const failed: { part: PendingMessage[]; error: unknown }[] = [];
+      for (const [i, part] of parts.entries()) {
+        const run = await this.process(part);
+        if (run.ok) {
+          if (split.stored === 0) this.endPause(split.pausedUntil);
+          split.stored += part.length;
+          await this.settle(part, run);
+        } else if (isConnectionError(run.error)) {
+          split.outage = true;
+          for (const rest of [...failed.map((failure) => failure.part), ...parts.slice(i)]) {
+            for (const entry of rest) split.failed.push({ entry, error: run.error });
+          }
+          return;
+        } else {
+          failed.push({ part, error: run.error });
         }
+      }
+      const outage = split.stored === 0 && level >= blindLevels;
+      failing = [];
+      for (const { part, error } of failed) {
+        if (part.length > 1 && !outage) failing.push(part);
+        else for (const entry of part) split.failed.push({ entry, error });
+      }
+      if (outage) {
+        split.outage = true;
         return;
-      } else {
-        failures.push({ half, error: run.error });
       }
     }
-    const [only] = failures;
-    if (failures.length === 1 && only && only.half.length > 1) {
-      await this.bisect(only.half, split, false);
-      return;
-    }
-    for (const { half, error } of failures) for (const entry of half) split.failed.push({ entry, error });
-    if (failures.length === 2 && whole) split.outage = true;
+    // Every message failed alone: each at fault, or the store is down; nothing showed that the store works.
+    if (split.stored === 0) split.outage = true;
   }
 
   /** A failed batch: no new batch starts for a while (doubling with each failed batch in a row); returns the pause. */
@@ -577,6 +589,12 @@ function batchesOf(messages: readonly PendingMessage[], batchSize: number): Pend
   }
   if (batch.length > 0) batches.push(batch);
   return batches;
+}
+
+/** The two halves of a part of several messages (the first one the larger). */
+function halves(part: PendingMessage[]): PendingMessage[][] {
+  const middle = Math.ceil(part.length / 2);
+  return [part.slice(0, middle), part.slice(middle)];
 }
 
 function sessionCount(batch: readonly PendingMessage[]): number {

@@ -1,45 +1,21 @@
 /**
  * A failed batch of several messages is processed again in parts to find the messages at fault: the others are
  * stored and acked on their first attempt. A store that is down is not hammered: a connection error is not split at
- * all, and a batch whose two halves both fail is taken for an outage (the worker pauses as before). The processors
- * are the real MCEWorkerService on PostgreSQL, wrapped to refuse some calls.
+ * all, and a batch of fresh messages whose two halves both fail is taken for an outage (the worker pauses as before).
+ * The processors are the real MCEWorkerService on PostgreSQL, wrapped to refuse some calls. (Batches of messages
+ * back from the retry queue: worker-recovery.test.ts.)
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { HEADER, MceWorker, enqueueSessions, runIdFor, type BatchItem, type BatchOutcome, type BatchProcessor } from '@mce/worker';
+import { HEADER, MceWorker, enqueueSessions, runIdFor, type BatchProcessor } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
+import { gate, ScriptedProcessor } from './support/scripted.js';
 import { openService, openUnreachableService, type ServiceFixture } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const sessions = Array.from({ length: 24 }, (_, i) => `iso-s${i}`);
 const OUTAGE_LOG = 'batch failed: messages go to the retry queue; no new batch during the pause';
-
-/**
- * Records every processBatch call; `refuse` decides whether a call throws, and what, before the real processor runs
- * (it may wait first: a test can hold a call in flight).
- */
-class ScriptedProcessor implements BatchProcessor {
-  readonly calls: BatchItem[][] = [];
-  constructor(
-    public inner: BatchProcessor,
-    public refuse: (items: BatchItem[], call: number) => Error | undefined | Promise<Error | undefined>,
-  ) {}
-
-  async processBatch(items: BatchItem[]): Promise<BatchOutcome> {
-    this.calls.push(items);
-    const error = await this.refuse(items, this.calls.length);
-    if (error) throw error;
-    return this.inner.processBatch(items);
-  }
-}
-
-/** A promise the test resolves when it chooses. */
-function gate(): { promise: Promise<void>; resolve: () => void } {
-  let resolve = (): void => undefined;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-}
 
 const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
@@ -108,17 +84,57 @@ describe.skipIf(!available)('worker: a failed batch is split to find the message
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 5 * k, sessions: 5, min: k, max: k });
     // The calls: the batch, its halves, the failing half's halves, …, down to the poison message alone; then its
-    // retry, alone as before.
+    // retry (nothing else queued: a batch of one).
     expect(processor.calls.map((items) => items.length)).toEqual([6, 3, 3, 2, 1, 1, 1, 1]);
     expect([5, 7].map((call) => processor.calls[call]?.map((item) => item.sessionId))).toEqual([[poison], [poison]]);
     // Every call computed a session under the run id of its message, whatever part it was in: reprocessing overwrites.
     for (const item of processor.calls.flat()) {
       expect(item.runId).toBe(runIdFor(`poison-${batch.indexOf(item.sessionId)}`, item.sessionId));
     }
-    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2); // the batch, and the poison retried alone
+    expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2); // the batch, and the poison's retry
     expect(await counter(worker, 'mce_worker_batches_split_total')).toBe(1);
     expect(await broker.depth(queue)).toBe(0);
     expect(await broker.depth(`${queue}.retry`)).toBe(0);
+  });
+
+  it('finds two messages at fault in the same half on their first attempt: once a part is stored, every failing part is split', async () => {
+    const batch = sessions.slice(0, 8);
+    const refused = [batch[0], batch[2]] as string[]; // both in the first half, in different quarters
+    const fixture = await store('isolate_two');
+    const processor = new ScriptedProcessor(fixture.service, (items) => {
+      const bad = items.find((item) => refused.includes(item.sessionId));
+      return bad ? new Error(`cannot store ${bad.sessionId}`) : undefined;
+    });
+    const { queue, worker } = await start('isolate_two', processor, { batchSize: 8, prefetch: 16, batchMaxWaitMs: 2000, maxAttempts: 2, retryDelayMs: 300 });
+    await publish(queue, 'two', batch);
+
+    await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 20_000, 'the two at fault dead-lettered');
+    const ids = (...at: number[]) => at.map((i) => batch[i]);
+    expect(processor.sessionsPerCall()).toEqual([
+      batch,
+      ids(0, 1, 2, 3), // fails
+      ids(4, 5, 6, 7), // stored: the store works, both quarters of the failing half are split
+      ids(0, 1),
+      ids(2, 3),
+      ids(0),
+      ids(1),
+      ids(2),
+      ids(3),
+      // The two come back together, fail, and so does each alone: nothing stored, taken for an outage; attempts spent.
+      refused,
+      ids(0),
+      ids(2),
+    ]);
+    // The six others were stored on their first attempt; only the two went through the retry queue.
+    expect(await counter(worker, 'mce_worker_messages_processed_total')).toBe(6);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(2);
+    const dead = await broker.drain(`${queue}.dlq`);
+    expect(dead.map((m) => [m.messageId, m.headers?.[HEADER.attempts], m.headers?.[HEADER.lastError]])).toEqual([
+      ['two-0', 2, `cannot store ${batch[0]}`],
+      ['two-2', 2, `cannot store ${batch[2]}`],
+    ]);
+    const k = fixture.resultsPerSession;
+    expect(await fixture.counts()).toEqual({ results: 6 * k, sessions: 6, min: k, max: k });
   });
 
   it('takes a batch whose two halves fail for an outage: pauses as before, and spends one attempt per message', async () => {
@@ -136,7 +152,8 @@ describe.skipIf(!available)('worker: a failed batch is split to find the message
     // As before: no new batch during the pause, which doubles with each failed batch (400, then 800 ms: at most 3).
     expect(failedBatches).toBeLessThanOrEqual(3);
     expect(outages.map((line) => line.pauseMs)).toEqual([400, 800, 1600].slice(0, outages.length));
-    // Each failed batch cost at most two more calls (its halves), and the messages it held one attempt each, no more.
+    // Each failed batch (of fresh messages: the retried ones queue behind) cost at most two more calls (its halves),
+    // and the messages it held one attempt each, no more.
     expect(processor.calls.length).toBeLessThanOrEqual(3 * failedBatches);
     expect(outages).toHaveLength(failedBatches);
     const spent = outages.reduce((sum, line) => sum + (line.messages ?? 0), 0);
@@ -161,7 +178,7 @@ describe.skipIf(!available)('worker: a failed batch is split to find the message
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 6));
 
     await waitFor(async () => (await counter(worker, 'mce_worker_batches_failed_total')) >= 1, 20_000, 'a failed batch');
-    await new Promise((resolve) => setTimeout(resolve, 600)); // the retried messages come back, alone, and fail too
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the retried messages come back, together, and fail too
     await worker.close(); // no call in progress while counting
     expect(await counter(worker, 'mce_worker_batches_failed_total')).toBeGreaterThanOrEqual(2);
     expect(processor.calls.length).toBe(await counter(worker, 'mce_worker_batches_failed_total'));
@@ -184,14 +201,8 @@ describe.skipIf(!available)('worker: a failed batch is split to find the message
 
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 4, 20_000, 'every message stored');
     // The batch, its halves (the second refused for the connection: no further split), then that half's two
-    // messages back from the retry queue, each alone.
-    expect(processor.calls.map((items) => items.map((item) => item.sessionId))).toEqual([
-      batch,
-      batch.slice(0, 2),
-      batch.slice(2),
-      [batch[2]],
-      [batch[3]],
-    ]);
+    // messages back from the retry queue, in one batch.
+    expect(processor.sessionsPerCall()).toEqual([batch, batch.slice(0, 2), batch.slice(2), batch.slice(2)]);
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(2);
     // The first stored half ended the pause of the first failure; the connection error began a new one (the first of
     // a new run: not doubled).

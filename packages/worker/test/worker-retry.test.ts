@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
+import { ScriptedProcessor } from './support/scripted.js';
 import { FlakyProcessor, openService, openUnreachableService } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
@@ -27,9 +28,15 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     Number(new RegExp(`${name} (\\d+)`).exec(await worker.metrics.registry.metrics())?.[1] ?? 0);
 
   it('retries through the retry queue and succeeds when the store is back', async () => {
-    const { queue, fixture, processor, worker } = await setUp('retry_ok', { maxAttempts: 3, retryDelayMs: 150, batchSize: 12, prefetch: 24, batchMaxWaitMs: 150 });
+    const { queue, fixture, processor, worker } = await setUp('retry_ok', { maxAttempts: 3, retryDelayMs: 150, batchSize: 12, prefetch: 24, batchMaxWaitMs: 2000 });
+    const sizes: number[] = [];
+    const flaky = processor.processBatch.bind(processor);
+    processor.processBatch = (items) => {
+      sizes.push(items.length);
+      return flaky(items);
+    };
     // Down for four calls: the batch of 12, each of its halves (processed again to look for a message at fault), and
-    // the first retried message.
+    // the 12 back from the retry queue, still together.
     processor.failuresLeft = 4;
     await enqueueSessions(AMQP_URL, queue, sessions);
 
@@ -38,10 +45,10 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await fixture.counts()).toEqual({ results: 12 * k, sessions: 12, min: k, max: k });
     expect(processor.failuresLeft).toBe(0);
     expect(await counter(worker, 'mce_worker_batches_failed_total')).toBe(2);
-    // The 12 failed together, and both halves of them failed too: they went through the retry queue; back, each was
-    // processed alone (a message that failed before no longer shares a batch): the first of them met the last failure
-    // and was retried once more.
-    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(13);
+    // The 12 failed together, and both halves of them failed too: they went through the retry queue. Back, they failed
+    // together once more, and their halves were stored (retried messages are searched a level deeper: here the first).
+    expect(sizes).toEqual([12, 6, 6, 12, 6, 6]);
+    expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(12);
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
     expect(await broker.depth(queue)).toBe(0);
   });
@@ -81,24 +88,21 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 12, 30_000, '12 acks');
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 12 * k, sessions: 12, min: k, max: k });
-    // All 12 once (the first batch), then the retried ones that met the store still down, one at a time.
+    // All 12 once (the first batch; a connection error: not split), then again while they met the store still down.
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBeGreaterThanOrEqual(13);
     expect(await broker.depth(`${queue}.dlq`)).toBe(0);
   });
 
-  it('messages at fault in both halves of a batch: all are retried, then each alone: the ones beside them are stored', async () => {
-    const { queue, fixture, processor, worker } = await setUp('retry_alone', { maxAttempts: 2, retryDelayMs: 100, batchSize: 4, prefetch: 8, batchMaxWaitMs: 200 });
+  it('messages at fault in both halves of a batch: all are retried, then searched a level deeper: the ones beside them are stored', async () => {
+    const { queue, fixture, processor: flaky, worker } = await setUp('retry_pair', { maxAttempts: 2, retryDelayMs: 100, batchSize: 4, prefetch: 8, batchMaxWaitMs: 2000 });
     // A store that refuses any batch holding one of two sessions (as PostgreSQL refuses a value it cannot hold). They
     // are in both halves of the batch: split, it looks like an outage, and the four messages go to the retry queue.
-    const refused = [sessions[0], sessions[2]];
-    const inner = processor.inner;
-    processor.inner = {
-      processBatch: async (items) => {
-        const bad = items.find((item) => refused.includes(item.sessionId));
-        if (bad) throw new Error(`cannot store ${bad.sessionId}`);
-        return inner.processBatch(items);
-      },
-    };
+    const refused = [sessions[0], sessions[2]] as string[];
+    const processor = new ScriptedProcessor(flaky.inner, (items) => {
+      const bad = items.find((item) => refused.includes(item.sessionId));
+      return bad ? new Error(`cannot store ${bad.sessionId}`) : undefined;
+    });
+    flaky.inner = processor;
     await enqueueSessions(AMQP_URL, queue, sessions.slice(0, 4));
 
     await waitFor(async () => (await broker.depth(`${queue}.dlq`)) === 2, 20_000, 'the messages at fault dead-lettered');
@@ -110,9 +114,16 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     expect(await counter(worker, 'mce_worker_messages_retried_total')).toBe(4);
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 2 * k, sessions: 2, min: k, max: k });
+    // Back on their second attempt the four fail again, and so do both halves; the search goes on to the quarters
+    // (a message that failed before: one level deeper), two of which are stored.
+    const [s0, s1, s2, s3] = sessions as [string, string, string, string];
+    expect(processor.sessionsPerCall()).toEqual([
+      [s0, s1, s2, s3], [s0, s1], [s2, s3],
+      [s0, s1, s2, s3], [s0, s1], [s2, s3], [s0], [s1], [s2], [s3],
+    ]);
   });
 
-  it('in a batch, a message back from the retry queue is processed alone, the fresh ones together', async () => {
+  it('in a batch, a message back from the retry queue travels with the fresh ones', async () => {
     const { queue, fixture, processor, worker } = await setUp('retry_mixed', { batchSize: 3, prefetch: 6, batchMaxWaitMs: 2000 });
     const calls: string[][] = [];
     const inner = processor.inner;
@@ -128,7 +139,7 @@ describe.skipIf(!available)('worker: transient failures are retried, then dead-l
     await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: sessions[2] })), { messageId: 'fresh-2' });
 
     await waitFor(async () => (await counter(worker, 'mce_worker_messages_processed_total')) === 3, 20_000, '3 acks');
-    expect(calls).toEqual([[sessions[1], sessions[2]], [sessions[0]]]);
+    expect(calls).toEqual([[sessions[0], sessions[1], sessions[2]]]);
     const k = fixture.resultsPerSession;
     expect(await fixture.counts()).toEqual({ results: 3 * k, sessions: 3, min: k, max: k });
   });
