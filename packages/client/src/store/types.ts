@@ -2,7 +2,7 @@
  * The knowledge-graph store contract every adapter (SQLite, PostgreSQL, Neo4j) fulfils and the conformance suite
  * checks. Sessions and metric observations use the ontology types of `@mce/core` unchanged.
  */
-import type { MetricDefinition, MetricResult, Session, ValidationIssue } from '@mce/core';
+import type { MetricDefinition, MetricResult, OntologyLevel, Session, ValidationIssue } from '@mce/core';
 
 /** Element counts of a stored session (what `mce sessions list` shows). */
 export interface SessionCounts {
@@ -40,6 +40,32 @@ export interface MetricResultsQuery {
   recursive?: boolean;
   /** Keep only results whose `name` is one of these. */
   metricNames?: readonly string[];
+}
+
+/**
+ * Stored results across sessions (`queryMetricResults`). Every filter given must hold; a list that is given empty
+ * matches nothing. Newest first (by `timestamp`), ties by result id.
+ */
+export interface ResultQuery {
+  /**
+   * Results of these metrics: a metric name (`Duration`: every provider's) or a Metric id (`mce:Duration`, i.e.
+   * `provider:name`: that provider's only).
+   */
+  metrics?: readonly string[];
+  /** Results measuring an element of these ontology classes (`Session`, `LLMCall`, …). */
+  levels?: readonly OntologyLevel[];
+  sessionIds?: readonly string[];
+  /** Results whose `timestamp` is at or after this time (epoch ms, or a Date / ISO string). */
+  from?: number | Date | string;
+  /** Results whose `timestamp` is at or before this time. */
+  to?: number | Date | string;
+  /** Results whose value (`result`) is at least this. */
+  min?: number;
+  /** Results whose value is at most this. */
+  max?: number;
+  /** Page size; all when absent. */
+  limit?: number;
+  offset?: number;
 }
 
 /** A stored observation with the Metric it is of (enough for core's `toResultRecord`). */
@@ -99,6 +125,19 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
   deleteMetricResults(results: ReadonlyArray<{ sessionId: string; id: string }>): Promise<number>;
   /** Results of a session, newest first (ties by id). */
   getMetricResults(sessionId: string, query?: MetricResultsQuery): Promise<StoredMetricResult[]>;
+  /**
+   * Results across sessions, filtered and paged (see `ResultQuery`), newest first (ties by id). Each carries its
+   * Metric; the session and what it measures are the result's `sessionId` and `measures`.
+   */
+  queryMetricResults(query?: ResultQuery): Promise<StoredMetricResult[]>;
+  /**
+   * Removes sessions in one transaction: each with every element (MAS, agent, task, LLM and tool calls, MCP servers)
+   * and every result stored under its id (those measuring it or its calls). Metric definitions stay. Returns the ids
+   * whose session was stored, each once, in the order asked; an id not stored is no error (results stored under it
+   * without a session, which a computation finishing after the deletion leaves, are removed all the same). A session
+   * written again afterwards is a new one.
+   */
+  deleteSessions(ids: readonly string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 

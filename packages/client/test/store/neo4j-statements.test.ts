@@ -32,14 +32,15 @@ describe('Neo4j store statements', () => {
       'CREATE CONSTRAINT mce_metric_result_id IF NOT EXISTS FOR (r:MetricResult) REQUIRE r.id IS UNIQUE',
       'CREATE INDEX mce_session_start IF NOT EXISTS FOR (s:Session) ON (s.startTime)',
       'CREATE INDEX mce_metric_result_session IF NOT EXISTS FOR (r:MetricResult) ON (r.sessionId)',
+      'CREATE INDEX mce_metric_result_computed IF NOT EXISTS FOR (r:MetricResult) ON (r.computedAt)',
       'CREATE CONSTRAINT mce_schema_id IF NOT EXISTS FOR (v:MceSchema) REQUIRE v.id IS UNIQUE',
       "MERGE (v:MceSchema {id: 'mce'})\nSET v.version = CASE WHEN coalesce(v.version, 0) < $version THEN $version ELSE v.version END",
     ]);
-    expect(new Set(driver.runs.map((r) => r.session)).size).toBe(9);
-    expect(isInt(driver.runs[8]?.params.version, 1)).toBe(true);
-    expect(driver.opened).toBe(9);
-    expect(driver.closed).toBe(9);
-    expect(driver.databases).toEqual(Array(9).fill('kg'));
+    expect(new Set(driver.runs.map((r) => r.session)).size).toBe(10);
+    expect(isInt(driver.runs[9]?.params.version, 2)).toBe(true);
+    expect(driver.opened).toBe(10);
+    expect(driver.closed).toBe(10);
+    expect(driver.databases).toEqual(Array(10).fill('kg'));
     // One bookmark manager for every session of the store: a read follows the store's own writes on a cluster.
     expect(new Set(driver.bookmarkManagers).size).toBe(1);
     expect(driver.bookmarkManagers[0]).toBeDefined();
@@ -328,6 +329,90 @@ describe('Neo4j store statements', () => {
     ]);
     expect(await store.deleteMetricResults([])).toBe(0);
     expect(driver.runs).toHaveLength(2);
+  });
+
+  it('queries results across sessions with only the filters given, Integer times and pages, newest first', async () => {
+    const stored = metricResult('q1', 'S', { at: 3, metric: DEFINITIONS[2], level: 'LLMCall', measures: 'S-llm' });
+    // The result as sent (Integer counts, JSON details) is what the server answers.
+    const { driver, store } = open((cypher) =>
+      cypher.includes('RETURN properties(r) AS result, properties(m) AS metric')
+        ? [{ result: (driver.find('MERGE (r:MetricResult')[0]!.params.rows as unknown[])[0], metric: { ...DEFINITIONS[2] } }]
+        : [],
+    );
+    await store.writeMetricResults(DEFINITIONS, [stored]);
+    const first = driver.runs.length;
+    expect(await store.queryMetricResults({ limit: 10 })).toStrictEqual([{ result: stored, metric: DEFINITIONS[2] }]);
+    const everything = driver.runs[first]!;
+    expect(everything.mode).toBe('read');
+    // No filter: the computedAt index, which also gives the order.
+    expect(everything.cypher.split('\n')).toEqual([
+      'MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)',
+      'WHERE r.computedAt IS NOT NULL',
+      'WITH r, m ORDER BY r.computedAt DESC, r.id SKIP $offset LIMIT $limit',
+      'RETURN properties(r) AS result, properties(m) AS metric',
+    ]);
+    expect(Object.keys(everything.params).sort()).toEqual(['limit', 'offset']);
+    expect([isInt(everything.params.limit, 10), isInt(everything.params.offset, 0)]).toEqual([true, true]);
+
+    await store.queryMetricResults({
+      metrics: ['Duration', 'deepeval:AnswerRelevancy', 'Duration'],
+      levels: ['Session', 'LLMCall'],
+      from: Date.parse('2026-01-01T00:00:00Z') + 0.5,
+      to: new Date(Date.parse('2026-01-01T00:01:00Z')),
+      min: 0.5,
+      max: 2,
+      offset: 20,
+    });
+    const filtered = driver.runs[first + 1]!;
+    expect(filtered.cypher.split('\n')).toEqual([
+      'MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)',
+      'WHERE r.computedAt >= $from',
+      '  AND r.computedAt <= $to',
+      '  AND (r.name IN $names OR r.ofMetricType IN $metricIds)',
+      '  AND r.measuresLevel IN $levels',
+      '  AND r.result >= $min',
+      '  AND r.result <= $max',
+      'WITH r, m ORDER BY r.computedAt DESC, r.id SKIP $offset',
+      'RETURN properties(r) AS result, properties(m) AS metric',
+    ]);
+    const { from, to, offset, ...rest } = filtered.params;
+    // Bounds as whole milliseconds, rounded inwards; Integers, as computedAt is stored.
+    expect([isInt(from, Date.parse('2026-01-01T00:00:00.001Z')), isInt(to, Date.parse('2026-01-01T00:01:00Z')), isInt(offset, 20)]).toEqual([true, true, true]);
+    expect(rest).toEqual({ names: ['Duration'], metricIds: ['deepeval:AnswerRelevancy'], levels: ['Session', 'LLMCall'], min: 0.5, max: 2 });
+
+    // Sessions: their index, no computedAt predicate to compete with it; one kind of metric, no OR.
+    await store.queryMetricResults({ sessionIds: ['S', 'T'], metrics: ['mce:Duration'] });
+    const bySession = driver.runs[first + 2]!;
+    expect(bySession.cypher.split('\n').slice(1, 3)).toEqual(['WHERE r.sessionId IN $sessionIds', '  AND r.ofMetricType IN $metricIds']);
+    expect(bySession.params).toMatchObject({ sessionIds: ['S', 'T'], metricIds: ['mce:Duration'] });
+    // A list given empty matches nothing: nothing is sent.
+    expect(await store.queryMetricResults({ levels: [] })).toEqual([]);
+    expect(driver.runs).toHaveLength(first + 3);
+    expect(driver.opened).toBe(driver.closed);
+  });
+
+  it('deletes sessions in one write: their results, calls and servers, then the nodes; answers the ids that were stored', async () => {
+    const { driver, store } = open(
+      (cypher, params) => (cypher.includes('RETURN id, stored') ? (params.ids as string[]).map((id) => ({ id, stored: id !== 'lock-only' })).filter((r) => r.id !== 'ghost') : []),
+      2,
+    );
+    expect(await store.deleteSessions(['b', 'ghost', 'a', 'b', 'lock-only'])).toEqual(['b', 'a']);
+    expect(driver.runs.map((r) => [r.mode, r.session, r.cypher.split('\n')[1], r.params.ids])).toEqual([
+      ['write', 1, 'MATCH (r:MetricResult {sessionId: id})', ['b', 'ghost']],
+      ['write', 1, 'MATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)', ['b', 'ghost']],
+      ['write', 1, 'MATCH (s:Session {id: id})', ['b', 'ghost']],
+      ['write', 1, 'MATCH (r:MetricResult {sessionId: id})', ['a', 'lock-only']],
+      ['write', 1, 'MATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)', ['a', 'lock-only']],
+      ['write', 1, 'MATCH (s:Session {id: id})', ['a', 'lock-only']],
+    ]);
+    expect(driver.runs.slice(0, 3).map((r) => r.cypher)).toEqual([
+      'UNWIND $ids AS id\nMATCH (r:MetricResult {sessionId: id})\nDETACH DELETE r',
+      'UNWIND $ids AS id\nMATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)\nDETACH DELETE e',
+      'UNWIND $ids AS id\nMATCH (s:Session {id: id})\nWITH id, s, s.startTime IS NOT NULL AS stored\nDETACH DELETE s\nRETURN id, stored',
+    ]);
+    expect(await store.deleteSessions([])).toEqual([]);
+    expect(driver.runs).toHaveLength(6);
+    expect([driver.opened, driver.closed]).toEqual([1, 1]);
   });
 
   it('reads a session back from its nodes', async () => {

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { needService, PG_URL } from '../../../../test-support/services.js';
-import { openStore, PostgresStore } from '../../src/store/index.js';
+import { openStore, PostgresStore, type KnowledgeGraphStore, type ResultQuery } from '../../src/store/index.js';
+import { planResultQuery } from '../../src/store/result-query.js';
+import { resultQueryStatement } from '../../src/store/postgres/postgres-store.js';
 import { storeConformance } from './support/conformance.js';
+import { postgresRowsMentioning } from './support/leftovers.js';
 import { bareSession, DEFINITIONS, metricResult, toolCall } from './support/sessions.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 
@@ -27,8 +30,15 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     if (available) await dropSchemas();
   });
 
+  const schemas = new WeakMap<KnowledgeGraphStore, string>();
   storeConformance('PostgreSQL', {
-    open: (logger) => openStore(PG_URL, { logger, schema: `${PREFIX}_${++n}` }),
+    open: async (logger) => {
+      const schema = `${PREFIX}_${++n}`;
+      const store = await openStore(PG_URL, { logger, schema });
+      schemas.set(store, schema);
+      return store;
+    },
+    rowsMentioning: async (store, text) => postgresRowsMentioning(PG_URL, schemas.get(store)!, text),
   });
 
   it('puts its tables in the schema a URL names with ?schema= (MCE_STORE_URL, --store-url)', async () => {
@@ -109,6 +119,29 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     await spaced.close();
   });
 
+  it('results across sessions come newest first from the computed_at index, without sorting them; by session from the key', async () => {
+    const schema = `${PREFIX}_plans`;
+    const store = await openStore(PG_URL, { schema });
+    const results = Array.from({ length: 20_000 }, (_, i) => metricResult(`p${i}`, `s${i % 400}`, { at: i % 5000, metric: DEFINITIONS[i % 3], value: i }));
+    expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 20_000, rejected: [] });
+    await store.close();
+    const client = new pg.Client(PG_URL);
+    await client.connect();
+    await client.query(`SET search_path = "${schema}"`);
+    await client.query('ANALYZE metric_results');
+    const plan = async (query: ResultQuery) => {
+      const { text, values } = resultQueryStatement(planResultQuery(query)!);
+      return (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows.map((r) => r['QUERY PLAN'].trim()).join('\n');
+    };
+    for (const query of [{ limit: 50 }, { metrics: ['Duration', 'mce:Cost'], limit: 50 }, { from: 1, to: 2, limit: 50 }]) {
+      const steps = await plan(query);
+      expect(steps, JSON.stringify(query)).toContain('Index Scan Backward using metric_results_computed on metric_results r');
+      expect(steps).not.toMatch(/Sort/);
+    }
+    expect(await plan({ sessionIds: ['s1', 's2'], limit: 50 })).toMatch(/Index Scan using metric_results_pkey on metric_results r .*\nIndex Cond: \(session_id = ANY/);
+    await client.end();
+  });
+
   describe('migrations', () => {
     beforeAll(dropSchemas);
 
@@ -122,7 +155,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
       await a.close();
       await b.close();
     });
@@ -162,9 +195,10 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         { column: 'name', collation: 'default' },
         { column: 'session_id', collation: 'C' },
       ]);
-      // One index left on metric_results: the (session_id, id) primary key.
-      const indexes = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'metric_results'`, [schema]);
+      // Two indexes on metric_results: the (session_id, id) primary key, and time order for results across sessions.
+      const indexes = await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'metric_results' ORDER BY indexname`, [schema]);
       expect(indexes.rows).toEqual([
+        { indexdef: `CREATE INDEX metric_results_computed ON ${schema}.metric_results USING btree (computed_at, id DESC)` },
         { indexdef: `CREATE UNIQUE INDEX metric_results_pkey ON ${schema}.metric_results USING btree (session_id, id)` },
       ]);
       // The calls' position index carries their kind, so listings count kinds from the index alone.

@@ -3,16 +3,26 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { openStore, SqliteStore } from '../../src/store/index.js';
+import { openStore, SqliteStore, type KnowledgeGraphStore, type ResultQuery } from '../../src/store/index.js';
+import { planResultQuery } from '../../src/store/result-query.js';
+import { resultQueryStatement } from '../../src/store/sqlite/sqlite-store.js';
 import { storeConformance } from './support/conformance.js';
-import { bareSession, toolCall } from './support/sessions.js';
+import { sqliteRowsMentioning } from './support/leftovers.js';
+import { bareSession, DEFINITIONS, metricResult, toolCall } from './support/sessions.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mce-store-sqlite-'));
 let n = 0;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
+const files = new WeakMap<KnowledgeGraphStore, string>();
 storeConformance('SQLite', {
-  open: (logger) => openStore(`sqlite:${path.join(dir, `conformance-${++n}.db`)}`, { logger }),
+  open: async (logger) => {
+    const file = path.join(dir, `conformance-${++n}.db`);
+    const store = await openStore(`sqlite:${file}`, { logger });
+    files.set(store, file);
+    return store;
+  },
+  rowsMentioning: async (store, text) => sqliteRowsMentioning(files.get(store)!, text),
 });
 
 describe('SQLite store file', () => {
@@ -26,6 +36,7 @@ describe('SQLite store file', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
       { version: 1, name: 'sessions, calls, MCP servers, metrics and results' },
+      { version: 2, name: 'metric_results by computed_at' },
     ]);
     db.close();
   });
@@ -72,5 +83,28 @@ describe('SQLite store file', () => {
     expect((await a.listSessions()).map((s) => s.id)).toEqual(['from-b', 'from-a']);
     await a.close();
     await b.close();
+  });
+
+  it('results across sessions come newest first from the computed_at index, without sorting them; by session from the session index', async () => {
+    const file = path.join(dir, 'plans.db');
+    const store = await openStore(`sqlite:${file}`);
+    const results = Array.from({ length: 20_000 }, (_, i) => metricResult(`p${i}`, `s${i % 400}`, { at: i % 5000, metric: DEFINITIONS[i % 3], value: i }));
+    expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 20_000, rejected: [] });
+    await store.close();
+    const db = new Database(file);
+    db.exec('ANALYZE');
+    const plan = (query: ResultQuery) => {
+      const { sql, values } = resultQueryStatement(planResultQuery(query)!);
+      return (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...values) as { detail: string }[]).map((r) => r.detail);
+    };
+    for (const query of [{ limit: 50 }, { metrics: ['Duration', 'mce:Cost'], limit: 50 }, { levels: ['Session' as const], min: 3, limit: 50 }]) {
+      const steps = plan(query);
+      expect(steps[0], JSON.stringify(query)).toBe('SCAN r USING INDEX metric_results_computed');
+      expect(steps.filter((s) => s.includes('TEMP B-TREE'))).toEqual([]);
+    }
+    expect(plan({ from: 1, to: 2, limit: 50 })[0]).toBe('SEARCH r USING INDEX metric_results_computed (computed_at>? AND computed_at<?)');
+    // (With a few rows per session among many: on a small table, walking the time index is what SQLite picks.)
+    expect(plan({ sessionIds: ['s1', 's2'], limit: 50 })[0]).toBe('SEARCH r USING INDEX metric_results_session (session_id=?)');
+    db.close();
   });
 });

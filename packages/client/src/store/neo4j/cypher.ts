@@ -9,9 +9,10 @@
  *   (MetricResult)-[:measures]->(Session or call)
  */
 import { CALL_LISTS, type CallLevel } from '@mce/core';
+import type { PlannedResultQuery } from '../result-query.js';
 
-/** Version of the graph schema below; stored on the `(:MceSchema {id: 'mce'})` node. */
-export const NEO4J_SCHEMA_VERSION = 1;
+/** Version of the graph schema below; stored on the `(:MceSchema {id: 'mce'})` node. 2: the computedAt index. */
+export const NEO4J_SCHEMA_VERSION = 2;
 
 /** Constraints and indexes, one statement each (schema statements cannot share a transaction with writes). */
 export const SCHEMA_STATEMENTS: readonly string[] = [
@@ -22,6 +23,8 @@ export const SCHEMA_STATEMENTS: readonly string[] = [
   'CREATE CONSTRAINT mce_metric_result_id IF NOT EXISTS FOR (r:MetricResult) REQUIRE r.id IS UNIQUE',
   'CREATE INDEX mce_session_start IF NOT EXISTS FOR (s:Session) ON (s.startTime)',
   'CREATE INDEX mce_metric_result_session IF NOT EXISTS FOR (r:MetricResult) ON (r.sessionId)',
+  // Results across sessions, newest first (queryResults): a range index gives them in computedAt order.
+  'CREATE INDEX mce_metric_result_computed IF NOT EXISTS FOR (r:MetricResult) ON (r.computedAt)',
   // A MERGE is only safe between concurrent processes on a key a constraint guards.
   'CREATE CONSTRAINT mce_schema_id IF NOT EXISTS FOR (v:MceSchema) REQUIRE v.id IS UNIQUE',
 ];
@@ -169,3 +172,47 @@ WHERE r.sessionId = $sessionId
   AND ($names IS NULL OR r.name IN $names)
 WITH r, m ORDER BY r.computedAt DESC, r.id
 RETURN properties(r) AS result, properties(m) AS metric`;
+
+/**
+ * Results across sessions (`queryMetricResults`), newest first, paged. Only the filters the query gives are written
+ * (each filter shape its own statement), so the planner can seek the index a filter has: `sessionId` for sessions,
+ * else `computedAt`, which also gives the order (hence the `IS NOT NULL` when no time bound is given).
+ */
+export function queryResults(plan: PlannedResultQuery): string {
+  const where: string[] = [];
+  if (plan.from !== undefined) where.push('r.computedAt >= $from');
+  if (plan.to !== undefined) where.push('r.computedAt <= $to');
+  if (plan.sessionIds) where.push('r.sessionId IN $sessionIds');
+  else if (where.length === 0) where.push('r.computedAt IS NOT NULL');
+  if (plan.metrics) {
+    const either = [
+      ...(plan.metrics.names.length > 0 ? ['r.name IN $names'] : []),
+      ...(plan.metrics.metricIds.length > 0 ? ['r.ofMetricType IN $metricIds'] : []),
+    ];
+    where.push(either.length === 1 ? either[0]! : `(${either.join(' OR ')})`);
+  }
+  if (plan.levels) where.push('r.measuresLevel IN $levels');
+  if (plan.min !== undefined) where.push('r.result >= $min');
+  if (plan.max !== undefined) where.push('r.result <= $max');
+  return `MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)
+WHERE ${where.join('\n  AND ')}
+WITH r, m ORDER BY r.computedAt DESC, r.id SKIP $offset${plan.limit !== undefined ? ' LIMIT $limit' : ''}
+RETURN properties(r) AS result, properties(m) AS metric`;
+}
+
+/** Every result stored under the sessions' ids (those measuring a session or its calls). */
+export const DELETE_SESSION_RESULTS = `UNWIND $ids AS id
+MATCH (r:MetricResult {sessionId: id})
+DETACH DELETE r`;
+
+/** The calls and MCP servers of the sessions, with their relations. */
+export const DELETE_SESSION_ELEMENTS = `UNWIND $ids AS id
+MATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)
+DETACH DELETE e`;
+
+/** The Session nodes; `stored` is false for a node without a header (none is left by a committed write). */
+export const DELETE_SESSION_NODES = `UNWIND $ids AS id
+MATCH (s:Session {id: id})
+WITH id, s, s.startTime IS NOT NULL AS stored
+DETACH DELETE s
+RETURN id, stored`;

@@ -8,10 +8,12 @@ import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type Metr
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
+import { planResultQuery } from '../result-query.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
+  ResultQuery,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -20,7 +22,7 @@ import type {
 import { defaultLogger } from '../logger.js';
 import neo4j from 'neo4j-driver';
 import * as cypher from './cypher.js';
-import { acquireDriver, releaseDriver, type CypherTransactionLike, type Neo4jDriverLike, type Neo4jTarget } from './driver.js';
+import { acquireDriver, releaseDriver, type CypherRecordLike, type CypherTransactionLike, type Neo4jDriverLike, type Neo4jTarget } from './driver.js';
 import { fromNeo4j, int, properties } from './values.js';
 
 export interface Neo4jStoreOptions {
@@ -231,12 +233,42 @@ export class Neo4jStore implements KnowledgeGraphStore {
     if (query.metricNames && query.metricNames.length === 0) return [];
     const params = { sessionId, recursive: query.recursive ?? false, names: query.metricNames ? [...query.metricNames] : null };
     const records = await this.read(async (tx) => (await tx.run(cypher.READ_RESULTS, params)).records);
-    return records.map((record) => {
-      const { result, metric } = fromNeo4j(record.toObject()) as { result: Record<string, unknown>; metric: Record<string, unknown> };
-      return {
-        result: resultFromRow({ evaluationModel: null, details: null, ...result } as unknown as ResultRow),
-        metric: metricFromRow({ description: null, ...metric } as unknown as MetricRow),
-      };
+    return records.map(storedFromRecord);
+  }
+
+  async queryMetricResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
+    const plan = planResultQuery(query);
+    if (!plan) return [];
+    const params: Record<string, unknown> = { offset: int(plan.offset) };
+    // Times go out as Integers, as computedAt is stored; an integer-valued bound sent as a Float would still compare.
+    if (plan.from !== undefined) params.from = int(plan.from);
+    if (plan.to !== undefined) params.to = int(plan.to);
+    if (plan.sessionIds) params.sessionIds = plan.sessionIds;
+    if (plan.metrics?.names.length) params.names = plan.metrics.names;
+    if (plan.metrics?.metricIds.length) params.metricIds = plan.metrics.metricIds;
+    if (plan.levels) params.levels = plan.levels;
+    if (plan.min !== undefined) params.min = plan.min;
+    if (plan.max !== undefined) params.max = plan.max;
+    if (plan.limit !== undefined) params.limit = int(plan.limit);
+    const records = await this.read(async (tx) => (await tx.run(cypher.queryResults(plan), params)).records);
+    return records.map(storedFromRecord);
+  }
+
+  async deleteSessions(ids: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    // Found inside the work: the driver may run it again after a transient error.
+    return this.write(async (tx) => {
+      const stored = new Set<string>();
+      for (const chunk of chunks(unique, this.batchSize)) {
+        await tx.run(cypher.DELETE_SESSION_RESULTS, { ids: chunk });
+        await tx.run(cypher.DELETE_SESSION_ELEMENTS, { ids: chunk });
+        for (const record of (await tx.run(cypher.DELETE_SESSION_NODES, { ids: chunk })).records) {
+          const r = record.toObject() as { id: string; stored: boolean };
+          if (r.stored) stored.add(r.id);
+        }
+      }
+      return unique.filter((id) => stored.has(id));
     });
   }
 
@@ -282,6 +314,15 @@ export class Neo4jStore implements KnowledgeGraphStore {
     const database = this.options.database ?? this.target.database;
     return database ? { database, bookmarkManager: this.bookmarks } : { bookmarkManager: this.bookmarks };
   }
+}
+
+/** A record of `properties(r) AS result, properties(m) AS metric` as a stored result (absent properties were null). */
+function storedFromRecord(record: CypherRecordLike): StoredMetricResult {
+  const { result, metric } = fromNeo4j(record.toObject()) as { result: Record<string, unknown>; metric: Record<string, unknown> };
+  return {
+    result: resultFromRow({ evaluationModel: null, details: null, ...result } as unknown as ResultRow),
+    metric: metricFromRow({ description: null, ...metric } as unknown as MetricRow),
+  };
 }
 
 /** The parameters of a session listing (`cypher.listSessions`, `cypher.listSessionIds`). */

@@ -115,4 +115,12 @@ DROP INDEX metric_results_session;`,
 DROP INDEX calls_seq;
 ALTER INDEX calls_seq_kind RENAME TO calls_seq;`,
   },
+  {
+    // Results across sessions (queryMetricResults), newest first: walked backwards, this index gives them in order
+    // (computed_at descending, ties by id ascending) and stops at the page's end, and it bounds a time window. New
+    // results carry the latest times, so their entries go to the right-hand edge of the tree. Builds once.
+    version: 6,
+    name: 'metric_results by computed_at',
+    sql: `CREATE INDEX metric_results_computed ON metric_results (computed_at, id DESC);`,
+  },
 ];

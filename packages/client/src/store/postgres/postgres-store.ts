@@ -20,10 +20,12 @@ import {
   type HeaderRow,
 } from '../rows.js';
 import { assertDefinitions, missingMetricIds, storedResult, validateResults } from '../results.js';
+import { planResultQuery, POSTGRES_BINDING, resultFilter, type PlannedResultQuery } from '../result-query.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
+  ResultQuery,
   ResultFlush,
   SessionSummary,
   StoredMetricResult,
@@ -96,6 +98,27 @@ function assertNoNulIds(session: Session): void {
   for (const server of session.mcpServers ?? []) if (server.name.includes('\0')) refuse(`the name of MCP server ${shown(server.name)}`);
 }
 
+/** A result joined with its Metric (metric columns prefixed `m_`, see `storedResult`). */
+const RESULT_SELECT = `SELECT r.id, r.name, r.result, r.reasoning, r.evaluation_model AS "evaluationModel",
+    r.evaluation_prompt_token_count AS "evaluationPromptTokenCount",
+    r.evaluation_completion_token_count AS "evaluationCompletionTokenCount",
+    r.evaluation_total_token_count AS "evaluationTotalTokenCount", r.evaluation_cost AS "evaluationCost",
+    r."timestamp", r.of_metric_type AS "ofMetricType", r.measures_level AS "measuresLevel",
+    r.measures_id AS "measuresId", r.session_id AS "sessionId", r.details::text AS details,
+    m.id AS "m_id", m.name AS "m_name", m.computed_by AS "m_computedBy", m.unit AS "m_unit",
+    m.value_range AS "m_valueRange", m.description AS "m_description"
+  FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type`;
+
+/**
+ * The statement of `queryMetricResults`. Newest first walks metric_results_computed backwards (migration 6) and stops
+ * at the page's end; a session filter reads the primary key.
+ */
+export function resultQueryStatement(plan: PlannedResultQuery): { text: string; values: unknown[] } {
+  const { where, params } = resultFilter(plan, POSTGRES_BINDING);
+  params.push(plan.limit ?? null, plan.offset);
+  return { text: `${RESULT_SELECT} ${where} ORDER BY r.computed_at DESC, r.id LIMIT $${params.length - 1} OFFSET $${params.length}`, values: params };
+}
+
 const HEADER_SELECT = `SELECT id, start_time AS "startTime", end_time AS "endTime", service_name AS "serviceName",
   app_name AS "appName", trace_ids AS "traceIds", user_input AS "userInput", final_response AS "finalResponse",
   attributes::text AS attributes FROM sessions`;
@@ -161,11 +184,8 @@ export class PostgresStore implements KnowledgeGraphStore {
     for (const session of batch) assertNoNulIds(session);
     const ids = batch.map((s) => s.id);
     await this.transaction(async (client) => {
-      // Per-session locks (in a fixed order) make the read-merge-write of a session safe across processes.
-      await client.query(
-        `SELECT pg_advisory_xact_lock($1, k) FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest($2::text[]) AS id ORDER BY k) AS keys`,
-        [LOCK_NAMESPACE, ids],
-      );
+      // Per-session locks make the read-merge-write of a session safe across processes.
+      await this.lockSessions(client, ids);
       const stored = new Map(
         (await client.query<Row>(`${HEADER_SELECT} WHERE id = ANY($1)`, [ids])).rows.map((r) => [r.id as string, r]),
       );
@@ -386,20 +406,41 @@ export class PostgresStore implements KnowledgeGraphStore {
       params.push([...query.metricNames]);
       where.push('r.name = ANY($2)');
     }
-    const { rows } = await this.pool.query<Row>(
-      `SELECT r.id, r.name, r.result, r.reasoning, r.evaluation_model AS "evaluationModel",
-         r.evaluation_prompt_token_count AS "evaluationPromptTokenCount",
-         r.evaluation_completion_token_count AS "evaluationCompletionTokenCount",
-         r.evaluation_total_token_count AS "evaluationTotalTokenCount", r.evaluation_cost AS "evaluationCost",
-         r."timestamp", r.of_metric_type AS "ofMetricType", r.measures_level AS "measuresLevel",
-         r.measures_id AS "measuresId", r.session_id AS "sessionId", r.details::text AS details,
-         m.id AS "m_id", m.name AS "m_name", m.computed_by AS "m_computedBy", m.unit AS "m_unit",
-         m.value_range AS "m_valueRange", m.description AS "m_description"
-       FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type
-       WHERE ${where.join(' AND ')} ORDER BY r.computed_at DESC, r.id`,
-      params,
-    );
+    const { rows } = await this.pool.query<Row>(`${RESULT_SELECT} WHERE ${where.join(' AND ')} ORDER BY r.computed_at DESC, r.id`, params);
     return rows.map(storedResult);
+  }
+
+  async queryMetricResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
+    const plan = planResultQuery(query);
+    // A session id with a NUL character is none stored (assertNoNulIds), and PostgreSQL refuses it as a parameter.
+    if (plan?.sessionIds) plan.sessionIds = plan.sessionIds.filter((id) => !id.includes('\0'));
+    if (!plan || plan.sessionIds?.length === 0) return [];
+    const { rows } = await this.pool.query<Row>(resultQueryStatement(plan));
+    return rows.map(storedResult);
+  }
+
+  async deleteSessions(ids: readonly string[]): Promise<string[]> {
+    // An id with a NUL character cannot be stored (assertNoNulIds), and PostgreSQL refuses it as a parameter.
+    const unique = [...new Set(ids)].filter((id) => !id.includes('\0'));
+    if (unique.length === 0) return [];
+    return this.transaction(async (client) => {
+      // The locks of writeSessions: a part being merged into one of these sessions is written before or after, whole.
+      await this.lockSessions(client, unique);
+      await client.query('DELETE FROM metric_results WHERE session_id = ANY($1)', [unique]);
+      await client.query('DELETE FROM calls WHERE session_id = ANY($1)', [unique]);
+      await client.query('DELETE FROM mcp_servers WHERE session_id = ANY($1)', [unique]);
+      const { rows } = await client.query<{ id: string }>('DELETE FROM sessions WHERE id = ANY($1) RETURNING id', [unique]);
+      const removed = new Set(rows.map((r) => r.id));
+      return unique.filter((id) => removed.has(id));
+    });
+  }
+
+  /** Per-session advisory locks, in a fixed order (so two transactions taking several never deadlock). */
+  private async lockSessions(client: pg.PoolClient, ids: readonly string[]): Promise<void> {
+    await client.query(
+      `SELECT pg_advisory_xact_lock($1, k) FROM (SELECT DISTINCT hashtext(id) AS k FROM unnest($2::text[]) AS id ORDER BY k) AS keys`,
+      [LOCK_NAMESPACE, ids],
+    );
   }
 
   async close(): Promise<void> {

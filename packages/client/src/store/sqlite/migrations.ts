@@ -76,4 +76,11 @@ CREATE TABLE metric_results (
 CREATE INDEX metric_results_session ON metric_results (session_id, computed_at DESC);
 `,
   },
+  {
+    // Results across sessions (queryMetricResults), newest first: walked backwards, this index gives them in order
+    // (computed_at descending, ties by id ascending) and stops at the page's end, and it bounds a time window.
+    version: 2,
+    name: 'metric_results by computed_at',
+    sql: `CREATE INDEX metric_results_computed ON metric_results (computed_at, id DESC);`,
+  },
 ];

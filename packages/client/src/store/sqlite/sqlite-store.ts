@@ -10,10 +10,12 @@ import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
+import { planResultQuery, resultFilter, SQLITE_BINDING, type PlannedResultQuery } from '../result-query.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
+  ResultQuery,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -39,6 +41,19 @@ const RESULT_COLUMNS = `r.id, r.name, r.result, r.reasoning, r.evaluation_model 
   r.session_id AS sessionId, r.details,
   m.id AS m_id, m.name AS m_name, m.computed_by AS m_computedBy, m.unit AS m_unit, m.value_range AS m_valueRange,
   m.description AS m_description`;
+
+/**
+ * The statement of `queryMetricResults`. Newest first walks the metric_results_computed index backwards (migration 2)
+ * and stops at the page's end; a session filter reads metric_results_session.
+ */
+export function resultQueryStatement(plan: PlannedResultQuery): { sql: string; values: unknown[] } {
+  const { where, params } = resultFilter(plan, SQLITE_BINDING);
+  return {
+    sql: `SELECT ${RESULT_COLUMNS} FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type ${where}
+      ORDER BY r.computed_at DESC, r.id LIMIT ? OFFSET ?`,
+    values: [...params, plan.limit ?? -1, plan.offset],
+  };
+}
 
 export class SqliteStore implements KnowledgeGraphStore {
   readonly kind = 'sqlite' as const;
@@ -253,6 +268,32 @@ export class SqliteStore implements KnowledgeGraphStore {
         WHERE ${where.join(' AND ')} ORDER BY r.computed_at DESC, r.id`)
       .all(...params) as Row[];
     return rows.map(storedResult);
+  }
+
+  async queryMetricResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
+    const plan = planResultQuery(query);
+    if (!plan) return [];
+    const { sql, values } = resultQueryStatement(plan);
+    return (this.prepare(sql).all(...values) as Row[]).map(storedResult);
+  }
+
+  async deleteSessions(ids: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    // Each table by its session key (foreign keys are not enforced in SQLite unless asked: no cascade to rely on).
+    const removeResults = this.prepare('DELETE FROM metric_results WHERE session_id = ?');
+    const removeCalls = this.prepare('DELETE FROM calls WHERE session_id = ?');
+    const removeServers = this.prepare('DELETE FROM mcp_servers WHERE session_id = ?');
+    const removeSession = this.prepare('DELETE FROM sessions WHERE id = ?');
+    const run = this.db.transaction(() =>
+      unique.filter((id) => {
+        removeResults.run(id);
+        removeCalls.run(id);
+        removeServers.run(id);
+        return removeSession.run(id).changes > 0;
+      }),
+    );
+    return run.immediate();
   }
 
   async close(): Promise<void> {

@@ -5,11 +5,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toResultRecord } from '@mce/core';
 import type { MetricResult, Session } from '@mce/core';
-import { mergeSessions, type KnowledgeGraphStore, type StoreLogger } from '../../../src/store/index.js';
-import { bareSession, bigSession, DEFINITIONS, metricResult, nestedInParts, richSession, toolCall, tripInParts, weatherServer } from './sessions.js';
+import { mergeSessions, type KnowledgeGraphStore, type ResultQuery, type StoreLogger } from '../../../src/store/index.js';
+import { bareSession, bigSession, DEFINITIONS, metricResult, nestedInParts, richSession, T0_MS, toolCall, tripInParts, weatherServer } from './sessions.js';
 
 export interface StoreFactory {
   open(logger: StoreLogger): Promise<KnowledgeGraphStore>;
+  /** Rows of each table of the store (nodes of each label) in which `text` appears anywhere; absent: not checked. */
+  rowsMentioning?(store: KnowledgeGraphStore, text: string): Promise<Record<string, number>>;
 }
 
 const [DURATION, TOOL_ERRORS, RELEVANCY] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
@@ -18,6 +20,8 @@ export function storeConformance(name: string, factory: StoreFactory): void {
   describe(`${name} store conformance`, () => {
     let store: KnowledgeGraphStore;
     let warnings: { details: object; message: string }[];
+    /** The ids of the results a query across sessions answers, in its order. */
+    const queried = async (query?: ResultQuery) => (await store.queryMetricResults(query)).map((r) => r.result.id);
 
     beforeEach(async () => {
       warnings = [];
@@ -450,6 +454,167 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         evaluationCost: 0.00168,
         timestamp: '2026-01-01T00:00:30.000Z',
         details: { samples: [4, 5], method: 'logprobs' },
+      });
+    });
+
+    describe('results across sessions', () => {
+      // Newest first: q-c1 (50 s), q-b2 (40), q-a3 (30), q-a2 and q-b1 (20: by id), q-a1 (10), q-c2 (5).
+      const written: MetricResult[] = [
+        metricResult('q-a1', 'A', { at: 10, value: 100 }),
+        metricResult('q-a2', 'A', { at: 20, value: 0.9, metric: RELEVANCY, level: 'LLMCall', measures: 'A-llm' }),
+        metricResult('q-a3', 'A', { at: 30, value: 50, metric: TOOL_ERRORS, level: 'ToolCall', measures: 'A-tool' }),
+        metricResult('q-b1', 'B', { at: 20, value: 200 }),
+        metricResult('q-b2', 'B', { at: 40, value: 0.2, metric: RELEVANCY }),
+        metricResult('q-c1', 'C', { at: 50, value: 5, level: 'LLMCall', measures: 'C-llm' }),
+        metricResult('q-c2', 'C', { at: 5, value: 300 }),
+      ];
+      const at = (seconds: number) => T0_MS + seconds * 1000;
+
+      beforeEach(async () => {
+        await store.writeSessions([richSession('A', T0_MS), bareSession('B', T0_MS), bareSession('C', T0_MS)]);
+        expect(await store.writeMetricResults(DEFINITIONS, written)).toEqual({ written: 7, rejected: [] });
+      });
+
+      it('gives every result with its Metric, newest first, ties by id', async () => {
+        const all = await store.queryMetricResults();
+        expect(all.map((r) => r.result.id)).toEqual(['q-c1', 'q-b2', 'q-a3', 'q-a2', 'q-b1', 'q-a1', 'q-c2']);
+        const byId = new Map(written.map((r) => [r.id, r]));
+        for (const row of all) expect(row.result).toStrictEqual(byId.get(row.result.id));
+        expect(all.map((r) => r.metric.id)).toEqual([
+          'mce:Duration', 'deepeval:AnswerRelevancy', 'mce:ToolErrorRate', 'deepeval:AnswerRelevancy', 'mce:Duration', 'mce:Duration', 'mce:Duration',
+        ]);
+        expect(all[2]).toStrictEqual({ result: written[2], metric: TOOL_ERRORS });
+        expect(all[1]).toStrictEqual({ result: written[4], metric: RELEVANCY });
+      });
+
+      it('filters by metric name or Metric id (provider:name)', async () => {
+        expect(await queried({ metrics: ['Duration'] })).toEqual(['q-c1', 'q-b1', 'q-a1', 'q-c2']);
+        expect(await queried({ metrics: ['deepeval:AnswerRelevancy', 'ToolErrorRate'] })).toEqual(['q-b2', 'q-a3', 'q-a2']);
+        expect(await queried({ metrics: ['mce:AnswerRelevancy'] })).toEqual([]); // another provider's
+        expect(await queried({ metrics: ['mce:Duration', 'Duration'] })).toEqual(['q-c1', 'q-b1', 'q-a1', 'q-c2']);
+        expect(await queried({ metrics: ['Nope'] })).toEqual([]);
+      });
+
+      it('filters by level (the ontology class of what is measured) and by session', async () => {
+        expect(await queried({ levels: ['Session'] })).toEqual(['q-b2', 'q-b1', 'q-a1', 'q-c2']);
+        expect(await queried({ levels: ['LLMCall', 'ToolCall'] })).toEqual(['q-c1', 'q-a3', 'q-a2']);
+        expect(await queried({ levels: ['TaskCall'] })).toEqual([]);
+        expect(await queried({ sessionIds: ['A', 'C'] })).toEqual(['q-c1', 'q-a3', 'q-a2', 'q-a1', 'q-c2']);
+        expect(await queried({ sessionIds: ['B', 'nobody', 'B'] })).toEqual(['q-b2', 'q-b1']);
+        const rows = await store.queryMetricResults({ sessionIds: ['A'], levels: ['ToolCall'] });
+        expect(rows.map((r) => [r.result.sessionId, r.result.measures])).toEqual([['A', { level: 'ToolCall', id: 'A-tool' }]]);
+      });
+
+      it('filters by a time window on the timestamp (bounds included, as epoch ms, Date or ISO text) and by value', async () => {
+        expect(await queried({ from: at(20) })).toEqual(['q-c1', 'q-b2', 'q-a3', 'q-a2', 'q-b1']);
+        expect(await queried({ to: at(20) })).toEqual(['q-a2', 'q-b1', 'q-a1', 'q-c2']);
+        expect(await queried({ from: new Date(at(20)), to: new Date(at(30)).toISOString() })).toEqual(['q-a3', 'q-a2', 'q-b1']);
+        expect(await queried({ from: at(20) + 0.5, to: at(40) - 0.5 })).toEqual(['q-a3']); // whole milliseconds stored
+        expect(await queried({ from: at(20) + 1, to: at(20) + 1 })).toEqual([]);
+        expect(await queried({ min: 50 })).toEqual(['q-a3', 'q-b1', 'q-a1', 'q-c2']);
+        expect(await queried({ max: 1 })).toEqual(['q-b2', 'q-a2']);
+        expect(await queried({ min: 0.5, max: 100 })).toEqual(['q-c1', 'q-a3', 'q-a2', 'q-a1']);
+        expect(await queried({ min: -1, max: -0.5 })).toEqual([]);
+        expect(await queried({ metrics: ['Duration'], levels: ['Session'], from: at(6), to: at(40), max: 250 })).toEqual(['q-b1', 'q-a1']);
+      });
+
+      it('pages newest first: limit and offset, a tie split across two pages kept in id order', async () => {
+        expect(await queried({ limit: 2 })).toEqual(['q-c1', 'q-b2']);
+        expect(await queried({ limit: 2, offset: 2 })).toEqual(['q-a3', 'q-a2']);
+        expect(await queried({ limit: 2, offset: 4 })).toEqual(['q-b1', 'q-a1']);
+        expect(await queried({ limit: 2, offset: 6 })).toEqual(['q-c2']);
+        expect(await queried({ offset: 5 })).toEqual(['q-a1', 'q-c2']);
+        expect(await queried({ offset: 7 })).toEqual([]);
+        expect(await queried({ limit: 0 })).toEqual([]);
+        expect(await queried({ metrics: ['Duration'], limit: 1, offset: 1 })).toEqual(['q-b1']);
+      });
+
+      it('matches nothing for a list given empty, and refuses a bound or page that is not a number', async () => {
+        expect(await queried({ metrics: [] })).toEqual([]);
+        expect(await queried({ levels: [] })).toEqual([]);
+        expect(await queried({ sessionIds: [] })).toEqual([]);
+        await expect(store.queryMetricResults({ min: Number.NaN })).rejects.toThrow('result query: min must be a finite number (got NaN)');
+        await expect(store.queryMetricResults({ limit: -1 })).rejects.toThrow('result query: limit must be a non-negative integer (got -1)');
+        await expect(store.queryMetricResults({ from: 'yesterday' })).rejects.toThrow('not a time: yesterday');
+      });
+    });
+
+    describe('deleting sessions', () => {
+      it('removes each session with its calls, MCP servers and results, returns the ids that were stored, keeps the rest', async () => {
+        const keep = richSession('keep', T0_MS + 5);
+        await store.writeSessions([richSession('del-1', T0_MS), bareSession('del-2', T0_MS + 1, { toolCalls: [toolCall('del-2', 1, T0_MS)] }), keep]);
+        const results = [
+          metricResult('d1-session', 'del-1', { at: 1 }),
+          metricResult('d1-llm', 'del-1', { at: 2, level: 'LLMCall', measures: 'del-1-llm', metric: RELEVANCY }),
+          metricResult('d1-tool', 'del-1', { at: 3, level: 'ToolCall', measures: 'del-1-tool', metric: TOOL_ERRORS }),
+          metricResult('d2-tool', 'del-2', { at: 4, level: 'ToolCall', measures: 'del-2-tool-1' }),
+          metricResult('keep-session', 'keep', { at: 5 }),
+          metricResult('keep-llm', 'keep', { at: 6, level: 'LLMCall', measures: 'keep-llm', metric: RELEVANCY }),
+        ];
+        expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 6, rejected: [] });
+        expect(await store.deleteSessions(['del-2', 'ghost', 'del-1', 'del-2'])).toEqual(['del-2', 'del-1']);
+        expect(await store.getSession('del-1')).toBeUndefined();
+        expect(await store.getSessions(['del-1', 'del-2'])).toEqual(new Map());
+        expect(await store.sessionExists(['del-1', 'del-2', 'keep'])).toEqual(new Set(['keep']));
+        expect(await store.listSessionIds()).toEqual(['keep']);
+        expect(await store.getMetricResults('del-1', { recursive: true })).toEqual([]);
+        expect(await store.getMetricResults('del-2', { recursive: true })).toEqual([]);
+        expect(await queried({})).toEqual(['keep-llm', 'keep-session']);
+        expect(await store.getSession('keep')).toStrictEqual(keep);
+        // The Metric definitions stay: a result may name one without the batch giving it.
+        expect(await store.writeMetricResults([], [metricResult('after', 'keep', { at: 7, metric: TOOL_ERRORS })])).toEqual({ written: 1, rejected: [] });
+        expect(await store.deleteSessions(['del-1'])).toEqual([]); // already gone: no error
+        expect(await store.deleteSessions([])).toEqual([]);
+      });
+
+      it('removes results stored under an id that has no session, and reports the id as not stored', async () => {
+        await store.writeSessions([bareSession('other', T0_MS)]);
+        const results = [metricResult('o-1', 'orphan', { at: 1 }), metricResult('o-2', 'orphan', { at: 2, level: 'LLMCall', measures: 'x' }), metricResult('kept', 'other', { at: 3 })];
+        expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 3, rejected: [] });
+        expect(await store.deleteSessions(['orphan'])).toEqual([]);
+        expect(await queried({})).toEqual(['kept']);
+      });
+
+      it('a session written in parts, deleted, then written again is a new session: nothing of the first is left', async () => {
+        const { withRoot, withoutRoot } = tripInParts('zz-gone');
+        const server = { name: 'zz-gone-server', tools: [], resources: [], prompts: [] };
+        await store.writeSessions([{ ...withoutRoot, mcpServers: [server] }]);
+        const implicitId = withoutRoot.masCalls[0]!.id;
+        expect(
+          await store.writeMetricResults(DEFINITIONS, [
+            metricResult('zz-1', 'zz-gone', { at: 1, level: 'MASCall', measures: implicitId }),
+            metricResult('zz-2', 'zz-gone', { at: 2, level: 'ToolCall', measures: 'zz-gone-t' }),
+          ]),
+        ).toEqual({ written: 2, rejected: [] });
+        await store.writeSessions([withRoot]); // reconciled: the implicit MAS call and its result are removed
+        expect(
+          await store.writeMetricResults(DEFINITIONS, [
+            metricResult('zz-3', 'zz-gone', { at: 3 }),
+            metricResult('zz-4', 'zz-gone', { at: 4, level: 'AgentCall', measures: 'zz-gone-a', metric: RELEVANCY }),
+          ]),
+        ).toEqual({ written: 2, rejected: [] });
+        expect(await queried({ sessionIds: ['zz-gone'] })).toEqual(['zz-4', 'zz-3', 'zz-2']);
+        await store.writeSessions([bareSession('bystander', T0_MS + 60_000)]);
+        expect(await store.writeMetricResults(DEFINITIONS, [metricResult('by-1', 'bystander', { at: 9 })])).toEqual({ written: 1, rejected: [] });
+
+        expect(await store.deleteSessions(['zz-gone'])).toEqual(['zz-gone']);
+        if (factory.rowsMentioning) {
+          const left = await factory.rowsMentioning(store, 'zz-gone');
+          expect(Object.keys(left).length).toBeGreaterThan(0);
+          expect(Object.entries(left).filter(([, n]) => n > 0)).toEqual([]);
+          // The scan itself finds what is there: the bystander's rows.
+          expect(Object.entries(await factory.rowsMentioning(store, 'bystander')).filter(([, n]) => n > 0).map(([table]) => table).sort()).toEqual(
+            Object.keys(left).filter((table) => ['metric_results', 'sessions', 'MetricResult', 'Session'].includes(table)).sort(),
+          );
+        }
+        expect(await queried({})).toEqual(['by-1']);
+
+        // Written again: exactly the part written, at the first positions, no call, server or result of before.
+        await store.writeSessions([withRoot]);
+        expect(await store.getSession('zz-gone')).toStrictEqual(withRoot);
+        const [summary] = await store.listSessions({ from: withRoot.startTime, to: withRoot.startTime });
+        expect(summary).toMatchObject({ id: 'zz-gone', counts: { masCalls: 1, agentCalls: 1, taskCalls: 0, llmCalls: 1, toolCalls: 0, mcpServers: 0 } });
+        expect(await store.getMetricResults('zz-gone', { recursive: true })).toEqual([]);
       });
     });
 

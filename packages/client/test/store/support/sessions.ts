@@ -17,6 +17,8 @@ import type {
 } from '@mce/core';
 
 const T0 = 1_767_225_600_000; // 2026-01-01T00:00:00Z
+/** The time `metricResult`'s `at` counts from, and the default start of the sessions below. */
+export const T0_MS = T0;
 
 export const weatherServer: MCPServer = {
   name: 'weather',
