@@ -32,7 +32,15 @@ import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
-import { openStore, storeTargetFromEnv, type KnowledgeGraphStore, type StoreLogger, type WriteResultsOutcome } from './store/index.js';
+import {
+  openStore,
+  storeTargetFromEnv,
+  type KnowledgeGraphStore,
+  type ResultQuery,
+  type StoredMetricResult,
+  type StoreLogger,
+  type WriteResultsOutcome,
+} from './store/index.js';
 
 export interface MCEClientOptions {
   /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */
@@ -227,6 +235,34 @@ export class MCEClient implements AsyncDisposable {
       );
     }
     return records.filter((r) => wanted.some((w) => matches(w, r)));
+  }
+
+  /**
+   * Stored results across sessions, newest first (ties by id), filtered and paged as `query` says (see `ResultQuery`);
+   * each with its Metric, the session and what it measures being the result's `sessionId` and `measures`. A metric
+   * named (`name` or `provider:name`) that is neither registered nor stored is an error (MetricSelectionError, naming
+   * the likely one), not an empty answer.
+   */
+  async queryResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
+    const unknown: string[] = [];
+    for (const metric of new Set(query.metrics ?? [])) {
+      // Stored by a provider this client does not load is stored all the same: one row of it is enough to know (a
+      // name stored nowhere is looked for through every result, which only a misspelt one costs).
+      if (!this.engine.registry.has(metric) && (await this.#store.queryMetricResults({ metrics: [metric], limit: 1 })).length === 0) unknown.push(metric);
+    }
+    if (unknown.length > 0) {
+      throw new MetricSelectionError(unknown.map((id) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })));
+    }
+    return this.#store.queryMetricResults(query);
+  }
+
+  /**
+   * Removes stored sessions, each with its calls, MCP servers and results, in one transaction (Metric definitions
+   * stay). Returns the ids that were stored, in the order given; an id not stored is no error. A computation of one of
+   * them still running stores its results afterwards: deleting the session again removes them.
+   */
+  deleteSessions(sessionIds: string | readonly string[]): Promise<string[]> {
+    return this.#store.deleteSessions(typeof sessionIds === 'string' ? [sessionIds] : sessionIds);
   }
 
   /**

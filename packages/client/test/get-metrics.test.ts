@@ -1,4 +1,4 @@
-/** Stored results by metric name, with the metric's provider not loaded (a plugin removed since, say). */
+/** Stored results by metric name (of a session, and across sessions), with the metric's provider not loaded (a plugin removed since, say). */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,34 @@ describe('getMetrics by name', () => {
       expect(await without.getMetrics(session!.id, { metricIds: [name] }), name).toEqual([]); // stored, at the calls
     }
     await expect(without.getMetrics(session!.id, { metricIds: ['other:CallScore'] })).rejects.toBeInstanceOf(MetricSelectionError);
+    await without.store.close();
+    await without.close();
+  });
+});
+
+describe('queryResults by name', () => {
+  it('finds results across sessions of a metric no longer registered, by name or provider:name; a name nobody has is an error', async () => {
+    const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-query-')), 'kg.db')}`;
+    const [session] = (await readSessions(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url).pathname)).sessions;
+    const config = { ...defaultMceConfig(), metrics: { ToolCall: ['acme:CallScore'] } };
+    const withPlugin = await MCEClient.open({ config, store: await openStore(url), providers: [acme], cache: false });
+    await withPlugin.store.writeSessions([session!, { ...session!, id: 'second' }]);
+    await withPlugin.computeAndStore([session!.id, 'second']);
+    await withPlugin.store.close();
+    await withPlugin.close();
+
+    const without = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(url), cache: false });
+    for (const name of ['CallScore', 'acme:CallScore']) {
+      const rows = await without.queryResults({ metrics: [name] });
+      expect(rows.map((r) => [r.result.sessionId, r.result.measures.level, r.result.result, r.metric.id]).sort(), name).toEqual([
+        ['second', 'ToolCall', 7, 'acme:CallScore'],
+        ['weather-001', 'ToolCall', 7, 'acme:CallScore'],
+      ]);
+    }
+    expect(await without.queryResults({ metrics: ['Duration'] })).toEqual([]); // registered, none stored: no error
+    const unknown = (metrics: string[]) => without.queryResults({ metrics }).then(() => 'answered', (e: Error) => [e.constructor.name, e.message]);
+    expect(await unknown(['Durration', 'CallScore'])).toEqual(['MetricSelectionError', 'Unknown metric "Durration" (did you mean "Duration"?)']);
+    expect(await unknown(['other:CallScore'])).toEqual(['MetricSelectionError', expect.stringMatching(/^Unknown metric "other:CallScore"/)]);
     await without.store.close();
     await without.close();
   });
