@@ -9,9 +9,10 @@ import { locateInJson } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
+import { parseResultQueryText, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
 
-/** Sessions a listing returns when the request names no `limit` (as `mce sessions list`). */
+/** Sessions (or results) a listing returns when the request names no `limit` (as `mce sessions list`). */
 export const DEFAULT_PAGE_SIZE = 100;
 
 /**
@@ -43,6 +44,43 @@ function time(c: Context, name: string): number | undefined {
   } catch {
     throw new BadRequest(`query parameter ${name} must be an ISO 8601 time or epoch milliseconds (got "${v}")`);
   }
+}
+
+/** The query parameters of `GET /results`, by the ResultQuery field each fills (session ids: one per parameter). */
+const RESULT_PARAMS: Readonly<Record<ResultQueryField, string>> = {
+  metrics: 'metrics',
+  levels: 'levels',
+  sessionIds: 'session',
+  from: 'from',
+  to: 'to',
+  min: 'min',
+  max: 'max',
+  limit: 'limit',
+  offset: 'offset',
+};
+const FIELD_OF_PARAM = new Map(Object.entries(RESULT_PARAMS).map(([field, param]) => [param, field as ResultQueryField]));
+
+/**
+ * The result query of a request. A parameter the route does not know is refused: `metric=Duration` (for `metrics`)
+ * silently ignored would answer every result.
+ */
+function resultQuery(c: Context) {
+  const given = c.req.queries();
+  const unknown = Object.keys(given).filter((param) => !FIELD_OF_PARAM.has(param));
+  if (unknown.length > 0) {
+    throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${Object.values(RESULT_PARAMS).join(', ')})`);
+  }
+  const text = Object.fromEntries(Object.entries(given).map(([param, values]) => [FIELD_OF_PARAM.get(param), values]));
+  return parseResultQueryText(text, { label: (field) => `query parameter ${RESULT_PARAMS[field]}`, name: (field) => RESULT_PARAMS[field] });
+}
+
+/** A full page may have a next one: its link (RFC 8288, as paginated APIs send it); the body stays the list. */
+function linkNextPage(c: Context, limit: number, offset: number, size: number): void {
+  if (limit === 0 || size < limit) return;
+  const next = new URL(c.req.url);
+  next.searchParams.set('limit', String(limit));
+  next.searchParams.set('offset', String(offset + limit));
+  c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
 }
 
 /** The optional body of `POST /sessions/{id}/compute`. */
@@ -183,7 +221,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
   });
   app.onError((error, c) => {
     if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
-    if (error instanceof BadRequest) return c.json({ error: error.message }, 400);
+    if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
     if (isLocked(error)) {
@@ -213,13 +251,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       limit,
       offset,
     });
-    // A full page may have a next one (RFC 8288 link, as paginated APIs send it); the body stays the list.
-    if (limit > 0 && page.length === limit) {
-      const next = new URL(c.req.url);
-      next.searchParams.set('limit', String(limit));
-      next.searchParams.set('offset', String(offset + limit));
-      c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
-    }
+    linkNextPage(c, limit, offset, page.length);
     return c.json(page);
   });
 
@@ -256,6 +288,12 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     return c.json(session);
   });
 
+  app.delete('/sessions/:id', async (c) => {
+    const id = c.req.param('id');
+    if ((await client.deleteSessions(id)).length === 0) throw new SessionNotFoundError([id]);
+    return c.body(null, 204);
+  });
+
   app.post('/sessions/:id/compute', async (c) => {
     const id = c.req.param('id');
     const request = await computeRequest(c);
@@ -277,6 +315,15 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
       ...(metricIds ? { metricIds } : {}),
     });
     return c.json({ sessionId: c.req.param('id'), results, failed: [], skipped: [] });
+  });
+
+  app.get('/results', async (c) => {
+    const query = resultQuery(c);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const offset = query.offset ?? 0;
+    const page = await client.queryResults({ ...query, limit, offset }); // an unknown metric: 400 naming the likely one
+    linkNextPage(c, limit, offset, page.length);
+    return c.json(page);
   });
   return app;
 }

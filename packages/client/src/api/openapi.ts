@@ -57,7 +57,7 @@ const metricsParam = {
 
 export const OPENAPI = {
   openapi: '3.1.0',
-  info: { title: 'mce REST API', version: '0.2.0', description: 'Sessions, metric computation and stored metric results of mce.' },
+  info: { title: 'mce REST API', version: '0.3.0', description: 'Sessions, metric computation and stored metric results of mce.' },
   // The bearer token is required only when the server was started with one (MCE_API_TOKEN / --token).
   security: [{}, { bearerAuth: [] }],
   paths: {
@@ -136,6 +136,13 @@ export const OPENAPI = {
         parameters: [idParam],
         responses: { 200: { description: 'the session', content: json(ref('Session')) }, 404: error('no such session'), ...common },
       },
+      delete: {
+        operationId: 'deleteSession',
+        summary:
+          'remove the session with its calls, MCP servers and stored results (Metric definitions stay); posted again later, it is a new session',
+        parameters: [idParam],
+        responses: { 204: { description: 'removed' }, 404: error('no such session'), ...common },
+      },
     },
     '/sessions/{id}/compute': {
       post: {
@@ -161,6 +168,43 @@ export const OPENAPI = {
           200: { description: 'results', content: json(sessionComputation) },
           400: error('a bad query parameter or an unknown metric'),
           404: error('no such session'),
+          ...common,
+        },
+      },
+    },
+    '/results': {
+      get: {
+        operationId: 'queryResults',
+        summary: 'stored metric results across sessions, newest first (ties by result id), a page at a time',
+        parameters: [
+          { ...metricsParam, description: 'results of these metrics: `name` (every provider\'s) or `provider:name`, comma-separated or the parameter repeated' },
+          {
+            name: 'levels',
+            in: 'query',
+            description: 'results measuring an element of these ontology classes, comma-separated or the parameter repeated (any case)',
+            style: 'form',
+            explode: true,
+            schema: { type: 'array', items: { type: 'string' } },
+          },
+          { name: 'session', in: 'query', description: 'results of this session; repeat the parameter for several (an id may hold a comma)', style: 'form', explode: true, schema: strings },
+          ...['from', 'to'].map((name) => ({
+            name,
+            in: 'query',
+            description: `results whose timestamp is ${name === 'from' ? 'at or after' : 'at or before'} this time: ISO 8601 (UTC when it has no zone) or epoch ms`,
+            schema: { type: 'string' },
+          })),
+          { name: 'min', in: 'query', description: 'results whose value is at least this', schema: { type: 'number' } },
+          { name: 'max', in: 'query', description: 'results whose value is at most this', schema: { type: 'number' } },
+          { name: 'limit', in: 'query', description: 'page size (default 100)', schema: { type: 'integer', minimum: 0, default: 100 } },
+          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+        ],
+        responses: {
+          200: {
+            description: 'results with their Metric; a full page has a `Link: <…>; rel="next"` header',
+            headers: { Link: { schema: { type: 'string' } } },
+            content: json({ type: 'array', items: ref('StoredMetricResult') }),
+          },
+          400: error('a bad or unknown query parameter (named), or a metric neither registered nor stored'),
           ...common,
         },
       },
@@ -237,6 +281,48 @@ export const OPENAPI = {
           requirements: strings,
           dependsOn: strings,
           options: strings,
+        },
+      },
+      StoredMetricResult: {
+        type: 'object',
+        description: 'a stored result and its Metric; `result.sessionId` is its session, `result.measures` what it measures',
+        required: ['result', 'metric'],
+        additionalProperties: false,
+        properties: { result: ref('MetricResult'), metric: ref('Metric') },
+      },
+      MetricResult: {
+        type: 'object',
+        description: 'the ontology MetricResult',
+        required: [
+          'id', 'name', 'result', 'reasoning', 'evaluationModel', 'evaluationPromptTokenCount', 'evaluationCompletionTokenCount',
+          'evaluationTotalTokenCount', 'evaluationCost', 'timestamp', 'ofMetricType', 'measures', 'sessionId',
+        ],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' }, name: { type: 'string' }, result: { type: 'number' }, reasoning: { type: 'string' }, evaluationModel: { type: ['string', 'null'] },
+          evaluationPromptTokenCount: { type: 'integer', minimum: 0 }, evaluationCompletionTokenCount: { type: 'integer', minimum: 0 },
+          evaluationTotalTokenCount: { type: 'integer', minimum: 0 }, evaluationCost: { type: 'number', minimum: 0 },
+          timestamp: { type: 'string', format: 'date-time' },
+          ofMetricType: { type: 'string', description: 'the id of its Metric' },
+          measures: {
+            type: 'object',
+            description: 'what it measures: the session (level `Session`, its id) or a call of it (its class and span id)',
+            required: ['level', 'id'],
+            additionalProperties: false,
+            properties: { level: { enum: [...ONTOLOGY_LEVELS] }, id: { type: 'string' } },
+          },
+          sessionId: { type: 'string' },
+          details: { type: 'object' },
+        },
+      },
+      Metric: {
+        type: 'object',
+        description: 'the ontology Metric a result is of (id `provider:name`)',
+        required: ['id', 'name', 'computedBy', 'unit', 'valueRange'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' }, name: { type: 'string' }, computedBy: { type: 'string' }, unit: { type: 'string' }, valueRange: { type: 'string' },
+          description: { type: 'string' },
         },
       },
       ResultRecord: {

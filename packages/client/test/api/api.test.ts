@@ -7,7 +7,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UNKNOWN_FIELD_PLACES, type SessionComputation } from '@mce/core';
-import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi } from '../../src/index.js';
+import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi, type StoredMetricResult } from '../../src/index.js';
+import { bareSession, DEFINITIONS, metricResult, T0_MS } from '../store/support/sessions.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8'));
 
@@ -162,12 +163,113 @@ describe('REST API', () => {
     expect([wrongMethod.status, wrongMethod.headers.get('allow'), await wrongMethod.json()]).toEqual([
       405, 'GET, HEAD', { error: 'DELETE is not allowed on /healthz (allowed: GET, HEAD)' },
     ]);
-    const session = await app.request('/sessions/weather-001', { method: 'DELETE' });
-    expect([session.status, session.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const session = await app.request('/sessions/weather-001', { method: 'PATCH' });
+    expect([session.status, session.headers.get('allow')]).toEqual([405, 'GET, DELETE, HEAD']);
+    const results = await app.request('/results', { method: 'DELETE' });
+    expect([results.status, results.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
     const sessions = await app.request('/sessions', { method: 'PUT' });
     expect([sessions.status, sessions.headers.get('allow')]).toEqual([405, 'GET, POST, HEAD']);
     const noRoute = await app.request('/session', { method: 'GET' });
     expect([noRoute.status, await noRoute.json()]).toEqual([404, { error: 'no route GET /session' }]);
+  });
+
+  it('deletes a session with its results (204), answers 404 for one not stored, and takes it again as a new one', async () => {
+    const doc = JSON.stringify({ ...example, id: 'to-delete' });
+    const post = () => app.request('/sessions', { method: 'POST', body: doc, headers: { 'content-type': 'application/json' } });
+    expect((await post()).status).toBe(201);
+    expect((await app.request('/sessions/to-delete/compute?metrics=Duration', { method: 'POST' })).status).toBe(200);
+    const ofSession = async () => ((await (await app.request('/results?session=to-delete&limit=1000')).json()) as StoredMetricResult[]).length;
+    expect(await ofSession()).toBe(6); // Duration of the session and its MAS, agent, two LLM and one tool call
+    const deleted = await app.request('/sessions/to-delete', { method: 'DELETE' });
+    expect([deleted.status, await deleted.text()]).toEqual([204, '']);
+    expect((await app.request('/sessions/to-delete')).status).toBe(404);
+    expect(await ofSession()).toBe(0);
+    const again = await app.request('/sessions/to-delete', { method: 'DELETE' });
+    expect([again.status, await again.json()]).toEqual([404, { error: 'Session not found: to-delete' }]);
+    expect((await app.request('/sessions/weather-001')).status).toBe(200); // the others stay
+    // Posted again, it is a new session: no result of before.
+    expect((await post()).status).toBe(201);
+    expect((await app.request('/sessions/to-delete')).status).toBe(200);
+    expect(await ofSession()).toBe(0);
+    expect((await app.request(`/sessions/${encodeURIComponent('a/b?c')}`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  describe('results across sessions', () => {
+    let own: MCEClient;
+    let results: ReturnType<typeof createApiApp>;
+    // Newest first: r-c1 (50 s), r-b2 (40), r-a3 (30), r-a2 and r-b1 (20: by id), r-a1 (10).
+    const written = [
+      metricResult('r-a1', 'A', { at: 10, value: 100 }),
+      metricResult('r-a2', 'A', { at: 20, value: 0.9, metric: DEFINITIONS[2], level: 'LLMCall', measures: 'A-llm' }),
+      metricResult('r-a3', 'A', { at: 30, value: 50, metric: DEFINITIONS[1], level: 'ToolCall', measures: 'A-tool' }),
+      metricResult('r-b1', 'B,1', { at: 20, value: 200 }),
+      metricResult('r-b2', 'B,1', { at: 40, value: 0.2, metric: DEFINITIONS[2] }),
+      metricResult('r-c1', 'C', { at: 50, value: 5, level: 'LLMCall', measures: 'C-llm' }),
+    ];
+    const row = (id: string) => {
+      const result = written.find((r) => r.id === id)!;
+      return { result, metric: DEFINITIONS.find((d) => d.id === result.ofMetricType) };
+    };
+    const get = async (query: string) => {
+      const res = await results.request(`/results${query}`);
+      const body = (await res.json()) as StoredMetricResult[] | { error: string };
+      return { status: res.status, link: res.headers.get('link'), body: Array.isArray(body) ? body.map((r) => r.result.id) : body.error };
+    };
+    beforeAll(async () => {
+      own = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-api-results-')), 'kg.db')}`), cache: false });
+      results = createApiApp(own);
+      await own.store.writeSessions([bareSession('A', T0_MS), bareSession('B,1', T0_MS), bareSession('C', T0_MS)]);
+      await own.store.writeMetricResults(DEFINITIONS, written);
+    });
+    afterAll(async () => {
+      await own.store.close();
+      await own.close();
+    });
+
+    it('answers the rows newest first, each with its Metric, session and what it measures', async () => {
+      const res = await results.request('/results');
+      expect([res.status, res.headers.get('link')]).toEqual([200, null]);
+      expect(await res.json()).toStrictEqual(['r-c1', 'r-b2', 'r-a3', 'r-a2', 'r-b1', 'r-a1'].map(row));
+    });
+
+    it('filters by metric, level, session, time window and value, and pages with a link to the next page', async () => {
+      const ids = (body: string[]) => ({ status: 200, link: null, body });
+      expect(await get('?metrics=Duration')).toEqual(ids(['r-c1', 'r-b1', 'r-a1']));
+      expect(await get('?metrics=deepeval:AnswerRelevancy&metrics=ToolErrorRate')).toEqual(ids(['r-b2', 'r-a3', 'r-a2']));
+      expect(await get('?metrics=Duration,%20mce:ToolErrorRate')).toEqual(ids(['r-c1', 'r-a3', 'r-b1', 'r-a1']));
+      expect(await get('?levels=llmcall,ToolCall')).toEqual(ids(['r-c1', 'r-a3', 'r-a2']));
+      expect(await get('?levels=Session&levels=TaskCall')).toEqual(ids(['r-b2', 'r-b1', 'r-a1']));
+      expect(await get('?session=B%2C1&session=C')).toEqual(ids(['r-c1', 'r-b2', 'r-b1'])); // an id with a comma
+      expect(await get('?session=nobody')).toEqual(ids([]));
+      expect(await get(`?from=${T0_MS + 20_000}&to=2026-01-01T00:00:40Z`)).toEqual(ids(['r-b2', 'r-a3', 'r-a2', 'r-b1']));
+      expect(await get('?from=2026-01-01T00:00:20.001')).toEqual(ids(['r-c1', 'r-b2', 'r-a3']));
+      expect(await get('?min=50')).toEqual(ids(['r-a3', 'r-b1', 'r-a1']));
+      expect(await get('?min=0.5&max=1e2')).toEqual(ids(['r-c1', 'r-a3', 'r-a2', 'r-a1']));
+      expect(await get('?max=-1')).toEqual(ids([]));
+      expect(await get('?metrics=Duration&levels=Session&max=150')).toEqual(ids(['r-a1']));
+      expect(await get('?limit=2')).toEqual({ status: 200, link: '</results?limit=2&offset=2>; rel="next"', body: ['r-c1', 'r-b2'] });
+      expect(await get('?levels=Session,LLMCall&limit=2&offset=2')).toEqual({
+        status: 200, link: '</results?levels=Session%2CLLMCall&limit=2&offset=4>; rel="next"', body: ['r-a2', 'r-b1'],
+      });
+      expect(await get('?limit=2&offset=4')).toEqual({ status: 200, link: '</results?limit=2&offset=6>; rel="next"', body: ['r-b1', 'r-a1'] });
+      expect(await get('?limit=2&offset=6')).toEqual(ids([]));
+      expect(await get('?limit=0')).toEqual(ids([]));
+    });
+
+    it('names the bad parameter (400), an unknown one included, and an unknown metric with the likely one', async () => {
+      const bad = (error: string) => ({ status: 400, link: null, body: error });
+      expect(await get('?levels=Sesion')).toEqual(bad('query parameter levels must name ontology levels: Session, MASCall, AgentCall, TaskCall, LLMCall, ToolCall (got "Sesion")'));
+      expect(await get('?limit=-1')).toEqual(bad('query parameter limit must be a non-negative integer (got "-1")'));
+      expect(await get('?limit=1&limit=2')).toEqual(bad('query parameter limit is given more than once'));
+      expect(await get('?from=yesterday')).toEqual(bad('query parameter from must be an ISO 8601 time or epoch milliseconds (got "yesterday")'));
+      expect(await get('?min=abc&max=')).toEqual(bad('query parameter min must be a number (got "abc"); query parameter max must be a number (got "")'));
+      expect(await get('?from=2026-01-02&to=2026-01-01')).toEqual(bad('query parameter from is later than to'));
+      expect(await get('?min=2&max=1')).toEqual(bad('query parameter min is greater than max'));
+      expect(await get('?metrics=,')).toEqual(bad('query parameter metrics must name at least one metric'));
+      expect(await get('?session=')).toEqual(bad('query parameter session must not be empty'));
+      expect(await get('?metric=Duration&sessions=A')).toEqual(bad('unknown query parameter "metric", "sessions" (known: metrics, levels, session, from, to, min, max, limit, offset)'));
+      expect(await get('?metrics=Durration')).toEqual(bad('metrics: Unknown metric "Durration" (did you mean "Duration"?)'));
+    });
   });
 
   it('refuses a request body above the limit with 413, before storing anything', async () => {
@@ -351,6 +453,8 @@ describe('REST API', () => {
       type Op = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
       const paths = doc.paths as Record<string, Record<string, Op>>;
       const components = (doc as unknown as { components: object }).components;
+      const resultsPage = await fetch(`http://127.0.0.1:${server.port}/results?limit=20`);
+      expect(((await resultsPage.clone().json()) as unknown[]).length).toBe(20); // a page of real rows to validate
       const answers: Array<[string, string, Response]> = [
         ['/sessions', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions`)],
         ['/metrics/catalog', 'get', await fetch(`http://127.0.0.1:${server.port}/metrics/catalog`)],
@@ -359,7 +463,16 @@ describe('REST API', () => {
         ['/sessions/{id}', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/nope`)],
         ['/sessions/{id}/compute', 'post', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/compute?metrics=Duration,Cost`, { method: 'POST' })],
         ['/sessions/{id}/metrics', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/metrics?recursive=true`)],
+        ['/results', 'get', resultsPage],
+        ['/results', 'get', await fetch(`http://127.0.0.1:${server.port}/results?levels=Nope`)],
+        ['/sessions/{id}', 'delete', await fetch(`http://127.0.0.1:${server.port}/sessions/nope`, { method: 'DELETE' })],
       ];
+      // A deletion answers 204 without a body, as documented.
+      expect(paths['/sessions/{id}']?.delete?.responses['204']).toEqual({ description: 'removed' });
+      const posted = await fetch(`http://127.0.0.1:${server.port}/sessions`, { method: 'POST', body: JSON.stringify({ ...example, id: 'openapi-deleted' }), headers: { 'content-type': 'application/json' } });
+      expect(posted.status).toBe(201);
+      const removed = await fetch(`http://127.0.0.1:${server.port}/sessions/openapi-deleted`, { method: 'DELETE' });
+      expect([removed.status, await removed.text()]).toEqual([204, '']);
       // Posting: an answer without warnings, one with a warning of each shape (past the cap: one without a path), a refusal.
       const postJson = (body: unknown) => fetch(`http://127.0.0.1:${server.port}/sessions`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
       const stray = Object.fromEntries(Array.from({ length: MAX_UNKNOWN_FIELD_PLACES + 2 }, (_, i) => [`extra${i}`, i]));
