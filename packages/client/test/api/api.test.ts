@@ -270,6 +270,14 @@ describe('REST API', () => {
       expect(await get('?metric=Duration&sessions=A')).toEqual(bad('unknown query parameter "metric", "sessions" (known: metrics, levels, session, from, to, min, max, limit, offset)'));
       expect(await get('?metrics=Durration')).toEqual(bad('metrics: Unknown metric "Durration" (did you mean "Duration"?)'));
     });
+
+    it('answers 100 results a page unless limit says otherwise', async () => {
+      const more = Array.from({ length: 95 }, (_, i) => metricResult(`r-more-${String(i).padStart(2, '0')}`, 'C', { at: 60 + i }));
+      await own.store.writeMetricResults(DEFINITIONS, more);
+      const first = await get('');
+      expect([first.body.length, first.link]).toEqual([100, '</results?limit=100&offset=100>; rel="next"']);
+      expect(await get('?offset=100')).toEqual({ status: 200, link: null, body: ['r-a1'] });
+    });
   });
 
   it('refuses a request body above the limit with 413, before storing anything', async () => {
