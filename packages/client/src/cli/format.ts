@@ -1,6 +1,7 @@
 /** Human output of the CLI: plain aligned tables, one per session. */
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
+import type { StoredMetricResult } from '../store/types.js';
 
 /**
  * Text from traces as a terminal may show it: control characters (an escape sequence in a span name could move the
@@ -40,6 +41,28 @@ function shortId(level: string, id: string, sessionId: string): string {
   return id.length > 16 ? `${id.slice(0, 16)}…` : id;
 }
 
+/** A metric as people know it: its name, qualified by its provider when that is not the native one. */
+function metricLabel(name: string, provider: string): string {
+  return provider === nativeProvider.name ? name : `${provider}:${name}`;
+}
+
+/** Results across sessions, one row each, in the order given (newest first). */
+export function formatResultRows(rows: readonly StoredMetricResult[]): string {
+  if (rows.length === 0) return '(no results)';
+  return table(
+    ['Time', 'Session', 'Level', 'Measures', 'Metric', 'Value', 'Unit'],
+    rows.map(({ result, metric }) => [
+      result.timestamp,
+      result.sessionId,
+      result.measures.level,
+      shortId(result.measures.level, result.measures.id, result.sessionId),
+      metricLabel(result.name, metric.computedBy),
+      formatValue(result.result),
+      metric.unit,
+    ]),
+  );
+}
+
 export function formatComputation(c: SessionComputation): string {
   const out: string[] = [printable(`Session ${c.sessionId}`)];
   // Group by element (session first, then each level in ontology order), keeping the metric order within.
@@ -50,7 +73,7 @@ export function formatComputation(c: SessionComputation): string {
     r.level,
     shortId(r.level, r.measures, c.sessionId),
     // A plugin's metric may share a built-in name: it shows as provider:name.
-    r.provider === nativeProvider.name ? r.name : `${r.provider}:${r.name}`,
+    metricLabel(r.name, r.provider),
     formatValue(r.result),
     r.unit,
     truncate(r.reasoning, 70),

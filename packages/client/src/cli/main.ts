@@ -10,6 +10,7 @@ import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, Depende
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
 import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
+import { ResultQueryTextError } from '../store/result-query-text.js';
 import { PluginError } from '../plugins/load-providers.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerComputeCommand } from './commands/compute.js';
@@ -22,7 +23,7 @@ import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
   PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
-  UnknownDependencyError, StoreNotFoundError,
+  UnknownDependencyError, StoreNotFoundError, ResultQueryTextError,
 ];
 
 export function createProgram(io: CliIO): Command {

@@ -450,6 +450,88 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect([misspelt.code, misspelt.stderr]).toEqual([2, 'mce: Unknown metric "Durration" (did you mean "Duration"?)\n']);
   });
 
+  it('sessions delete removes sessions with their results; exit 2 when none of the ids is stored', async () => {
+    const ws = tempWorkspace();
+    const db = join(ws.dir, 'mce.db');
+    const none = await runCli(['sessions', 'delete', 'weather-001'], ws);
+    expect([none.code, none.stderr]).toEqual([2, `mce: no store at ${db}: nothing has been ingested there yet (mce ingest FILE…), or the path is misspelt\n`]);
+    expect(readdirSync(ws.dir).filter((f) => f.endsWith('.db'))).toEqual([]);
+    await runCli(['ingest', example('sessions')], ws);
+    expect((await runCli(['compute', '--all', '--metrics', 'Duration'], ws)).code).toBe(0);
+    const ids = async () => (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string }[]>().map((x) => x.id).sort();
+    expect(await ids()).toEqual(['dev-assistant-55', 'support-7781', 'weather-001']);
+
+    const some = await runCli(['sessions', 'delete', 'weather-001', 'nope'], ws);
+    expect([some.code, some.stdout, some.stderr]).toEqual([0, 'weather-001\n', 'deleted 1 session(s); not stored: nope\n']);
+    expect(await ids()).toEqual(['dev-assistant-55', 'support-7781']);
+    expect((await runCli(['kg', 'results', '--session', 'weather-001', '--json'], ws)).json()).toEqual([]);
+    const again = await runCli(['sessions', 'delete', 'weather-001', '--json'], ws);
+    expect([again.code, again.stdout, again.stderr]).toEqual([2, '', 'mce: Session not found: weather-001\n']);
+    const both = await runCli(['sessions', 'delete', 'support-7781', 'dev-assistant-55', '--json'], ws);
+    expect([both.code, both.json()]).toEqual([0, { deleted: ['support-7781', 'dev-assistant-55'], notFound: [] }]);
+    expect(await ids()).toEqual([]);
+    expect((await runCli(['kg', 'results', '--json'], ws)).json()).toEqual([]);
+    // Ingested again, a session is new: it has no results until computed.
+    await runCli(['ingest', example('sessions/single-agent-tool.json')], ws);
+    expect(await ids()).toEqual(['weather-001']);
+    expect((await runCli(['kg', 'metric', 'get', 'weather-001', '--recursive', '--json'], ws)).json<{ sessions: SessionComputation[] }>().sessions[0]?.results).toEqual([]);
+  });
+
+  it('kg results lists results across sessions, filtered and paged; a bad option exits 2 naming it', async () => {
+    const ws = tempWorkspace();
+    await runCli(['ingest', example('sessions')], ws);
+    expect((await runCli(['compute', '--all', '--metrics', 'Duration'], ws)).code).toBe(0);
+    type Row = { result: { id: string; sessionId: string; timestamp: string; result: number; measures: { level: string; id: string } }; metric: { id: string } };
+    const rows = async (...args: string[]) => {
+      const run = await runCli(['kg', 'results', '--json', ...args], ws);
+      expect(run.code, run.stderr).toBe(0);
+      return run.json<Row[]>();
+    };
+    const facts = (list: Row[]) => list.map((r) => [r.result.sessionId, r.result.measures.level, r.result.measures.id, r.result.result, r.metric.id]);
+    const sessions = await rows('--levels', 'Session');
+    expect(facts(sessions).sort()).toEqual([
+      ['dev-assistant-55', 'Session', 'dev-assistant-55', 9000, 'mce:Duration'],
+      ['support-7781', 'Session', 'support-7781', 12000, 'mce:Duration'],
+      ['weather-001', 'Session', 'weather-001', 4200, 'mce:Duration'],
+    ]);
+    // Newest first, ties by id.
+    const order = (list: Row[]) => list.every((r, i) => i === 0 || list[i - 1]!.result.timestamp > r.result.timestamp || (list[i - 1]!.result.timestamp === r.result.timestamp && list[i - 1]!.result.id < r.result.id));
+    const all = await rows('--limit', '1000');
+    expect([all.length, order(all), order(sessions)]).toEqual([26, true, true]);
+    expect(facts(await rows('--levels', 'session', '--min', '5000', '--max', '10000'))).toEqual([['dev-assistant-55', 'Session', 'dev-assistant-55', 9000, 'mce:Duration']]);
+    expect(facts(await rows('--session', 'weather-001', '--session', 'support-7781', '--levels', 'ToolCall', '--metrics', 'mce:Duration')).sort()).toEqual([
+      ['support-7781', 'ToolCall', 'c000000000000006', 500, 'mce:Duration'],
+      ['support-7781', 'ToolCall', 'c000000000000007', 1400, 'mce:Duration'],
+      ['weather-001', 'ToolCall', 'b7ad6b7169203334', 600, 'mce:Duration'],
+    ]);
+    expect((await rows('--limit', '2', '--offset', '1')).map((r) => r.result.id)).toEqual(all.slice(1, 3).map((r) => r.result.id));
+    expect(await rows('--limit', '1000', '--offset', '25')).toEqual(all.slice(25));
+    expect(await rows('--from', '2999-01-01')).toEqual([]);
+    expect(await rows('--to', all.at(-1)!.result.timestamp, '--limit', '1000')).toEqual(all.filter((r) => r.result.timestamp === all.at(-1)!.result.timestamp));
+
+    const table = await runCli(['kg', 'results', '--levels', 'Session', '--min', '10000'], ws);
+    expect(table.stdout.split('\n')[0]).toBe('Time                      Session       Level    Measures   Metric    Value  Unit');
+    expect(table.stdout.split('\n')[2]?.split(/ {2,}/)).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), 'support-7781', 'Session', '(session)', 'Duration', '12000', 'ms']);
+    expect((await runCli(['kg', 'results', '--min', '-5', '--max', '-1'], ws)).stdout).toBe('(no results)\n');
+
+    const bad = await runCli(['kg', 'results', '--levels', 'Sesion', '--limit', 'x'], ws);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'mce: --levels must name ontology levels: Session, MASCall, AgentCall, TaskCall, LLMCall, ToolCall (got "Sesion"); ' +
+        '--limit must be a non-negative integer (got "x")\n',
+    ]);
+    const window = await runCli(['kg', 'results', '--from', '2026-01-02', '--to', '2026-01-01'], ws);
+    expect([window.code, window.stderr]).toEqual([2, 'mce: --from is later than --to\n']);
+    const misspelt = await runCli(['kg', 'results', '--metrics', 'Durration'], ws);
+    expect([misspelt.code, misspelt.stderr]).toEqual([2, 'mce: Unknown metric "Durration" (did you mean "Duration"?)\n']);
+    const empty = await runCli(['kg', 'results', '--session', ''], ws);
+    expect([empty.code, empty.stderr]).toEqual([2, 'mce: --session must not be empty\n']);
+
+    // 100 a page unless --limit says otherwise: three more runs make 104 results.
+    for (let i = 0; i < 3; i++) expect((await runCli(['compute', '--all', '--metrics', 'Duration'], ws)).code).toBe(0);
+    expect([(await rows()).length, (await rows('--limit', '1000')).length]).toEqual([100, 104]);
+  });
+
   it('exports trace files as session JSON that re-imports to the same sessions', async () => {
     const ws = tempWorkspace();
     const out = join(ws.dir, 'out.json');

@@ -1,5 +1,6 @@
-/** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`. */
+/** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`, `mce sessions delete`. */
 import type { Command } from 'commander';
+import { SessionNotFoundError } from '@mce/core';
 import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
 import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
 import { formatValue, isoTime, printable, table } from '../format.js';
@@ -79,6 +80,23 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
         String(s.counts.toolCalls),
       ]);
       io.stdout.write(`${table(['Session', 'Start', 'Duration', 'Service', 'Agents', 'LLM calls', 'Tool calls'], rows)}\n`);
+    });
+
+  sessions
+    .command('delete <session_id...>')
+    .description('remove stored sessions with their calls, MCP servers and results (exit code 2 when none of them is stored)')
+    .option('--json', 'JSON output: {"deleted": [ids], "notFound": [ids]}')
+    .action(async (ids: string[], opts: { json?: boolean }, cmd: Command) => {
+      await using client = await openClient(cmd, io, undefined, true);
+      const deleted = await client.deleteSessions(ids);
+      const gone = new Set(deleted);
+      const notFound = [...new Set(ids)].filter((id) => !gone.has(id));
+      // Nothing to delete is most likely a misspelt id: said, as `kg metric get` says it, rather than done silently.
+      if (deleted.length === 0) throw new SessionNotFoundError(notFound);
+      if (opts.json) return writeJson(io, { deleted, notFound });
+      for (const id of deleted) io.stdout.write(`${printable(id)}\n`);
+      const missing = notFound.length > 0 ? `; not stored: ${notFound.map(printable).join(', ')}` : '';
+      io.stderr.write(`deleted ${deleted.length} session(s)${missing}\n`);
     });
 
   sessions
