@@ -427,6 +427,7 @@ export class PostgresStore implements KnowledgeGraphStore {
       // The locks of writeSessions: a part being merged into one of these sessions is written before or after, whole.
       await this.lockSessions(client, unique);
       await client.query('DELETE FROM metric_results WHERE session_id = ANY($1)', [unique]);
+      // Calls and MCP servers also go by cascade with their session; deleted first, explicitly, as in SQLite.
       await client.query('DELETE FROM calls WHERE session_id = ANY($1)', [unique]);
       await client.query('DELETE FROM mcp_servers WHERE session_id = ANY($1)', [unique]);
       const { rows } = await client.query<{ id: string }>('DELETE FROM sessions WHERE id = ANY($1) RETURNING id', [unique]);

@@ -280,7 +280,8 @@ export class SqliteStore implements KnowledgeGraphStore {
   async deleteSessions(ids: readonly string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    // Each table by its session key (foreign keys are not enforced in SQLite unless asked: no cascade to rely on).
+    // Each table by its session key. Calls and MCP servers would also go by cascade (better-sqlite3 enforces foreign
+    // keys), but a connection may have turned that off: the deletion does not depend on it.
     const removeResults = this.prepare('DELETE FROM metric_results WHERE session_id = ?');
     const removeCalls = this.prepare('DELETE FROM calls WHERE session_id = ?');
     const removeServers = this.prepare('DELETE FROM mcp_servers WHERE session_id = ?');
