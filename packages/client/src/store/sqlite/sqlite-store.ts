@@ -43,8 +43,8 @@ const RESULT_COLUMNS = `r.id, r.name, r.result, r.reasoning, r.evaluation_model 
   m.description AS m_description`;
 
 /**
- * The statement of `queryMetricResults`. Newest first walks the metric_results_computed index backwards (migration 2)
- * and stops at the page's end; a session filter reads metric_results_session.
+ * The statement of `queryMetricResults`. Newest first walks the metric_results_computed index backwards (migration 2),
+ * sorting only results of equal times by id, and stops at the page's end; a session filter reads metric_results_session.
  */
 export function resultQueryStatement(plan: PlannedResultQuery): { sql: string; values: unknown[] } {
   const { where, params } = resultFilter(plan, SQLITE_BINDING);
