@@ -26,7 +26,10 @@ export interface IngestWarning {
   code: IngestWarningCode;
   message: string;
   file?: string;
-  /** The line of the file (JSON Lines: the record's line); of the place named, in a file that is one JSON document. */
+  /**
+   * The line of the place named (1-based): in JSON Lines, the record's line; in a file that is one JSON document, the
+   * line of the place (for a warning about a span, where the span begins).
+   */
   line?: number;
   /** With `line`, in a file that is one JSON document: the column of the place named (1-based). */
   column?: number;

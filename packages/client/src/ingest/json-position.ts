@@ -1,12 +1,12 @@
 /**
  * Where places of a JSON document are in its text (line and column), found by their JSON path. Documents are parsed
- * with JSON.parse, which keeps no positions; when a reader has something to report about a place (a field of the wrong
- * type, a missing one, an unknown one, a span it skipped), the text is scanned again here, once for all the places of
- * that report. A document read without a fault is never scanned twice.
+ * with JSON.parse, which keeps no positions; when there is something to report about a place (a field of the wrong
+ * type, a missing one, an unknown one, a span skipped or found twice), the text is scanned again here, once for all the
+ * places of that report. A document read without a fault is never scanned twice.
  */
 import { readFile } from 'node:fs/promises';
 import jsonc from 'jsonc-parser';
-import type { IngestWarning, WarningSink } from './errors.js';
+import { errorMessage, type IngestWarning, type WarningSink } from './errors.js';
 
 /** Keys and list positions from the document's root, e.g. `['sessions', 0, 'llmCalls', 3, 'startTime']`. */
 export type JsonPath = readonly (string | number)[];
@@ -81,6 +81,24 @@ export function locateInJson(text: string, places: readonly (JsonPlace | undefin
   });
 }
 
+/**
+ * Line and column (1-based) of the fault JSON.parse threw `err` for: the offset its message names ("… at position
+ * 617"), or, where V8's message names none ("Unexpected token ','"), the first fault a strict JSON scanner finds.
+ */
+export function syntaxErrorPosition(text: string, err: unknown): JsonPosition | undefined {
+  const match = /at position (\d+)/.exec(errorMessage(err));
+  const offset = match ? Number(match[1]) : firstSyntaxError(text);
+  if (offset === undefined) return undefined;
+  const lines = text.slice(0, Math.min(offset, text.length)).split('\n');
+  return { line: lines.length, column: (lines.at(-1) as string).length + 1 };
+}
+
+function firstSyntaxError(text: string): number | undefined {
+  const errors: jsonc.ParseError[] = [];
+  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  return errors[0]?.offset;
+}
+
 /** ` (line N, column M)`, or '' when the place was not found: how a message names a place of a whole document. */
 export const positionText = (at: JsonPosition | undefined): string => (at ? ` (line ${at.line}, column ${at.column})` : '');
 
@@ -110,7 +128,7 @@ export class PendingPositions {
     if (at !== undefined) this.#pending.push({ warning, place: at });
   }
 
-  /** Gives each waiting warning the `line` and `column` of its place in `file`. */
+  /** Gives each waiting warning the `line` and `column` of its place in `file`, a whole document read again for it. */
   async resolve(file: string): Promise<void> {
     if (this.#pending.length === 0) return;
     const pending = this.#pending.splice(0);
@@ -121,5 +139,26 @@ export class PendingPositions {
       const at = found[i];
       if (at) Object.assign(warning, { line: at.line, column: at.column });
     }
+  }
+}
+
+/**
+ * The warnings of a read waiting for places in its files that are one JSON document, per file, until the read is over:
+ * then each such file with a warning is read again and scanned once, for all of them, whether its reader raised them
+ * or the normaliser did later (its sessions may be normalised as late as the end of the read).
+ */
+export class DocumentPositions {
+  readonly #files = new Map<string, PendingPositions>();
+
+  /** The warnings about places of `file` (one document). */
+  of(file: string): PendingPositions {
+    let pending = this.#files.get(file);
+    if (!pending) this.#files.set(file, (pending = new PendingPositions()));
+    return pending;
+  }
+
+  /** Gives every waiting warning its line and column. */
+  async resolve(): Promise<void> {
+    for (const [file, pending] of this.#files) await pending.resolve(file);
   }
 }

@@ -46,11 +46,12 @@ import {
   toolDefinitions,
   type Classification,
 } from './dialects/index.js';
-import { errorMessage, type WarningSink } from './errors.js';
+import { errorMessage, type IngestWarning, type WarningSink } from './errors.js';
+import type { DocumentPositions } from './json-position.js';
 import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './links.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import { foldInnerLlm } from './nested.js';
-import type { SpanRecord } from './span.js';
+import { spanPath, type SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
 import { stableJson } from '@mce/provider-native';
 
@@ -65,6 +66,11 @@ interface Node {
 export interface NormaliseOptions {
   warnings: WarningSink;
   file?: string;
+  /**
+   * The read's warnings waiting for places in its files that are one JSON document: a warning about a span read from
+   * such a file waits there for the span's line and column. Without it, such a warning names the file only.
+   */
+  positions?: DocumentPositions;
 }
 
 function num(v: unknown): number | undefined {
@@ -304,31 +310,47 @@ class Inventory {
 
 export function normaliseSession(sessionId: string, spans: readonly SpanRecord[], opts: NormaliseOptions): Session {
   const { warnings } = opts;
-  // A span's own file first: a session read from several files has spans of each.
-  const fileOf = (span: SpanRecord) => ifDefined('file', span.file ?? opts.file);
-  const badCount = (span: SpanRecord) => (message: string) => warnings.add({ code: 'malformed-span', message, sessionId, ...fileOf(span) });
+  /**
+   * Adds a warning about `span`, naming where it was read: its own file (a session read from several files has spans
+   * of each), its line in JSON Lines; in a file that is one document, its line and column, found once the read is over.
+   */
+  const warnAbout = (span: SpanRecord, warning: IngestWarning): void => {
+    const file = span.file ?? opts.file;
+    const named = { ...warning, ...ifDefined('file', file), ...ifDefined('line', span.line) };
+    if (span.line !== undefined || file === undefined || opts.positions === undefined) warnings.add(named);
+    else opts.positions.of(file).warn(warnings, named, () => {
+      const path = spanPath(span);
+      return path === undefined ? undefined : { path };
+    });
+  };
+  const badCount = (span: SpanRecord) => (message: string) => warnAbout(span, { code: 'malformed-span', message, sessionId });
   // 1. Nodes, deduplicated by span id, in start order.
   const byId = new Map<string, Node>();
   const ordered = [...spans].sort((a, b) => a.startTime - b.startTime || a.endTime - b.endTime);
   for (const span of ordered) {
     if (byId.has(span.spanId)) {
-      warnings.add({ code: 'duplicate-span', message: `span ${span.spanId} (${span.name}) appears twice; the first copy is kept`, span: span.spanId, sessionId, ...fileOf(span) });
+      // Named where the copy dropped is.
+      warnAbout(span, { code: 'duplicate-span', message: `span ${span.spanId} (${span.name}) appears twice; the first copy is kept`, span: span.spanId, sessionId });
       continue;
     }
     let cls: Classification;
     try {
       cls = classify(span);
     } catch (err) {
-      warnings.add({ code: 'malformed-span', message: `skipped span ${span.spanId} (${span.name}): ${errorMessage(err)}`, span: span.spanId, sessionId, ...fileOf(span) });
+      warnAbout(span, { code: 'malformed-span', message: `skipped span ${span.spanId} (${span.name}): ${errorMessage(err)}`, span: span.spanId, sessionId });
       continue;
     }
     byId.set(span.spanId, { span, cls });
   }
   const nodes = [...byId.values()];
   const orphans: string[] = [];
+  let firstOrphan: SpanRecord | undefined;
   for (const n of nodes) {
     const p = n.span.parentSpanId ? byId.get(n.span.parentSpanId) : undefined;
-    if (n.span.parentSpanId && !p) orphans.push(`${n.span.spanId} → ${n.span.parentSpanId}`);
+    if (n.span.parentSpanId && !p) {
+      orphans.push(`${n.span.spanId} → ${n.span.parentSpanId}`);
+      firstOrphan ??= n.span;
+    }
     if (p && p !== n) n.parent = p;
   }
   // A parent cycle in a broken file is cut where its walk closes. Each chain is walked once (a check per span that
@@ -346,16 +368,16 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     if (q && walked.get(q) === 'on-path') (path[path.length - 1] as Node).parent = undefined;
     for (const x of path) walked.set(x, 'done');
   }
-  if (orphans.length > 0) {
+  if (firstOrphan !== undefined) {
     // Once per session: a parent outside the spans at hand (another file, a part of the session streamed earlier,
     // a span that was never exported) cannot link these calls to the agent or MAS call above them here. The calls keep
-    // its id (MISSING_PARENT_KEY), so the store can, if it is a call of the session there.
+    // its id (MISSING_PARENT_KEY), so the store can, if it is a call of the session there. Named where the first span
+    // listed is.
     const shown = orphans.slice(0, 5).join(', ') + (orphans.length > 5 ? `, … (${orphans.length - 5} more)` : '');
-    warnings.add({
+    warnAbout(firstOrphan, {
       code: 'unknown-parent',
       message: `${orphans.length} span(s) of session ${sessionId} name a parent span that is not among its spans (span → missing parent: ${shown}): they are roots here, linked through that parent only once the store holds it as a call (another part of the session)`,
       sessionId,
-      ...ifDefined('file', opts.file),
     });
   }
 
@@ -511,13 +533,11 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     if (server === undefined || !hasControlCharacter(server.name)) return server?.name;
     if (!refusedServers.has(server.name)) {
       refusedServers.add(server.name);
-      warnings.add({
+      warnAbout(span, {
         code: 'malformed-span',
         message: `span ${span.spanId}: MCP server name ${quoteControlCharacters(server.name)}${server.source ? ` (${server.source})` : ''} ${NO_CONTROL_CHARACTER}; left out of the inventory`,
         span: span.spanId,
         sessionId,
-        ...fileOf(span),
-        ...(span.line !== undefined ? { line: span.line } : {}),
       });
     }
     return undefined;
@@ -638,7 +658,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         }
       }
     } catch (err) {
-      warnings.add({ code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId, ...fileOf(s) });
+      warnAbout(s, { code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId });
     }
   }
 

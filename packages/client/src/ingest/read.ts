@@ -6,18 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import jsonc from 'jsonc-parser';
 import { pipeline } from 'node:stream/promises';
 import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
-import { clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
-import { isOtlpRequest, otlpSpans } from './formats/otlp.js';
+import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
+import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
-import { documentText, locateInJson, PendingPositions, type JsonPosition } from './json-position.js';
+import { DocumentPositions, documentText, locateInJson, type PendingPositions, positionText, syntaxErrorPosition, type JsonPosition } from './json-position.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
-import type { SpanRecord } from './span.js';
+import { spanPath, type SpanRecord } from './span.js';
 
 export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
 export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json'];
@@ -159,28 +158,10 @@ async function parseWholeFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(json);
   } catch (err) {
-    const at = positionOf(json, err);
-    const message = `invalid JSON: ${errorMessage(err)}${at ? ` (line ${at.line}, column ${at.column})` : ''}`;
+    const at = syntaxErrorPosition(json, err);
+    const message = `invalid JSON: ${errorMessage(err)}${positionText(at)}`;
     throw new IngestError(message, path, at?.line, { cause: err });
   }
-}
-
-/**
- * Line and column (1-based) of a JSON.parse error: the offset its message names ("… at position 617"), or, where
- * V8's message names none ("Unexpected token ','"), the first error a strict JSON scanner finds.
- */
-function positionOf(text: string, err: unknown): { line: number; column: number } | undefined {
-  const match = /at position (\d+)/.exec(errorMessage(err));
-  const offset = match ? Number(match[1]) : firstSyntaxError(text);
-  if (offset === undefined) return undefined;
-  const lines = text.slice(0, Math.min(offset, text.length)).split('\n');
-  return { line: lines.length, column: (lines.at(-1) as string).length + 1 };
-}
-
-function firstSyntaxError(text: string): number | undefined {
-  const errors: jsonc.ParseError[] = [];
-  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-  return errors[0]?.offset;
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */
@@ -224,24 +205,30 @@ export function streamSessions(
 }
 
 async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
-  const grouper = new SpanGrouper(options, warnings);
+  // Warnings about places of the files that are one document, given their line and column once the read is over.
+  const documents = new DocumentPositions();
+  const grouper = new SpanGrouper(options, warnings, documents);
   try {
-    for (const [index, path] of files.entries()) {
-      options.onFile?.(path, index);
-      const before = grouper.received;
-      yield* fileSessions(path, options, grouper, warnings);
-      // Not an error (an exporter's rotated file may be empty), but said: a wrong file given by mistake looks the same.
-      if (grouper.received === before) warnings.add({ code: 'empty-file', message: `${path} holds no usable span or session`, file: path });
+    try {
+      for (const [index, path] of files.entries()) {
+        options.onFile?.(path, index);
+        const before = grouper.received;
+        yield* fileSessions(path, options, grouper, warnings, documents);
+        // Not an error (an exporter's rotated file may be empty), but said: a wrong file given by mistake looks the same.
+        if (grouper.received === before) warnings.add({ code: 'empty-file', message: `${path} holds no usable span or session`, file: path });
+      }
+    } catch (error) {
+      // The files before the bad one are whole: their sessions are handed over before the error is.
+      yield* grouper.rest();
+      throw error;
     }
-  } catch (error) {
-    // The files before the bad one are whole: their sessions are handed over before the error is.
     yield* grouper.rest();
-    throw error;
+  } finally {
+    await documents.resolve();
   }
-  yield* grouper.rest();
 }
 
-async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
+async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
   const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
   const format = detected.format;
   if (format === 'otlp-jsonl') {
@@ -249,20 +236,19 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
     return;
   }
   const doc = detected.doc ?? (await parseWholeFile(path));
-  // Warnings about places of the document get their line and column once it is read (its text read again only then).
-  const positions = new PendingPositions();
+  // Warnings about places of the document get their line and column once the read is over (its text read again only then).
+  const positions = documents.of(path);
   if (format === 'session-json') {
     const parsed = parseSessionDocument(doc);
     if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues, await locateIssues(parsed.issues, path)), path);
     for (const { warning, place } of unknownFieldWarnings(parsed.unknownFields, path)) positions.warn(warnings, warning, () => place);
-    await positions.resolve(path);
     yield* grouper.addSessions(parsed.sessions);
     return;
   }
   // A forced format must still fit the content.
   if (options.format && documentFormat(doc) !== format) throw new IngestError(`content is not ${format}`, path);
-  for (const span of documentSpans(doc, format, warnings, path, positions)) grouper.add(span, path);
-  await positions.resolve(path);
+  const where: Where = { file: path, positions };
+  for (const span of documentSpans(doc, format, warnings, path, positions)) grouper.add(span, where);
   yield* grouper.due();
 }
 
@@ -287,6 +273,8 @@ class SpanGrouper {
   readonly #window: number;
   readonly #sessionKeys: readonly string[] | undefined;
   readonly #warnings: WarningSink;
+  /** Where the normaliser's warnings about spans of whole documents wait for their places. */
+  readonly #documents: DocumentPositions;
   readonly #buffers = new Map<string, Buffered>();
   /** Session id → the key its buffer keeps: a trace's waiting spans keep their place when their session id appears. */
   readonly #slots = new Map<string, string>();
@@ -298,14 +286,17 @@ class SpanGrouper {
   #nextSweep: number;
   #checkedId: string | undefined;
 
-  constructor(options: StreamOptions, warnings: WarningSink) {
+  constructor(options: StreamOptions, warnings: WarningSink, documents: DocumentPositions) {
     this.#window = options.windowSpans ?? DEFAULT_WINDOW;
     this.#sessionKeys = options.sessionKeys;
     this.#warnings = warnings;
+    this.#documents = documents;
     this.#nextSweep = Math.min(this.#window, 4096);
   }
 
-  add(span: SpanRecord, file: string, line?: number): void {
+  /** A span read at `where` (its file; its line in JSON Lines). */
+  add(span: SpanRecord, where: Where): void {
+    const { file, line } = where;
     const explicit = explicitSessionId(span, this.#sessionKeys);
     // A session id is a key of the stores, as in the session format: one with a control character (a newline breaks
     // every line, table and URL it is printed in) is refused, and its span skipped. The spans of a session share their
@@ -313,13 +304,14 @@ class SpanGrouper {
     if (explicit !== undefined && explicit !== this.#checkedId) {
       if (hasControlCharacter(explicit)) {
         const source = sessionIdSource(span, this.#sessionKeys);
-        this.#warnings.add({
-          code: 'malformed-span',
+        const warning = {
+          code: 'malformed-span' as const,
           message: `skipped span ${span.spanId}: session id ${quoteControlCharacters(explicit)}${source ? ` (${source})` : ''} ${NO_CONTROL_CHARACTER}`,
           span: span.spanId,
           file,
           ...(line !== undefined ? { line } : {}),
-        });
+        };
+        warnAt(this.#warnings, where, warning, () => spanPath(span));
         return;
       }
       this.#checkedId = explicit;
@@ -407,7 +399,7 @@ class SpanGrouper {
       this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
     }
     remember(this.#emitted, id, true);
-    const session = normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file });
+    const session = normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file, positions: this.#documents });
     if (elementCount(session) > 0 || session.mcpServers.length > 0) return session;
     // Spans of no known call kind only (HTTP, an evaluation's score span, an unrecognised instrumentation): a session
     // with nothing to measure but its own length would only be noise in the store.
@@ -443,13 +435,15 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
         warnings.add({ code: 'malformed-line', message: `skipped line: invalid JSON: ${errorMessage(err)}`, file: path, line: lineNo });
         continue;
       }
-      const where = { file: path, line: lineNo };
+      const where: Where = { file: path, line: lineNo };
       if (isOtlpRequest(record)) {
         recognised++;
-        for (const s of otlpSpans(record, warnings, where)) grouper.add(s, path, lineNo);
+        for (const s of otlpSpans(record, warnings, where)) grouper.add(s, where);
       } else if (isClickHouseRow(record)) {
         recognised++;
-        for (const s of clickHouseSpans([record], warnings, where)) grouper.add(s, path, lineNo);
+        // The row is the line's whole document: it has no place inside it.
+        const span = clickHouseRowSpan(record, warnings, where);
+        if (span) grouper.add(span, where);
       } else if (isSessionDocument(record)) {
         recognised++;
         const parsed = parseSessionDocument(record, lineNo);

@@ -3,6 +3,7 @@
  * Readers turn OTLP/JSON, OTLP JSON Lines and ClickHouse `otel_traces` rows into this shape; nothing past the
  * readers knows which wire format a span came from.
  */
+import type { JsonPath } from './json-position.js';
 
 export type SpanStatusCode = 'ok' | 'error' | 'unset';
 
@@ -35,4 +36,16 @@ export interface SpanRecord {
   file?: string;
   /** Its line in that file, for JSON Lines. */
   line?: number | undefined;
+  /**
+   * Where its object is in the JSON document it was read from (the file's; in JSON Lines, its line's): item
+   * `listIndex` of the list at `listPath`, a path the spans of one list share. A warning about the span finds its line
+   * and column from it, and only then. None for a span that is a document of its own (a ClickHouse row on its line).
+   */
+  listPath?: JsonPath | undefined;
+  listIndex?: number | undefined;
 }
+
+/** The JSON path of the span's object in its document, when it is known. */
+export const spanPath = (span: SpanRecord): JsonPath | undefined =>
+  span.listPath === undefined || span.listIndex === undefined ? undefined : [...span.listPath, span.listIndex];
+

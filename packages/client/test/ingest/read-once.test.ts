@@ -1,4 +1,7 @@
-/** A document written on one line is read (and parsed) once: the line format detection parsed is the document. */
+/**
+ * A document is read (and parsed) once: written on one line, the line format detection parsed is the document. The
+ * places its spans remember (for warnings about them) cost no second read unless there is a warning to place.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,5 +63,54 @@ describe('one-line documents', () => {
     const { sessions } = await readSessions(p);
     expect(sessions.map((s) => [s.id, s.toolCalls.map((t) => t.toolName)])).toEqual([[T, ['search']]]);
     expect(wholeFileReads.count).toBe(1);
+  });
+});
+
+describe('documents whose spans remember their place', () => {
+  const span = (id: string, parent?: string) => ({
+    traceId: T,
+    spanId: id,
+    ...(parent ? { parentSpanId: parent } : {}),
+    name: parent ? 'chat' : 'invoke_agent a',
+    startTimeUnixNano: '1000000000',
+    endTimeUnixNano: '2000000000',
+    attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: parent ? 'chat' : 'invoke_agent' } }],
+  });
+  const row = (id: string, parent?: string) => ({
+    Timestamp: '2025-06-20 21:37:02.820000000',
+    TraceId: T,
+    SpanId: id,
+    ...(parent ? { ParentSpanId: parent } : {}),
+    SpanAttributes: { 'gen_ai.operation.name': parent ? 'chat' : 'invoke_agent', 'gen_ai.agent.name': 'a' },
+    Duration: 1500000000,
+  });
+  const request = (...spans: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+  const valid = {
+    'an OTLP request': request(span('a000000000000001'), span('a000000000000002', 'a000000000000001')),
+    'a list of OTLP requests': [request(span('a000000000000001')), request(span('a000000000000002', 'a000000000000001'))],
+    'ClickHouse rows': [row('a000000000000001'), row('a000000000000002', 'a000000000000001')],
+    'ClickHouse rows by session': { s: [row('a000000000000001'), row('a000000000000002', 'a000000000000001')] },
+  };
+
+  it.each(Object.entries(valid))('%s without a fault, normalised, is read once', async (name, content) => {
+    const p = join(dir, `${name.replaceAll(' ', '-')}.json`);
+    writeFileSync(p, JSON.stringify(content, null, 2));
+    const { sessions, warnings } = await readSessions(p);
+    expect([sessions.map((s) => [s.agentCalls.length, s.llmCalls.length]), warnings]).toEqual([[[1, 1]], []]);
+    expect(wholeFileReads.count).toBe(1);
+  });
+
+  it('one with warnings from its reader and from the normaliser is read once more, for all of them', async () => {
+    const p = join(dir, 'warned.json');
+    const { endTimeUnixNano: _end, ...noEnd } = span('a000000000000003', 'a000000000000001');
+    // A duplicate and an orphan (normaliser), a span without an end time (reader).
+    writeFileSync(p, JSON.stringify(request(span('a000000000000001'), span('a000000000000002', 'a000000000000001'), span('a000000000000002', 'a000000000000001'), span('a000000000000004', 'ffffffffffffffff'), noEnd), null, 2));
+    const { warnings } = await readSessions(p);
+    expect(warnings.map((w) => [w.code, w.line !== undefined, w.column !== undefined])).toEqual([
+      ['malformed-span', true, true],
+      ['duplicate-span', true, true],
+      ['unknown-parent', true, true],
+    ]);
+    expect(wholeFileReads.count).toBe(2);
   });
 });

@@ -362,10 +362,10 @@ describe('tolerance and warnings', () => {
       { code: 'malformed-span', message: `skipped span ${sid(3)}: session id "tab\\u0009here" (resource attribute gen_ai.conversation.id) ${rule}`, span: sid(3), file: p, line: 3 },
       { code: 'malformed-span', message: `skipped span ${sid(4)}: session id "nul\\u0000" (span attribute langfuse.session.id) ${rule}`, span: sid(4), file: p, line: 4 },
     ]);
-    // In a whole-file document there is no line to name.
-    const whole = write(JSON.stringify(req(chat(6, { 'session.id': '\u007f' }))));
+    // In a whole-file document, the line and column where the span begins.
+    const whole = write(JSON.stringify(req(chat(6, { 'session.id': '\u007f' })), null, 2));
     expect((await readSessions(whole)).warnings).toEqual([
-      { code: 'malformed-span', message: `skipped span ${sid(6)}: session id "\\u007f" (span attribute session.id) ${rule}`, span: sid(6), file: whole },
+      { code: 'malformed-span', message: `skipped span ${sid(6)}: session id "\\u007f" (span attribute session.id) ${rule}`, span: sid(6), file: whole, line: 7, column: 13 },
       { code: 'empty-file', message: `${whole} holds no usable span or session`, file: whole },
     ]);
   });
@@ -376,12 +376,14 @@ describe('tolerance and warnings', () => {
     });
     const p = write(JSON.stringify({ 'line\nbreak': [row(sid(1))], fine: [row(sid(2)), row('a0\r0')] }));
     const r = await readSessions(p, { format: 'clickhouse' });
-    const lastRow = readFileSync(p, 'utf8').lastIndexOf('{"Timestamp"') + 1; // the skipped row's place in the document
+    // The skipped rows' places in the document (on its one line).
+    const firstRow = readFileSync(p, 'utf8').indexOf('{"Timestamp"') + 1;
+    const lastRow = readFileSync(p, 'utf8').lastIndexOf('{"Timestamp"') + 1;
     expect(r.sessions.map((x) => [x.id, x.llmCalls.map((c) => c.id)])).toEqual([['fine', [sid(2)]]]);
     const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
     expect(r.warnings).toEqual([
       // In the file's order: the group `line\nbreak` comes first.
-      { code: 'malformed-span', message: `skipped span ${sid(1)}: session id "line\\u000abreak" (the session key its rows are grouped under) ${rule}`, span: sid(1), file: p },
+      { code: 'malformed-span', message: `skipped span ${sid(1)}: session id "line\\u000abreak" (the session key its rows are grouped under) ${rule}`, span: sid(1), file: p, line: 1, column: firstRow },
       { code: 'malformed-span', message: `skipped row "a0\\u000d0": span id (SpanId) "a0\\u000d0" ${rule}`, span: '"a0\\u000d0"', file: p, line: 1, column: lastRow },
     ]);
   });

@@ -8,6 +8,7 @@ import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
 import { decodeIdField, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
 import { isObj } from '../messages.js';
+import type { JsonPath } from '../json-position.js';
 import { spanLabel, warnAt, type Where } from './otlp.js';
 
 type Obj = Record<string, unknown>;
@@ -78,7 +79,8 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
   }));
 }
 
-function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord {
+/** Decode one row; `listPath` and `listIndex`: where it is in its document (none when it is a document of its own). */
+function decodeClickHouseRow(row: unknown, sourceSessionId: string | undefined, listPath: JsonPath | undefined, listIndex: number | undefined): SpanRecord {
   if (!isObj(row)) throw new TypeError('row is not an object');
   const traceId = decodeIdField(row, 'trace id', ['TraceId', 'traceId']);
   const spanId = decodeIdField(row, 'span id', ['SpanId', 'spanId']);
@@ -116,6 +118,8 @@ function decodeClickHouseRow(row: unknown, sourceSessionId?: string): SpanRecord
     ...(typeof scope === 'string' && scope !== '' ? { scope } : {}),
     events: decodeEvents(row, start),
     ...(sourceSessionId ? { sourceSessionId } : {}),
+    listPath,
+    listIndex,
   };
 }
 
@@ -127,22 +131,35 @@ export function* clickHouseSpans(data: unknown, warnings: WarningSink, where: Wh
       ? Object.entries(data).map(([k, v]) => [k, Array.isArray(v) ? v : []] as [string, unknown[]])
       : [];
   for (const [sessionId, rows] of groups) {
+    // Where the rows are in the document: one path for the list, each row adds its index (spanPath).
+    const listPath: JsonPath = sessionId === undefined ? (where.path ?? []) : [...(where.path ?? []), sessionId];
     for (let i = 0; i < rows.length; i++) {
-      const row = rows[i];
-      try {
-        yield decodeClickHouseRow(row, sessionId);
-      } catch (err) {
-        const r = isObj(row) ? row : {};
-        const label = spanLabel(String(r.SpanId ?? r.SpanName ?? '(unnamed)'));
-        const warning = {
-          code: 'malformed-span' as const,
-          message: `skipped row ${label}: ${errorMessage(err)}`,
-          span: label,
-          file: where.file,
-          ...(where.line !== undefined ? { line: where.line } : {}),
-        };
-        warnAt(warnings, where, warning, () => (sessionId === undefined ? [i] : [sessionId, i]));
-      }
+      const span = rowSpan(rows[i], sessionId, warnings, where, listPath, i);
+      if (span) yield span;
     }
+  }
+}
+
+/** The span of a row that is a document of its own (a JSON Lines line): it has no place inside that document. */
+export function clickHouseRowSpan(row: unknown, warnings: WarningSink, where: Where): SpanRecord | undefined {
+  return rowSpan(row, undefined, warnings, where, undefined, undefined);
+}
+
+/** A row's span; undefined, with a warning naming the row, for one that cannot be used. */
+function rowSpan(row: unknown, sessionId: string | undefined, warnings: WarningSink, where: Where, listPath: JsonPath | undefined, index: number | undefined): SpanRecord | undefined {
+  try {
+    return decodeClickHouseRow(row, sessionId, listPath, index);
+  } catch (err) {
+    const r = isObj(row) ? row : {};
+    const label = spanLabel(String(r.SpanId ?? r.SpanName ?? '(unnamed)'));
+    const warning = {
+      code: 'malformed-span' as const,
+      message: `skipped row ${label}: ${errorMessage(err)}`,
+      span: label,
+      file: where.file,
+      ...(where.line !== undefined ? { line: where.line } : {}),
+    };
+    warnAt(warnings, where, warning, () => (listPath === undefined || index === undefined ? undefined : [...listPath, index]));
+    return undefined;
   }
 }

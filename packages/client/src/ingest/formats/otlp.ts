@@ -17,27 +17,37 @@ export interface Where {
   file: string;
   line?: number;
   /**
-   * A file that is one JSON document: its warnings about a span wait here for the span's line and column, and `path`
-   * is where the request (or rows) read is in the document (none: the root).
+   * A file that is one JSON document: warnings about a place in it wait here for the place's line and column, and
+   * `path` is where the request (or rows) read is in the document (none: the root).
    */
   positions?: PendingPositions;
   path?: JsonPath;
 }
 
 /**
- * Adds a warning about the record at `keys()` (below `where.path`): in a file that is one document, it is then given
- * the record's line and column. `keys` is only called for that, and only for a warning kept.
+ * Adds a warning about the place at `path()` (a JSON path from the document's root): when the document's positions
+ * are to be found, it is then given the place's line and column. `path` is only called for that, and only for a
+ * warning kept.
  */
-export function warnAt(warnings: WarningSink, where: Where, warning: IngestWarning, keys: () => JsonPath): void {
-  if (where.positions) where.positions.warn(warnings, warning, () => ({ path: [...(where.path ?? []), ...keys()] }));
-  else warnings.add(warning);
+export function warnAt(warnings: WarningSink, where: Where, warning: IngestWarning, path: () => JsonPath | undefined): void {
+  if (where.positions) {
+    where.positions.warn(warnings, warning, () => {
+      const at = path();
+      return at === undefined ? undefined : { path: at };
+    });
+  } else {
+    warnings.add(warning);
+  }
 }
 
 /** The first of `keys` that `v` has a value for (the spelling a file uses for a field, as `??` picks it). */
 const keyOf = (v: Record<string, unknown>, keys: readonly string[]): string | undefined => keys.find((k) => v[k] !== undefined && v[k] !== null);
 
-/** Decode one OTLP span object; throws on a span that cannot be used (no trace/span id, no start or end time). */
-function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?: string): SpanRecord {
+/**
+ * Decode one OTLP span object, item `listIndex` of the list at `listPath`; throws on a span that cannot be used (no
+ * trace/span id, no start or end time).
+ */
+function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope: string | undefined, listPath: JsonPath, listIndex: number): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
   const traceId = decodeIdField(raw, 'trace id', ['traceId', 'trace_id']);
   const spanId = decodeIdField(raw, 'span id', ['spanId', 'span_id']);
@@ -81,6 +91,8 @@ function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope?:
     resource,
     scope,
     events,
+    listPath,
+    listIndex,
   };
 }
 
@@ -103,22 +115,27 @@ export const spanLabel = (label: string): string => (hasControlCharacter(label) 
 /** Every span of one request; malformed spans become counted warnings naming the span. */
 export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
   if (!isObj(request)) return;
-  const resourceSpans = list(request.resourceSpans ?? request.resource_spans);
+  const resourceSpansKey = keyOf(request, ['resourceSpans', 'resource_spans']) ?? 'resourceSpans';
+  const resourceSpans = list(request[resourceSpansKey]);
   for (let i = 0; i < resourceSpans.length; i++) {
     const rs = resourceSpans[i];
     if (!isObj(rs)) continue;
     const resource = decodeKeyValues(isObj(rs.resource) ? rs.resource.attributes : undefined);
-    const scopeSpans = list(rs.scopeSpans ?? rs.scope_spans ?? rs.instrumentationLibrarySpans);
+    const scopeSpansKey = keyOf(rs, ['scopeSpans', 'scope_spans', 'instrumentationLibrarySpans']) ?? 'scopeSpans';
+    const scopeSpans = list(rs[scopeSpansKey]);
     for (let j = 0; j < scopeSpans.length; j++) {
       const ss = scopeSpans[j];
       if (!isObj(ss)) continue;
       const sc = ss.scope ?? ss.instrumentationLibrary;
       const scope = isObj(sc) && typeof sc.name === 'string' ? sc.name : undefined;
       const spans = list(ss.spans);
+      if (spans.length === 0) continue;
+      // Where the spans are in the document: one path for the list, each span adds its index (spanPath).
+      const listPath: JsonPath = [...(where.path ?? []), resourceSpansKey, i, scopeSpansKey, j, 'spans'];
       for (let k = 0; k < spans.length; k++) {
         const raw = spans[k];
         try {
-          yield decodeOtlpSpan(raw, resource, scope);
+          yield decodeOtlpSpan(raw, resource, scope, listPath, k);
         } catch (err) {
           const r = isObj(raw) ? raw : {};
           const id = r.spanId ?? r.span_id;
@@ -130,14 +147,7 @@ export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where
             file: where.file,
             ...(where.line !== undefined ? { line: where.line } : {}),
           };
-          warnAt(warnings, where, warning, () => [
-            keyOf(request, ['resourceSpans', 'resource_spans']) ?? 'resourceSpans',
-            i,
-            keyOf(rs, ['scopeSpans', 'scope_spans', 'instrumentationLibrarySpans']) ?? 'scopeSpans',
-            j,
-            'spans',
-            k,
-          ]);
+          warnAt(warnings, where, warning, () => [...listPath, k]);
         }
       }
     }
