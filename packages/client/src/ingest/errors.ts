@@ -31,7 +31,10 @@ export interface IngestWarning {
    * line of the place (for a warning about a span, where the span begins).
    */
   line?: number;
-  /** With `line`, in a file that is one JSON document: the column of the place named (1-based). */
+  /**
+   * With `line`, the column of the place named (1-based, in UTF-16 code units): in a file that is one JSON document;
+   * in JSON Lines, for a place inside the line's record found while it was read (ingestion.md, "Warnings name the place").
+   */
   column?: number;
   /** The span named by the warning (span id, or span name when the id is unreadable). */
   span?: string;

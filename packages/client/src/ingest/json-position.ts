@@ -82,6 +82,15 @@ export function locateInJson(text: string, places: readonly (JsonPlace | undefin
 }
 
 /**
+ * The positions of places in one line of a JSON Lines file (`text`, the line's document): on line `line`, at the column
+ * found in the text. None for a place not found, or found past a bare CR (JSON white space, but a line break to the
+ * scanner: its column would be counted from there).
+ */
+export function locateOnLine(text: string, line: number, places: readonly (JsonPlace | undefined)[]): (JsonPosition | undefined)[] {
+  return locateInJson(text, places).map((at) => (at?.line === 1 ? { line, column: at.column } : undefined));
+}
+
+/**
  * Line and column (1-based) of the fault JSON.parse threw `err` for: the offset its message names ("… at position
  * 617"), or, where V8's message names none ("Unexpected token ','"), the first fault a strict JSON scanner finds.
  */
@@ -112,8 +121,8 @@ export async function documentText(file: string): Promise<string | undefined> {
 }
 
 /**
- * Warnings about places of one whole-document file, waiting for their line and column: the file's text is read and
- * scanned once, after the document was read, and only when there is such a warning.
+ * Warnings about places of one JSON document, waiting for their line and column: its text is scanned once, for all of
+ * them, only when there is such a warning.
  */
 export class PendingPositions {
   readonly #pending: { warning: IngestWarning; place: JsonPlace }[] = [];
@@ -128,13 +137,30 @@ export class PendingPositions {
     if (at !== undefined) this.#pending.push({ warning, place: at });
   }
 
+  /** Whether a warning waits for its place. */
+  get waiting(): boolean {
+    return this.#pending.length > 0;
+  }
+
   /** Gives each waiting warning the `line` and `column` of its place in `file`, a whole document read again for it. */
   async resolve(file: string): Promise<void> {
     if (this.#pending.length === 0) return;
-    const pending = this.#pending.splice(0);
     const text = await documentText(file);
-    if (text === undefined) return;
-    const found = locateInJson(text, pending.map((p) => p.place));
+    if (text === undefined) {
+      this.#pending.length = 0;
+      return;
+    }
+    this.resolveIn(text);
+  }
+
+  /**
+   * Gives each waiting warning the `line` and `column` of its place in `text`, the document at hand; with `line`, the
+   * document is that line of a JSON Lines file (the warnings name it already: they take the column).
+   */
+  resolveIn(text: string, line?: number): void {
+    const pending = this.#pending.splice(0);
+    const places = pending.map((p) => p.place);
+    const found = line === undefined ? locateInJson(text, places) : locateOnLine(text, line, places);
     for (const [i, { warning }] of pending.entries()) {
       const at = found[i];
       if (at) Object.assign(warning, { line: at.line, column: at.column });

@@ -12,7 +12,7 @@ import { errorMessage, IngestError, WarningSink, type IngestWarning } from './er
 import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
-import { DocumentPositions, documentText, locateInJson, type PendingPositions, positionText, syntaxErrorPosition, type JsonPosition } from './json-position.js';
+import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
@@ -419,8 +419,12 @@ const pendingKey = (traceId: string) => `\u0000${traceId}`;
 async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
   let recognised = 0;
   let lineNo = 0;
-  // Unknown fields of the file's session lines, grouped by place over all its lines: one warning per place.
+  // Unknown fields of the file's session lines, grouped by place over all its lines: one warning per place, named at
+  // the column of the first one, found while its line is at hand.
   const unknownFields = new UnknownFields();
+  const unknownFieldColumns = new Map<string, number>();
+  // Warnings about places inside the current line's record, given their column once the record is read.
+  const linePositions = new PendingPositions();
   try {
     for await (const raw of readLines(path)) {
       lineNo++;
@@ -432,33 +436,45 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
       } catch (err) {
         // One bad line (a collector cut off mid-write, a corrupted record) costs that line, not the file: the lines
         // before it may already be stored, and the ones after it are as good as they were.
-        warnings.add({ code: 'malformed-line', message: `skipped line: invalid JSON: ${errorMessage(err)}`, file: path, line: lineNo });
+        const at = syntaxErrorPosition(line, err);
+        warnings.add({
+          code: 'malformed-line',
+          message: `skipped line: invalid JSON: ${errorMessage(err)}`,
+          file: path,
+          line: lineNo,
+          ...(at?.line === 1 ? { column: at.column } : {}),
+        });
         continue;
       }
-      const where: Where = { file: path, line: lineNo };
       if (isOtlpRequest(record)) {
         recognised++;
+        const where: Where = { file: path, line: lineNo, positions: linePositions };
         for (const s of otlpSpans(record, warnings, where)) grouper.add(s, where);
       } else if (isClickHouseRow(record)) {
         recognised++;
-        // The row is the line's whole document: it has no place inside it.
+        // The row is the line's whole document: there is no place inside it to name.
+        const where: Where = { file: path, line: lineNo };
         const span = clickHouseRowSpan(record, warnings, where);
         if (span) grouper.add(span, where);
       } else if (isSessionDocument(record)) {
         recognised++;
         const parsed = parseSessionDocument(record, lineNo);
         if ('issues' in parsed) {
-          warnings.add({ code: 'malformed-line', message: `skipped line: ${invalidSessionFile(parsed.issues)}`, file: path, line: lineNo });
+          const found = locateOnLine(line, lineNo, parsed.issues.map((i) => i.place));
+          warnings.add({ code: 'malformed-line', message: `skipped line: ${invalidSessionFile(parsed.issues, found)}`, file: path, line: lineNo, ...firstColumn(found) });
         } else {
-          unknownFields.add(parsed.unknownFields);
+          addUnknownFields(unknownFields, parsed.unknownFields, line, lineNo, unknownFieldColumns);
           yield* grouper.addSessions(parsed.sessions);
         }
       } else {
-        const hint = misspeltSessionHint(misspeltSessionFields(record));
+        const fields = misspeltSessionFields(record);
+        const found = locateOnLine(line, lineNo, fields.map((f) => f.place));
+        const hint = misspeltSessionHint(fields, found);
         if (recognised === 0 && lineNo <= 1) throw new IngestError(`not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session${hint})`, path, lineNo);
-        warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo });
+        warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo, ...firstColumn(found) });
         continue;
       }
+      if (linePositions.waiting) linePositions.resolveIn(line, lineNo);
       yield* grouper.due();
     }
   } catch (err) {
@@ -466,7 +482,33 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, lineNo, { cause: err });
   }
   if (recognised === 0) throw new IngestError('not a known trace format (no OTLP request, ClickHouse row or session found)', path);
-  for (const { warning } of unknownFieldWarnings(unknownFields, path)) warnings.add(warning);
+  for (const { warning } of unknownFieldWarnings(unknownFields, path)) {
+    const column = warning.path === undefined ? undefined : unknownFieldColumns.get(warning.path);
+    warnings.add(column === undefined ? warning : { ...warning, column });
+  }
+}
+
+/** `{ column }` of the first place found on a line, for a warning that names several places in its message. */
+const firstColumn = (found: readonly (JsonPosition | undefined)[]): { column?: number } => {
+  const at = found.find((f) => f !== undefined);
+  return at ? { column: at.column } : {};
+};
+
+/**
+ * One line's unknown fields added to the file's tally; a place first seen on this line has the column of its field's
+ * name noted (by the path its warning will name), while the line's text is at hand.
+ */
+function addUnknownFields(tally: UnknownFields, line: UnknownFields, text: string, lineNo: number, columns: Map<string, number>): void {
+  if (line.total === 0) return;
+  const before = tally.list.length;
+  tally.add(line);
+  const added = tally.list.slice(before);
+  if (added.length === 0) return;
+  const found = locateOnLine(text, lineNo, added.map((f): JsonPlace => ({ path: f.keys, key: true })));
+  for (const [i, f] of added.entries()) {
+    const at = found[i];
+    if (at) columns.set(f.path, at.column);
+  }
 }
 
 /** `not a valid session file (path: message; …)`, each path with its line and column when they are known. */

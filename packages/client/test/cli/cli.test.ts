@@ -113,12 +113,13 @@ describe('mce compute --input', () => {
     expect(logged.find((l) => l.msg === 'computed')).toMatchObject({ level: 30, sessions: 1, results: c.results.length, failed: 0, stored: false });
   });
 
-  it('warns about fields a session file does not define, naming file, line and path, and computes the session read', async () => {
+  it('warns about fields a session file does not define, naming file, line, column and path, and computes the session read', async () => {
     const ws = tempWorkspace();
     const doc = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Record<string, unknown>;
     const file = join(ws.dir, 'typo.jsonl');
     const { llmCalls, ...rest } = doc;
-    writeFileSync(file, `${JSON.stringify({ ...doc, id: 'first' })}\n${JSON.stringify({ ...rest, llmcalls: llmCalls })}\n`);
+    const second = JSON.stringify({ ...rest, llmcalls: llmCalls });
+    writeFileSync(file, `${JSON.stringify({ ...doc, id: 'first' })}\n${second}\n`);
     const run = await runCli(['compute', '--input', file, '--metrics', 'LLMCallCount', '--json', '--no-store'], ws);
     expect(run.code).toBe(0);
     const counts = run.json<{ sessions: SessionComputation[] }>().sessions.map((c) => [c.sessionId, c.results.find((r) => r.level === 'Session')?.result]);
@@ -130,6 +131,7 @@ describe('mce compute --input', () => {
       message: 'llmcalls: unknown field, ignored (did you mean "llmCalls"?)',
       file,
       line: 2,
+      column: second.indexOf('"llmcalls"') + 1, // where its name is on the line
       path: 'llmcalls',
       count: 1,
       msg: 'ingest warning',

@@ -26,6 +26,8 @@ const req = (...spans: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }
 const T1 = '11111111111111111111111111111111';
 const T2 = '22222222222222222222222222222222';
 const sid = (i: number) => `a0000000000000${String(i).padStart(2, '0')}`;
+/** The column where the first span of `req(…)` begins on its line: just inside `"spans":[`. */
+const FIRST_SPAN_COLUMN = JSON.stringify(req()).indexOf('[]') + 2;
 
 describe('format detection', () => {
   it('detects each format from content, not from the file name', async () => {
@@ -181,14 +183,16 @@ describe('format detection', () => {
     expect(e.message).toMatch(/^.*:2: invalid JSON: Unexpected token ','.* \(line 2, column 21\)$/s);
   });
 
-  it('skips an invalid JSON line with a warning naming it, and keeps the lines around it', async () => {
+  it('skips an invalid JSON line with a warning naming its line and column, and keeps the lines around it', async () => {
     const line = (i: number) => JSON.stringify(req(span(T1, sid(i), { 'gen_ai.operation.name': 'chat' })));
-    const p = write(`${line(1)}\n{"resourceSpans": [\n${line(2)}\n{"resourceSp`, 'jsonl'); // the last line cut off
+    // A line cut off mid-write, one with a stray comma (the 9th character), and the last line cut off.
+    const p = write(`${line(1)}\n{"resourceSpans": [\n${line(2)}\n{"a": 1,, "b": 2}\n{"resourceSp`, 'jsonl');
     const r = await readSessions(p);
     expect(r.sessions.flatMap((s) => s.llmCalls.map((c) => c.id))).toEqual([sid(1), sid(2)]);
-    expect(r.warnings.map((w) => [w.code, w.line, w.message.split(':').slice(0, 2).join(':')])).toEqual([
-      ['malformed-line', 2, 'skipped line: invalid JSON'],
-      ['malformed-line', 4, 'skipped line: invalid JSON'],
+    expect(r.warnings.map((w) => [w.code, w.line, w.column, w.message.split(':').slice(0, 2).join(':')])).toEqual([
+      ['malformed-line', 2, 20, 'skipped line: invalid JSON'], // where the line ends
+      ['malformed-line', 4, 9, 'skipped line: invalid JSON'],
+      ['malformed-line', 5, 13, 'skipped line: invalid JSON'],
     ]);
   });
 
@@ -208,11 +212,20 @@ describe('format detection', () => {
     const e2 = await catchError(readSessions(list));
     expect(e2.file).toBe(list);
     expect(e2.message).toBe(`${list}: not a valid session file (sessions.1.startTime (line 10, column 20): Invalid input: expected number, received string)`);
-    // The same for a JSON Lines record (a skipped line), whose line is the warning's.
-    const lines = write(`${JSON.stringify({ id: 's1', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' })}\n`, 'jsonl');
+    // The same for a JSON Lines record (a skipped line), whose line is the warning's: the column is the field's on it.
+    const second = JSON.stringify({ kind: 'Session', id: 's', startTime: 0, endTime: 1, traceIds: 'nope' });
+    const lines = write(`${JSON.stringify({ id: 's1', startTime: 0, endTime: 1 })}\n${second}\n`, 'jsonl');
     const r = await readSessions(lines);
     expect(r.sessions.map((s) => s.id)).toEqual(['s1']);
-    expect(r.warnings).toEqual([{ code: 'malformed-line', message: 'skipped line: not a valid session file (traceIds: Invalid input: expected array, received string)', file: lines, line: 2 }]);
+    const column = second.indexOf('"nope"') + 1;
+    expect(column).toBe(65);
+    expect(r.warnings).toEqual([{
+      code: 'malformed-line',
+      message: `skipped line: not a valid session file (traceIds (line 2, column ${column}): Invalid input: expected array, received string)`,
+      file: lines,
+      line: 2,
+      column,
+    }]);
   });
 });
 
@@ -330,12 +343,15 @@ describe('tolerance and warnings', () => {
     const r = await readSessions(p);
     expect(r.sessions.flatMap((x) => x.llmCalls.map((c) => c.id))).toEqual([sid(1)]);
     const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    // Each names its line, and the column where the span begins on it.
+    const column = FIRST_SPAN_COLUMN;
+    expect(column).toBe(44);
     expect(r.warnings).toEqual([
-      { code: 'malformed-span', message: `skipped span "a00000000000\\u000a002": span id (spanId) "a00000000000\\u000a002" ${rule}`, span: '"a00000000000\\u000a002"', file: p, line: 2 },
-      { code: 'malformed-span', message: `skipped span "a0000000000000\\u00003": span id (span_id) "a0000000000000\\u00003" ${rule}`, span: '"a0000000000000\\u00003"', file: p, line: 3 },
-      { code: 'malformed-span', message: `skipped span ${sid(4)}: trace id (traceId) "${T1.slice(0, 31)}\\u007f" ${rule}`, span: sid(4), file: p, line: 4 },
-      { code: 'malformed-span', message: `skipped span ${sid(5)}: trace id (trace_id) "x\\u0009y" ${rule}`, span: sid(5), file: p, line: 5 },
-      { code: 'malformed-span', message: `skipped span ${sid(6)}: parent span id (parentSpanId) "\\u001b[2Jhello" ${rule}`, span: sid(6), file: p, line: 6 },
+      { code: 'malformed-span', message: `skipped span "a00000000000\\u000a002": span id (spanId) "a00000000000\\u000a002" ${rule}`, span: '"a00000000000\\u000a002"', file: p, line: 2, column },
+      { code: 'malformed-span', message: `skipped span "a0000000000000\\u00003": span id (span_id) "a0000000000000\\u00003" ${rule}`, span: '"a0000000000000\\u00003"', file: p, line: 3, column },
+      { code: 'malformed-span', message: `skipped span ${sid(4)}: trace id (traceId) "${T1.slice(0, 31)}\\u007f" ${rule}`, span: sid(4), file: p, line: 4, column },
+      { code: 'malformed-span', message: `skipped span ${sid(5)}: trace id (trace_id) "x\\u0009y" ${rule}`, span: sid(5), file: p, line: 5, column },
+      { code: 'malformed-span', message: `skipped span ${sid(6)}: parent span id (parentSpanId) "\\u001b[2Jhello" ${rule}`, span: sid(6), file: p, line: 6, column },
     ]);
     // Leading and trailing white space around an id is trimmed, as before: what is left is a clean id.
     const padded = await readSessions(write(JSON.stringify(req(chat({ spanId: `${sid(7)}\n` })))));
@@ -356,12 +372,15 @@ describe('tolerance and warnings', () => {
     const r = await readSessions(p);
     expect(r.sessions.map((x) => [x.id, x.llmCalls.map((c) => c.id)])).toEqual([['good', [sid(1), sid(5)]]]);
     const rule = 'must not contain a control character (U+0000–U+001F, U+007F)';
+    // Line 3's span comes after its resource's attributes.
+    const afterResource = JSON.stringify(lines[2]).indexOf('"spans":[') + '"spans":['.length + 1;
     expect(r.warnings).toEqual([
-      { code: 'malformed-span', message: `skipped span ${sid(2)}: session id "bad\\u000asession" (span attribute session.id) ${rule}`, span: sid(2), file: p, line: 2 },
+      { code: 'malformed-span', message: `skipped span ${sid(2)}: session id "bad\\u000asession" (span attribute session.id) ${rule}`, span: sid(2), file: p, line: 2, column: FIRST_SPAN_COLUMN },
       // A standard key on the resource outranks a vendor key on the span (SPEC §1): it is the one named.
-      { code: 'malformed-span', message: `skipped span ${sid(3)}: session id "tab\\u0009here" (resource attribute gen_ai.conversation.id) ${rule}`, span: sid(3), file: p, line: 3 },
-      { code: 'malformed-span', message: `skipped span ${sid(4)}: session id "nul\\u0000" (span attribute langfuse.session.id) ${rule}`, span: sid(4), file: p, line: 4 },
+      { code: 'malformed-span', message: `skipped span ${sid(3)}: session id "tab\\u0009here" (resource attribute gen_ai.conversation.id) ${rule}`, span: sid(3), file: p, line: 3, column: afterResource },
+      { code: 'malformed-span', message: `skipped span ${sid(4)}: session id "nul\\u0000" (span attribute langfuse.session.id) ${rule}`, span: sid(4), file: p, line: 4, column: FIRST_SPAN_COLUMN },
     ]);
+    expect(afterResource).toBe(141);
     // In a whole-file document, the line and column where the span begins.
     const whole = write(JSON.stringify(req(chat(6, { 'session.id': '\u007f' })), null, 2));
     expect((await readSessions(whole)).warnings).toEqual([
@@ -573,27 +592,32 @@ describe('fields a session file has that the format does not define', () => {
     expect(r.warningCounts).toEqual({ 'unknown-field': 3 });
   });
 
-  it('in JSON Lines, name the line of the first one and are grouped over the lines of the file', async () => {
+  it('in JSON Lines, name the line and column of the first one and are grouped over the lines of the file', async () => {
     const line = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, startTime: 0, endTime: 1, ...extra });
-    const p = write([
+    const lines = [
       line('s1'),
       line('s2', { llmCalls: [llm('a'), llm('b', { startTme: 0 })] }),
       '',
       line('s3', { toolcalls: [] }),
       line('s4', { llmCalls: [llm('c', { startTme: 0 })] }),
-    ].join('\n'), 'jsonl');
+    ];
+    const p = write(lines.join('\n'), 'jsonl');
     const r = await readSessions(p);
     expect(r.sessions.map((s) => s.id)).toEqual(['s1', 's2', 's3', 's4']);
+    // The columns of the names on their lines (the first `startTme` is on line 2, in its second call).
+    const columns = [lines[1]!.indexOf('"startTme"') + 1, lines[3]!.indexOf('"toolcalls"') + 1];
+    expect(columns).toEqual([425, 38]);
     expect(r.warnings).toEqual([
       {
         code: 'unknown-field',
         message: 'llmCalls[1].startTme: unknown field, ignored (did you mean "startTime"?); 2 in all at llmCalls[*].startTme',
         file: p,
         line: 2,
+        column: columns[0],
         path: 'llmCalls[1].startTme',
         count: 2,
       },
-      { code: 'unknown-field', message: 'toolcalls: unknown field, ignored (did you mean "toolCalls"?)', file: p, line: 4, path: 'toolcalls', count: 1 },
+      { code: 'unknown-field', message: 'toolcalls: unknown field, ignored (did you mean "toolCalls"?)', file: p, line: 4, column: columns[1], path: 'toolcalls', count: 1 },
     ]);
   });
 
@@ -617,9 +641,18 @@ describe('fields a session file has that the format does not define', () => {
     );
     const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ id: 's', startTme: 0, endTime: 1 })}\n{"id":"x","other":1}\n`, 'jsonl');
     const r = await readSessions(lines);
-    expect(r.warnings.map((w) => [w.line, w.message])).toEqual([
-      [2, 'skipped line: not an OTLP request, ClickHouse row or session; as a session: startTme: unknown field, ignored (did you mean "startTime"?)'],
-      [3, 'skipped line: not an OTLP request, ClickHouse row or session'], // nothing close to a session field: no guess
+    // On line 2, `startTme` is at column 11 (`{"id":"s",` before it); the warning's column is the first field named.
+    expect(r.warnings.map((w) => [w.line, w.column, w.message])).toEqual([
+      [2, 11, 'skipped line: not an OTLP request, ClickHouse row or session; as a session: startTme (line 2, column 11): unknown field, ignored (did you mean "startTime"?)'],
+      [3, undefined, 'skipped line: not an OTLP request, ClickHouse row or session'], // nothing close to a session field: no guess
+    ]);
+    // On the first line, the file is in no known format: its error names the place the same way.
+    const first = write(`${JSON.stringify({ id: 's', startTme: 0, endTime: 1 })}\n${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n`, 'jsonl');
+    const e = await catchError(readSessions(first));
+    expect([e.line, e.message]).toEqual([
+      1,
+      `${first}:1: not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session; ` +
+        'as a session: startTme (line 1, column 11): unknown field, ignored (did you mean "startTime"?))',
     ]);
     // Without an id, a document is no session to guess at, whatever its fields.
     const anonymous = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ startTme: 0, endTime: 1 })}\n`, 'jsonl');
@@ -657,14 +690,17 @@ describe('fields a session file has that the format does not define', () => {
       `${p}: not a valid session file (llmCalls.0.startTime (line 1, column 49): Invalid input: expected number, received undefined; ` +
         'llmCalls[0].startTme (line 1, column 90): unknown field, ignored (did you mean "startTime"?))',
     );
-    // On a JSON Lines line, the same words in the skipped line's warning (and no unknown-field warning of its own).
+    // On a JSON Lines line, the same words in the skipped line's warning (and no unknown-field warning of its own), the
+    // places on that line: the session lacking `startTime` begins at column 1, its `startTme` is at column 28.
     const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ kind: 'Session', id: 's', startTme: 0, endTime: 1 })}\n`, 'jsonl');
     const r = await readSessions(lines);
     expect(r.warnings).toEqual([{
       code: 'malformed-line',
-      message: 'skipped line: not a valid session file (startTime: Invalid input: expected number, received undefined; startTme: unknown field, ignored (did you mean "startTime"?))',
+      message: 'skipped line: not a valid session file (startTime (line 2, column 1): Invalid input: expected number, received undefined; ' +
+        'startTme (line 2, column 28): unknown field, ignored (did you mean "startTime"?))',
       file: lines,
       line: 2,
+      column: 1,
     }]);
   });
 });

@@ -217,6 +217,17 @@ describe('in JSON Lines', () => {
     expect(jsonc.visit).not.toHaveBeenCalled();
   });
 
+  it('a span the grouper refuses (its session id has a control character) is named at its line and column', async () => {
+    const lines = [request(otlpSpan(1, chat)), request(otlpSpan(2, chat), otlpSpan(3, { ...chat, 'session.id': 'bad\nid' }))].map((l) => JSON.stringify(l));
+    const p = write(lines.join('\n'), 'jsonl');
+    const r = await readSessions(p);
+    const column = lines[1]!.indexOf(`{"traceId":"${T}","spanId":"${sid(3)}"`) + 1;
+    expect(column).toBe(326);
+    expect(r.warnings).toEqual([
+      { code: 'malformed-span', message: `skipped span ${sid(3)}: session id "bad\\u000aid" (span attribute session.id) ${RULE}`, span: sid(3), file: p, line: 2, column },
+    ]);
+  });
+
   it('ClickHouse rows, one per line: the row is its line, so the line alone names it', async () => {
     const row = (i: number, attrs: Attrs, extra: Record<string, unknown> = {}) =>
       JSON.stringify({ Timestamp: '2025-06-20 21:37:02.820000000', TraceId: T, SpanId: sid(i), SpanName: `span-${i}`, SpanAttributes: { 'session.id': 's', ...attrs }, Duration: 1500000000, ...extra });

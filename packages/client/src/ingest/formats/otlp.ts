@@ -17,8 +17,9 @@ export interface Where {
   file: string;
   line?: number;
   /**
-   * A file that is one JSON document: warnings about a place in it wait here for the place's line and column, and
-   * `path` is where the request (or rows) read is in the document (none: the root).
+   * A JSON document whose text is at hand later (the file, read whole; a JSON Lines line, once its record is read):
+   * warnings about a place in it wait here for the place's line and column, and `path` is where the request (or rows)
+   * read is in that document (none: its root).
    */
   positions?: PendingPositions;
   path?: JsonPath;
