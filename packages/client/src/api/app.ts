@@ -3,9 +3,9 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { SessionNotFoundError, MetricSelectionError, issueLines, ONTOLOGY_LEVELS } from '@mce/core';
-import { issueText, notePlace, parseSessionDocument } from '../ingest/formats/session-json.js';
-import { locateInJson } from '../ingest/json-position.js';
+import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS } from '@mce/core';
+import { issueText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
+import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
@@ -97,7 +97,12 @@ async function computeRequest(c: Context): Promise<ComputeRequest> {
   const text = await bodyText(c);
   if (text.trim() === '') return fromQuery ? { metrics: fromQuery } : {};
   const parsed = ComputeBodySchema.safeParse(parseJson(text));
-  if (!parsed.success) throw new BadRequest(`request body: ${issueLines(parsed.error).join('; ')}`);
+  if (!parsed.success) {
+    // Each fault with its line and column in the body, as POST /sessions names them (looked up only now).
+    const issues = schemaIssues(parsed.error);
+    const found = locateInJson(text, issues.map((i) => i.place));
+    throw new BadRequest(`request body: ${issues.map((issue, i) => issueText(issue, found[i])).join('; ')}`);
+  }
   const { metrics, runId, recursive } = parsed.data;
   if (metrics && fromQuery) throw new BadRequest('give the metrics in the query or in the body, not both');
   const selected = metrics ?? fromQuery;
@@ -114,12 +119,12 @@ async function bodyText(c: Context): Promise<string> {
   return text;
 }
 
-/** A request body's JSON (400 when it is none). */
+/** A request body's JSON (400 when it is none, naming where it stops being JSON). */
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch {
-    throw new BadRequest('request body is not JSON');
+  } catch (err) {
+    throw new BadRequest(`request body is not JSON${positionText(syntaxErrorPosition(text, err))}`);
   }
 }
 

@@ -123,7 +123,7 @@ export const OPENAPI = {
               properties: { sessionIds: strings, warnings: { type: 'array', items: ref('UnknownFieldWarning') } },
             }),
           },
-          400: error('not an mce session document (the offending fields are named, each with its line and column in the body)'),
+          400: error('not JSON (named where it stops being JSON), or not an mce session document (the offending fields are named, each with its line and column in the body)'),
           ...withBody,
           ...common,
         },
@@ -152,7 +152,7 @@ export const OPENAPI = {
         requestBody: { required: false, content: json(ref('ComputeRequest')) },
         responses: {
           200: { description: 'the computation: results, and the metrics that failed or were skipped (never stored)', content: json(sessionComputation) },
-          400: error('an unknown metric, a bad body, or metrics given both in the query and the body'),
+          400: error('an unknown metric, a bad body (each fault named with its line and column in the body, as on POST /sessions), or metrics given both in the query and the body'),
           404: error('no such session'),
           ...withBody,
           ...common,

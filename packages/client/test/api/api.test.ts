@@ -153,6 +153,9 @@ describe('REST API', () => {
     // `sessions` that is no list is named as the fault (not the fields of a session the body is not).
     const notList = await app.request('/sessions', { method: 'POST', body: '{"sessions":"x"}', headers: { 'content-type': 'application/json' } });
     expect([notList.status, await notList.json()]).toEqual([400, { error: 'not an mce session document: sessions (line 1, column 13): Invalid input: expected array, received string' }]);
+    // A body that is no JSON is named where it stops being JSON: here the `"endTime"` that follows a value without a comma.
+    const noComma = await app.request('/sessions', { method: 'POST', body: '{\n  "id": "x",\n  "startTime": 0 "endTime": 1\n}', headers: { 'content-type': 'application/json' } });
+    expect([noComma.status, await noComma.json()]).toEqual([400, { error: 'request body is not JSON (line 3, column 18)' }]);
     const longId = 'x'.repeat(5000);
     expect(((await (await app.request(`/sessions/${longId}`)).json()) as { error: string }).error).toBe(
       `Session not found: ${'x'.repeat(200)}… (5000 characters)`,
@@ -389,8 +392,21 @@ describe('REST API', () => {
       status: 400,
       names: 'give the metrics in the query or in the body, not both',
     });
-    expect(await computed('/sessions/weather-001/compute', json({ metric: ['Duration'] }))).toMatchObject({ status: 400, names: expect.stringMatching(/^request body: .*metric/) });
-    expect(await computed('/sessions/weather-001/compute', json({ metrics: [] }))).toMatchObject({ status: 400 });
+    // A bad body names each fault with its line and column in the body, as POST /sessions does (an unknown field: its
+    // name; the others: their value).
+    expect(await computed('/sessions/weather-001/compute', json({ metric: ['Duration'] }))).toEqual({ status: 400, names: 'request body: metric (line 1, column 2): Unrecognized key: "metric"' });
+    expect(await computed('/sessions/weather-001/compute', json({ metrics: [] }))).toEqual({ status: 400, names: 'request body: metrics (line 1, column 12): Too small: expected array to have >=1 items' });
+    const pretty = JSON.stringify({ metrics: { Session: ['Duration'], Sesion: ['Cost'] }, runId: '', recursive: 'yes', metric: ['Duration'] }, null, 2);
+    expect(await computed('/sessions/weather-001/compute', { body: pretty, headers: { 'content-type': 'application/json' } })).toEqual({
+      status: 400,
+      names:
+        'request body: metrics.Sesion (line 6, column 5): Unrecognized key: "Sesion"; runId (line 10, column 12): Too small: expected string to have >=1 characters; ' +
+        'recursive (line 11, column 16): Invalid input: expected boolean, received string; metric (line 12, column 3): Unrecognized key: "metric"',
+    });
+    expect(await computed('/sessions/weather-001/compute', { body: '{\n  "metrics": ["Duration",]\n}', headers: { 'content-type': 'application/json' } })).toEqual({
+      status: 400,
+      names: 'request body is not JSON (line 2, column 26)', // the `]` after a trailing comma
+    });
     // A run id makes a re-run overwrite its results instead of adding new ones.
     const stored = async () => ((await (await app.request('/sessions/weather-001/metrics?metrics=TotalTokens')).json()) as SessionComputation).results.length;
     const before = await stored();

@@ -29,12 +29,18 @@ export interface DocumentIssue {
 /** At most five of a list, then how many more. */
 const firstFive = (issues: DocumentIssue[]): DocumentIssue[] => (issues.length > 5 ? [...issues.slice(0, 5), { message: `and ${issues.length - 5} more` }] : issues);
 
-/** zod's issues as core names them (`sessions.1.startTime: …`), each with its place: the value at its path. */
-const schemaIssues = (error: z.ZodError): DocumentIssue[] =>
-  describeIssues(error).map((issue, i) => ({
-    ...issue,
-    place: { path: (error.issues[i]?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol') },
-  }));
+/**
+ * zod's issues as core names them (`sessions.1.startTime: …`), each with its place: the value at its path; for fields
+ * a strict object does not allow, the name of the first one (the path names it too when it is the only one).
+ */
+export const schemaIssues = (error: z.ZodError): DocumentIssue[] =>
+  describeIssues(error).map((issue, i) => {
+    const zodIssue = error.issues[i];
+    const path = (zodIssue?.path ?? []).filter((k): k is string | number => typeof k !== 'symbol');
+    if (zodIssue?.code !== 'unrecognized_keys' || zodIssue.keys.length === 0) return { ...issue, place: { path } };
+    const keyPath = [...path, zodIssue.keys[0]!];
+    return { ...issue, ...(zodIssue.keys.length === 1 ? { path: keyPath.join('.') } : {}), place: { path: keyPath, key: true } };
+  });
 
 /** Where an unknown field's note points in the document: the key of its first field. */
 export const notePlace = (n: UnknownFieldNote): JsonPlace | undefined => (n.keys === undefined ? undefined : { path: n.keys, key: true });
