@@ -1,7 +1,11 @@
-/** Human output of the CLI: plain aligned tables, one per session. */
+/** Human output of the CLI: plain aligned tables, one per session; warnings, one per line. */
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 import type { StoredMetricResult } from '../store/types.js';
+import type { IngestWarning } from '../ingest/index.js';
+
+/** A character as a `\u001b`-style escape. */
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
  * Text from traces as a terminal may show it: control characters (an escape sequence in a span name could move the
@@ -9,7 +13,18 @@ import type { StoredMetricResult } from '../store/types.js';
  */
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, escaped);
+}
+
+/**
+ * An ingest warning as a person reads it, its place first as compilers write one (`file:line:column: warning: message
+ * [code]`, as much of the place as is known), which editors and terminals open at that place. On one line: a line break
+ * or tab from a trace is an escape too.
+ */
+export function warningLine(w: IngestWarning): string {
+  let place = w.file ?? '';
+  if (w.file !== undefined && w.line !== undefined) place += w.column === undefined ? `:${w.line}` : `:${w.line}:${w.column}`;
+  return printable(`${place === '' ? '' : `${place}: `}warning: ${w.message} [${w.code}]`).replace(/[\t\n]/g, escaped);
 }
 
 export function table(headers: string[], rows: string[][]): string {

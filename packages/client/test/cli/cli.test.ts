@@ -380,14 +380,54 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const whole = (await runCli(['compute', '--input', example('traces/multi-agent.jsonl'), '--no-store', '--json'], ws)).json<{ sessions: SessionComputation[] }>();
     const shape = (c: SessionComputation) => c.results.map((r) => [r.name, r.level, r.measures, r.result]).sort();
     expect(shape(fromStore.sessions[0]!)).toEqual(shape(whole.sessions[0]!));
-    // A span naming a parent the file does not hold: the warning is printed, and the summary counts it.
+    // A span naming a parent the file does not hold: the warning is printed where the span begins (the document is on
+    // one line: column 44, inside `"spans":[`), and the summary counts it.
     const orphan = join(ws.dir, 'orphan.json');
     const span = { traceId: '0af7651916cd43dd8448eb211c80319c', spanId: 'b7ad6b7169203331', parentSpanId: 'ffffffffffffffff', name: 'chat', startTimeUnixNano: '1000000000', endTimeUnixNano: '2000000000', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] };
     writeFileSync(orphan, JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans: [span] }] }] }));
     const alone = await runCli(['ingest', orphan], tempWorkspace());
-    const lines2 = alone.stderr.trimEnd().split('\n');
-    expect(JSON.parse(lines2[0]!)).toMatchObject({ code: 'unknown-parent', msg: 'ingest warning' });
-    expect(lines2.at(-1)).toMatch(/^ingested 1 session\(s\), \d+ call\(s\) from 1 file\(s\), 1 warning\(s\) \(above\)$/);
+    expect(alone.stderr.trimEnd().split('\n')).toEqual([
+      `${orphan}:1:44: warning: 1 span(s) of session 0af7651916cd43dd8448eb211c80319c name a parent span that is not among its spans ` +
+        '(span → missing parent: b7ad6b7169203331 → ffffffffffffffff): they are roots here, linked through that parent only once the store holds it as a call ' +
+        '(another part of the session) [unknown-parent]',
+      'ingested 1 session(s), 2 call(s) from 1 file(s), 1 warning(s) (above)', // the LLM call and its trace's implicit MAS call
+    ]);
+  });
+
+  it('prints each ingest warning for people as file:line[:column], and as a JSON log line with --json', async () => {
+    const ws = tempWorkspace();
+    const T = '0af7651916cd43dd8448eb211c80319c';
+    const chat = (spanId: string, parentSpanId?: string) => ({
+      traceId: T, spanId, ...(parentSpanId ? { parentSpanId } : {}), name: 'chat', startTimeUnixNano: '1000000000', endTimeUnixNano: '2000000000',
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }, { key: 'session.id', value: { stringValue: 's' } }],
+    });
+    const request = (...spans: unknown[]) => ({ resourceSpans: [{ scopeSpans: [{ spans }] }] });
+    // JSON Lines: a span written twice (the copy on line 3), a line cut off mid-write (line 4).
+    const lines = join(ws.dir, 'spans.jsonl');
+    writeFileSync(lines, `${JSON.stringify(request(chat('b000000000000001')))}\n${JSON.stringify(request(chat('b000000000000002')))}\n${JSON.stringify(request(chat('b000000000000002')))}\n{"resourceSpans": [\n`);
+    // One document, pretty-printed: a span whose parent is not in the file, its object opening on line 7, column 13.
+    const doc = join(ws.dir, 'orphan.json');
+    const T2 = '1af7651916cd43dd8448eb211c80319c';
+    writeFileSync(doc, JSON.stringify(request({ ...chat('c000000000000001', 'ffffffffffffffff'), traceId: T2, attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'chat' } }] }), null, 2));
+    expect(readFileSync(doc, 'utf8').split('\n')[6]).toBe('            {');
+    const people = await runCli(['ingest', lines, doc], ws);
+    expect(people.code).toBe(0);
+    expect(people.stderr.trimEnd().split('\n')).toEqual([
+      `${lines}:4:20: warning: skipped line: invalid JSON: Unexpected end of JSON input [malformed-line]`,
+      `${lines}:3: warning: span b000000000000002 (chat) appears twice; the first copy is kept [duplicate-span]`,
+      `${doc}:7:13: warning: 1 span(s) of session ${T2} name a parent span that is not among its spans (span → missing parent: c000000000000001 → ffffffffffffffff): ` +
+        'they are roots here, linked through that parent only once the store holds it as a call (another part of the session) [unknown-parent]',
+      'ingested 2 session(s), 5 call(s) from 2 file(s), 3 warning(s) (above)', // LLM calls and an implicit MAS call per session
+    ]);
+    // compute --input prints them the same way for people; with --json they are log lines, stdout keeping the answer.
+    const computed = await runCli(['compute', '--input', lines, '--metrics', 'LLMCallCount', '--no-store'], ws);
+    expect(computed.stderr.trimEnd().split('\n')).toEqual(people.stderr.trimEnd().split('\n').slice(0, 2));
+    const json = await runCli(['compute', '--input', lines, '--metrics', 'LLMCallCount', '--no-store', '--json'], ws);
+    expect(json.stderr.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).map(({ time: _time, ...l }) => l)).toEqual([
+      { level: 40, code: 'malformed-line', message: 'skipped line: invalid JSON: Unexpected end of JSON input', file: lines, line: 4, column: 20, msg: 'ingest warning' },
+      { level: 40, code: 'duplicate-span', message: 'span b000000000000002 (chat) appears twice; the first copy is kept', span: 'b000000000000002', sessionId: 's', file: lines, line: 3, msg: 'ingest warning' },
+    ]);
+    expect(json.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId)).toEqual(['s']);
   });
 
   it('ingest stops at a bad file, naming it, with the files before it stored', async () => {

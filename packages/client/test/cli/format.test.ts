@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, printable, table } from '../../src/cli/format.js';
+import { isoTime, printable, table, warningLine } from '../../src/cli/format.js';
 
 describe('isoTime', () => {
   it('shows epoch milliseconds as ISO 8601, and a time no date can hold as the number (a listing never fails on it)', () => {
@@ -13,5 +13,20 @@ describe('printable', () => {
     expect(printable('ok\u001b]52;c;ZXZpbA==\u0007 name\u001b[8m')).toBe('ok\\u001b]52;c;ZXZpbA==\\u0007 name\\u001b[8m');
     expect(printable('tab\tand\nnewline and é')).toBe('tab\tand\nnewline and é');
     expect(table(['a'], [['x\u001b[2Jy']])).toContain('x\\u001b[2Jy');
+  });
+});
+
+describe('warningLine', () => {
+  it('puts as much of the place as is known first, as compilers do, and the code last', () => {
+    const w = { code: 'duplicate-span' as const, message: 'span a1 (chat) appears twice; the first copy is kept' };
+    expect(warningLine({ ...w, file: 'x.json', line: 53, column: 13 })).toBe('x.json:53:13: warning: span a1 (chat) appears twice; the first copy is kept [duplicate-span]');
+    expect(warningLine({ ...w, file: 'x.jsonl', line: 3 })).toBe('x.jsonl:3: warning: span a1 (chat) appears twice; the first copy is kept [duplicate-span]');
+    expect(warningLine({ ...w, file: 'x.json' })).toBe('x.json: warning: span a1 (chat) appears twice; the first copy is kept [duplicate-span]');
+    expect(warningLine(w)).toBe('warning: span a1 (chat) appears twice; the first copy is kept [duplicate-span]');
+  });
+
+  it('stays one line a terminal cannot be driven by: control characters, line breaks and tabs from a trace are escapes', () => {
+    const w = { code: 'duplicate-span' as const, message: 'span a1 (two\nlines\tand \u001b[2J) appears twice', file: 'x.jsonl', line: 1 };
+    expect(warningLine(w)).toBe('x.jsonl:1: warning: span a1 (two\\u000alines\\u0009and \\u001b[2J) appears twice [duplicate-span]');
   });
 });

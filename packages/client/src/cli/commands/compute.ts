@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '../../ingest/index.js';
-import { checkFormat, readInputSessions } from './inputs.js';
+import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
 import type { MCEClient } from '../../mce-client.js';
 import { openStore } from '../../store/index.js';
 import { formatComputation } from '../format.js';
@@ -62,7 +62,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       };
 
       if (opts.input?.length) {
-        const all = await readInputSessions(opts.input, format, log);
+        const all = await readInputSessions(opts.input, format, warningReporter(io, log, opts.json));
         // A chunk at a time, each written in short transactions: one transaction for thousands of sessions would hold
         // the SQLite write lock longer than another process waits for it.
         for (let i = 0; i < all.length; i += CHUNK) {

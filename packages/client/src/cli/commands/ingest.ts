@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { SessionNotFoundError } from '@mce/core';
 import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
-import { checkFormat, inputFiles, readInputSessions } from './inputs.js';
+import { checkFormat, inputFiles, readInputSessions, warningReporter } from './inputs.js';
 import { formatValue, isoTime, printable, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, timeOption, writeJson, type CliIO } from '../context.js';
@@ -40,7 +40,8 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       } finally {
         progress.stop();
       }
-      for (const w of summary.warnings) log.warn(w, 'ingest warning');
+      const report = warningReporter(io, log, opts.json);
+      for (const w of summary.warnings) report(w);
       if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length });
       for (const id of summary.sessionIds) io.stdout.write(`${printable(id)}\n`);
       io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
@@ -107,7 +108,7 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
     .action(async (opts: { input: string[]; output: string; format?: string }, cmd: Command) => {
       const format = checkFormat(opts.format);
-      const all = await readInputSessions(opts.input, format, logger(cmd, io));
+      const all = await readInputSessions(opts.input, format, warningReporter(io, logger(cmd, io), false));
       const n = await writeSessionsFile(opts.output, all);
       io.stderr.write(`wrote ${n} session(s) to ${opts.output}\n`);
     });
