@@ -89,6 +89,14 @@ async function bench(label, open, results) {
     t0 = process.hrtime.bigint();
     const sessionResults = await store.getMetricResults('bench-session-0', { recursive: true });
     const resultsReadMs = ms(t0);
+    // Results across sessions (GET /results): the newest page of all, and the newest page of one metric at one level.
+    t0 = process.hrtime.bigint();
+    const newest = await store.queryMetricResults({ limit: 100 });
+    const newestMs = ms(t0);
+    t0 = process.hrtime.bigint();
+    const filtered = await store.queryMetricResults({ metrics: ['Duration'], levels: ['ToolCall'], limit: 100 });
+    const filteredMs = ms(t0);
+    if (newest.length !== 100) throw new Error(`${label}: the newest page held ${newest.length} results`);
     return {
       label,
       results,
@@ -101,6 +109,9 @@ async function bench(label, open, results) {
       medianReadMs: median(reads),
       resultsReadMs,
       resultsRead: sessionResults.length,
+      newestMs,
+      filteredMs,
+      filteredRows: filtered.length,
     };
   } finally {
     await store.close();
@@ -146,8 +157,8 @@ if (process.env.NEO4J_URI) {
 } else console.log('NEO4J_URI not set: Neo4j skipped');
 
 console.log(`\nStore benchmark: results in batches of ${fmt(BATCH)} (one transaction each), one ${fmt(SPANS)}-span session\n`);
-console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms');
-console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------');
+console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms | across sessions ms (newest 100 / one metric and level)');
+console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------|------------------------------------------------------');
 for (const r of rows) {
   const target = TARGETS[r.label];
   console.log(
@@ -163,6 +174,7 @@ for (const r of rows) {
       `${fmt(r.secondPartMs, 1)} (${fmt(r.secondPartMs / r.sessionWriteMs, 2)}×)`.padStart(30),
       `${fmt(r.firstReadMs, 1)} / ${fmt(r.medianReadMs, 1)}`.padStart(25),
       `${fmt(r.resultsReadMs, 1)} (${r.resultsRead})`.padStart(14),
+      `${fmt(r.newestMs, 1)} / ${fmt(r.filteredMs, 1)} (${r.filteredRows})`.padStart(20),
     ].join(' | '),
   );
 }
