@@ -5,55 +5,22 @@
  * The processors are the real MCEWorkerService on PostgreSQL, wrapped to refuse some calls. (Batches of messages
  * back from the retry queue: worker-recovery.test.ts.)
  */
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { HEADER, MceWorker, enqueueSessions, runIdFor, type BatchProcessor } from '@mce/worker';
-import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
+import { HEADER, enqueueSessions, runIdFor } from '@mce/worker';
+import { AMQP_URL, needService } from '../../../test-support/services.js';
+import { type Broker, waitFor } from './support/amqp.js';
 import { gate, ScriptedProcessor } from './support/scripted.js';
-import { openService, openUnreachableService, type ServiceFixture } from './support/service.js';
+import { OUTAGE_LOG, useScriptedWorkers } from './support/scripted-suite.js';
+import { openUnreachableService } from './support/service.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const sessions = Array.from({ length: 24 }, (_, i) => `iso-s${i}`);
-const OUTAGE_LOG = 'batch failed: messages go to the retry queue; no new batch during the pause';
 
 const connectionRefused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
 
-interface LogLine {
-  msg?: string;
-  pauseMs?: number;
-  messages?: number;
-  storedMessages?: number;
-}
-
 describe.skipIf(!available)('worker: a failed batch is split to find the messages at fault', () => {
   let broker: Broker;
-  const cleanups = useBroker((b) => (broker = b));
-
-  /** A store of its own holding the test sessions. */
-  async function store(name: string): Promise<ServiceFixture> {
-    const fixture = await openService(PG_URL, `worker_${name}_${process.pid}`, sessions);
-    cleanups.push(() => fixture.close());
-    return fixture;
-  }
-
-  async function start(name: string, processor: BatchProcessor, overrides: Parameters<typeof testConfig>[1]) {
-    const queue = uniqueQueue(name);
-    const lines: LogLine[] = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-    const worker = new MceWorker({ config: testConfig(queue, overrides), processor, logger });
-    cleanups.push(() => broker.deleteQueues(queue), () => worker.close());
-    await worker.ready();
-    return { queue, worker, lines };
-  }
-
-  const counter = async (worker: MceWorker, name: string) =>
-    Number(new RegExp(`${name} (\\d+)`).exec(await worker.metrics.registry.metrics())?.[1] ?? 0);
-
-  /** One message per session, with message ids `<prefix>-<i>`, in order. */
-  async function publish(queue: string, prefix: string, ids: readonly string[]): Promise<void> {
-    for (const [i, id] of ids.entries()) await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: id })), { messageId: `${prefix}-${i}` });
-  }
+  const { cleanups, store, start, counter, publish } = useScriptedWorkers(sessions, (b) => (broker = b));
 
   it('stores the poison message\'s batch-mates on their first attempt; the poison one is retried, then dead-lettered', async () => {
     const batch = sessions.slice(0, 6);

@@ -4,50 +4,19 @@
  * split (one level deeper for messages that failed before) and dead-lettered after max_attempts, alone. The
  * processors are the real MCEWorkerService on PostgreSQL, scripted to fail some calls.
  */
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { HEADER, MceWorker, type BatchProcessor } from '@mce/worker';
-import { PG_URL, needService } from '../../../test-support/services.js';
-import { Broker, testConfig, uniqueQueue, useBroker, waitFor } from './support/amqp.js';
+import { HEADER } from '@mce/worker';
+import { needService } from '../../../test-support/services.js';
+import { type Broker, waitFor } from './support/amqp.js';
 import { gate, ScriptedProcessor } from './support/scripted.js';
-import { openService, type ServiceFixture } from './support/service.js';
+import { useScriptedWorkers } from './support/scripted-suite.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const sessions = Array.from({ length: 10 }, (_, i) => `rec-s${i}`);
-const OUTAGE_LOG = 'batch failed: messages go to the retry queue; no new batch during the pause';
-
-interface LogLine {
-  msg?: string;
-  pauseMs?: number;
-}
 
 describe.skipIf(!available)('worker: messages back from the retry queue travel in batches', () => {
   let broker: Broker;
-  const cleanups = useBroker((b) => (broker = b));
-
-  async function store(name: string): Promise<ServiceFixture> {
-    const fixture = await openService(PG_URL, `worker_${name}_${process.pid}`, sessions);
-    cleanups.push(() => fixture.close());
-    return fixture;
-  }
-
-  async function start(name: string, processor: BatchProcessor, overrides: Parameters<typeof testConfig>[1]) {
-    const queue = uniqueQueue(name);
-    const lines: LogLine[] = [];
-    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
-    const worker = new MceWorker({ config: testConfig(queue, overrides), processor, logger });
-    cleanups.push(() => broker.deleteQueues(queue), () => worker.close());
-    await worker.ready();
-    return { queue, worker, outagePauses: () => lines.filter((line) => line.msg === OUTAGE_LOG).map((line) => line.pauseMs) };
-  }
-
-  const counter = async (worker: MceWorker, name: string) =>
-    Number(new RegExp(`${name} (\\d+)`).exec(await worker.metrics.registry.metrics())?.[1] ?? 0);
-
-  /** One message per session, with message ids `<prefix>-<i>`, in order. */
-  async function publish(queue: string, prefix: string, ids: readonly string[]): Promise<void> {
-    for (const [i, id] of ids.entries()) await broker.publishRaw(queue, Buffer.from(JSON.stringify({ session_id: id })), { messageId: `${prefix}-${i}` });
-  }
+  const { store, start, counter, publish } = useScriptedWorkers(sessions, (b) => (broker = b));
 
   it('after an outage of 10 messages, stores them in ⌈10 / 4⌉ = 3 calls once the store is back, not 10', async () => {
     const fixture = await store('recovery_outage');
