@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Session } from '@mce/core';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { IngestError } from '../../src/ingest/index.js';
 
 export const fixture = (rel: string) => fileURLToPath(new URL(`../data/fixtures/${rel}`, import.meta.url));
@@ -44,4 +47,19 @@ export async function catchError(p: Promise<unknown>): Promise<IngestError> {
     return err as IngestError;
   }
   throw new Error('expected an IngestError');
+}
+
+/**
+ * A writer of numbered files (`f0.json`, `f1.jsonl`, …) in a temporary directory of its own, removed after the test
+ * file; returns each file's path.
+ */
+export function tempFiles(prefix: string): (content: string, ext?: string) => string {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  return (content, ext = 'json') => {
+    const p = join(dir, `f${n++}.${ext}`);
+    writeFileSync(p, content);
+    return p;
+  };
 }

@@ -2,13 +2,11 @@
  * Places named by line and column in files that are one JSON document (a pretty-printed session file, an OTLP or
  * ClickHouse export read whole): what is reported, and that a file without a fault is not read or scanned again.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSessions } from '../../src/ingest/index.js';
 import { locateInJson } from '../../src/ingest/json-position.js';
-import { catchError } from './helpers.js';
+import { catchError, tempFiles } from './helpers.js';
 
 // Both pass through: they only count how often a file is read and a text scanned for places.
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -22,14 +20,7 @@ vi.mock('jsonc-parser', async (importOriginal) => {
 const { readFile } = await import('node:fs/promises');
 const { default: jsonc } = await import('jsonc-parser');
 
-const dir = mkdtempSync(join(tmpdir(), 'mce-positions-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const write = (content: string) => {
-  const p = join(dir, `f${n++}.json`);
-  writeFileSync(p, content);
-  return p;
-};
+const write = tempFiles('mce-positions');
 /** `examples/sessions/mcp-tools.json`, pretty-printed (two spaces): the lines below are that file's. */
 const example = readFileSync(new URL('../../../../examples/sessions/mcp-tools.json', import.meta.url), 'utf8');
 

@@ -4,12 +4,10 @@
  * is: its line in JSON Lines, and in a file that is one JSON document its line and column, found once the read is over
  * by one more read of that file for all its warnings (the reader's and the normaliser's alike).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IngestWarning } from '../../src/ingest/index.js';
 import { readSessions, streamSessions } from '../../src/ingest/index.js';
+import { tempFiles } from './helpers.js';
 
 // Both pass through: they only count how often a file is read whole and a text scanned for places.
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -23,14 +21,7 @@ vi.mock('jsonc-parser', async (importOriginal) => {
 const { readFile } = await import('node:fs/promises');
 const { default: jsonc } = await import('jsonc-parser');
 
-const dir = mkdtempSync(join(tmpdir(), 'mce-span-warnings-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const write = (content: string, ext = 'json') => {
-  const p = join(dir, `f${n++}.${ext}`);
-  writeFileSync(p, content);
-  return p;
-};
+const write = tempFiles('mce-span-warnings');
 const readsOf = (file: string) => vi.mocked(readFile).mock.calls.filter(([path]) => path === file).length;
 beforeEach(() => {
   vi.mocked(readFile).mockClear();
