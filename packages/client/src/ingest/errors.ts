@@ -2,13 +2,16 @@
 
 export class IngestError extends Error {
   override readonly name = 'IngestError';
+  /** With `line`, the column of the fault (1-based) where it is known: invalid JSON in a file that is one document. */
+  readonly column?: number;
   constructor(
     message: string,
     readonly file: string,
     readonly line?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; column?: number },
   ) {
-    super(`${file}${line !== undefined ? `:${line}` : ''}: ${message}`, options);
+    super(`${file}${line !== undefined ? `:${line}` : ''}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    if (line !== undefined && options?.column !== undefined) this.column = options.column;
   }
 }
 

@@ -160,7 +160,7 @@ async function parseWholeFile(path: string): Promise<unknown> {
   } catch (err) {
     const at = syntaxErrorPosition(json, err);
     const message = `invalid JSON: ${errorMessage(err)}${positionText(at)}`;
-    throw new IngestError(message, path, at?.line, { cause: err });
+    throw new IngestError(message, path, at?.line, { cause: err, ...(at ? { column: at.column } : {}) });
   }
 }
 

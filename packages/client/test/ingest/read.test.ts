@@ -47,6 +47,7 @@ describe('format detection', () => {
     expect(e1.file).toBe(unknown);
     expect(e1.message).toContain(unknown);
     expect(e1.message).toMatch(/not a known trace format/);
+    expect([e1.line, e1.column]).toEqual([undefined, undefined]);
     const bad = write('{"resourceSpans": [');
     expect((await catchError(readSessions(bad))).message).toMatch(/invalid JSON/);
     expect((await catchError(readSessions(write('  \n')))).message).toMatch(/empty/);
@@ -141,7 +142,7 @@ describe('format detection', () => {
   it('invalid JSON in a whole-file document names the line and column of the fault', async () => {
     const p = write('{\n  "resourceSpans": [],\n  "extra": 1\n  "more": 2\n}\n');
     const e = await catchError(readSessions(p));
-    expect(e.line).toBe(4);
+    expect([e.line, e.column]).toEqual([4, 3]);
     expect(e.message).toMatch(new RegExp(`^${p.replace(/[.]/g, '\\.')}:4: invalid JSON: .* \\(line 4, column 3\\)$`));
   });
 
@@ -180,6 +181,7 @@ describe('format detection', () => {
   it('names the line and column where V8\'s message gives no position (an unexpected token)', async () => {
     const p = write('{\n  "resourceSpans": [,,]\n}\n');
     const e = await catchError(readSessions(p));
+    expect([e.line, e.column]).toEqual([2, 21]);
     expect(e.message).toMatch(/^.*:2: invalid JSON: Unexpected token ','.* \(line 2, column 21\)$/s);
   });
 
