@@ -395,8 +395,11 @@ class SpanGrouper {
     if (this.#slots.get(buf.id) === key) this.#slots.delete(buf.id);
     if (buf.ready) return buf.ready;
     const id = buf.id;
+    // Named where the group's first span was read (JSON Lines: its line; a span of a document has none here).
+    const line = buf.spans[0]?.line;
+    const at = line === undefined ? {} : { line };
     if (this.#emitted.has(id)) {
-      this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file });
+      this.#warnings.add({ code: 'session-reemitted', message: `spans of session ${id} arrived after it was emitted; emitted again (merge by id)`, sessionId: id, file: buf.file, ...at });
     }
     remember(this.#emitted, id, true);
     const session = normaliseSession(id, buf.spans, { warnings: this.#warnings, file: buf.file, positions: this.#documents });
@@ -408,6 +411,7 @@ class SpanGrouper {
       message: `session ${id}: its ${buf.spans.length} span(s) hold no workflow, agent, task, LLM or tool call; not emitted`,
       sessionId: id,
       file: buf.file,
+      ...at,
     });
     return undefined;
   }

@@ -556,7 +556,17 @@ describe('streaming JSON Lines', () => {
     for await (const s of stream) out.push(`${s.id}:${s.llmCalls.length}`);
     expect(out).toEqual(['A:1', 'B:4', 'A:1']);
     expect(stream.warnings.counts).toEqual({ 'session-reemitted': 1 });
-    expect(stream.warnings.list[0]!.sessionId).toBe('A');
+    // Named where the part emitted again begins: its first span's line.
+    expect(stream.warnings.list.map((w) => [w.code, w.sessionId, w.line])).toEqual([['session-reemitted', 'A', 6]]);
+  });
+
+  it('a session whose spans hold no call is not emitted; the warning names the line of its first span', async () => {
+    const http = (traceId: string, i: number) => JSON.stringify(req(span(traceId, sid(i), { 'http.method': 'GET', 'session.id': 'noise' })));
+    const stream = streamSessions(write([line(T1, 1, { 'session.id': 'A' }), http(T2, 2), http(T2, 3)].join('\n'), 'jsonl'));
+    const out: string[] = [];
+    for await (const s of stream) out.push(s.id);
+    expect(out).toEqual(['A']);
+    expect(stream.warnings.list.map((w) => [w.code, w.sessionId, w.line])).toEqual([['no-calls', 'noise', 2]]);
   });
 
   it('JSON Lines of sessions are read too; blank lines are ignored', async () => {
