@@ -229,11 +229,7 @@ export class MCEClient implements AsyncDisposable {
       );
       unknown = unknown.filter((w) => !anywhere.some((r) => matches(w, r)));
     }
-    if (unknown.length > 0) {
-      throw new MetricSelectionError(
-        unknown.map(({ id }) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })),
-      );
-    }
+    if (unknown.length > 0) throw this.#unknownMetrics(unknown.map(({ id }) => id));
     return records.filter((r) => wanted.some((w) => matches(w, r)));
   }
 
@@ -250,10 +246,13 @@ export class MCEClient implements AsyncDisposable {
       // name stored nowhere is looked for through every result, which only a misspelt one costs).
       if (!this.engine.registry.has(metric) && (await this.#store.queryMetricResults({ metrics: [metric], limit: 1 })).length === 0) unknown.push(metric);
     }
-    if (unknown.length > 0) {
-      throw new MetricSelectionError(unknown.map((id) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })));
-    }
+    if (unknown.length > 0) throw this.#unknownMetrics(unknown);
     return this.#store.queryMetricResults(query);
+  }
+
+  /** Metric names asked for that are neither registered nor stored, each with the likely one. */
+  #unknownMetrics(ids: readonly string[]): MetricSelectionError {
+    return new MetricSelectionError(ids.map((id) => ({ metric: id, level: 'any', problem: `Unknown metric "${id}"${likelyMetric(this.engine.registry, id)}` })));
   }
 
   /**

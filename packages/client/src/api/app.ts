@@ -4,7 +4,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS } from '@mce/core';
-import { issueText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
+import { issuesInText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
 import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
@@ -98,10 +98,8 @@ async function computeRequest(c: Context): Promise<ComputeRequest> {
   if (text.trim() === '') return fromQuery ? { metrics: fromQuery } : {};
   const parsed = ComputeBodySchema.safeParse(parseJson(text));
   if (!parsed.success) {
-    // Each fault with its line and column in the body, as POST /sessions names them (looked up only now).
-    const issues = schemaIssues(parsed.error);
-    const found = locateInJson(text, issues.map((i) => i.place));
-    throw new BadRequest(`request body: ${issues.map((issue, i) => issueText(issue, found[i])).join('; ')}`);
+    // Each fault with its line and column in the body, as POST /sessions names them.
+    throw new BadRequest(`request body: ${issuesInText(text, schemaIssues(parsed.error))}`);
   }
   const { metrics, runId, recursive } = parsed.data;
   if (metrics && fromQuery) throw new BadRequest('give the metrics in the query or in the body, not both');
@@ -264,10 +262,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     const text = await bodyText(c);
     const doc = parseSessionDocument(parseJson(text));
     // Places in the body's text (line and column) are looked up only when there is something to name.
-    if ('issues' in doc) {
-      const found = locateInJson(text, doc.issues.map((i) => i.place));
-      throw new BadRequest(`not an mce session document: ${doc.issues.map((issue, i) => issueText(issue, found[i])).join('; ')}`);
-    }
+    if ('issues' in doc) throw new BadRequest(`not an mce session document: ${issuesInText(text, doc.issues)}`);
     const sessions = doc.sessions;
     await client.store.writeSessions(sessions);
     // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.

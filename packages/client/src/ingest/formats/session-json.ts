@@ -2,7 +2,7 @@
 import { describeIssues, isSessionListDocument, SessionFileSchema, SessionSchema, UnknownFields, type Session, type UnknownFieldNote } from '@mce/core';
 import type { z } from 'zod';
 import type { IngestWarning } from '../errors.js';
-import { positionText, type JsonPlace, type JsonPosition } from '../json-position.js';
+import { locateInJson, positionText, type JsonPlace, type JsonPosition } from '../json-position.js';
 import { isObj } from '../messages.js';
 
 export function isSessionDocument(v: unknown): boolean {
@@ -56,6 +56,12 @@ const noteIssue = (n: UnknownFieldNote): DocumentIssue => {
 /** An issue as a message names it: `path (line N, column M): message` when its position is known. */
 export const issueText = (issue: DocumentIssue, at?: JsonPosition): string =>
   issue.path === undefined ? issue.message : `${issue.path}${positionText(at)}: ${issue.message}`;
+
+/** The issues of a JSON text, each named with its line and column in it (looked up only now), `; `-joined. */
+export const issuesInText = (text: string, issues: readonly DocumentIssue[]): string => {
+  const found = locateInJson(text, issues.map((i) => i.place));
+  return issues.map((issue, i) => issueText(issue, found[i])).join('; ');
+};
 
 /**
  * Sessions of a parsed session document and the fields it has that the format does not define (ignored, for the
