@@ -11,9 +11,16 @@ import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
-/** Sessions (or results) a listing returns when the request names no `limit` (as `mce sessions list`). */
-export const DEFAULT_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
+
+/** The page size a listing asks for (`limit`, already a non-negative integer), within MAX_PAGE_SIZE. */
+function pageSize(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (limit > MAX_PAGE_SIZE) throw new BadRequest(`query parameter limit must be at most ${MAX_PAGE_SIZE} (got ${limit}); follow the Link header for the next page`);
+  return limit;
+}
 
 /**
  * Metric names of a query parameter, as `metrics=A,B` or repeated (`metrics=A&metrics=B`, how most HTTP clients send
@@ -241,7 +248,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 
   app.get('/sessions', async (c) => {
     const q = (n: string) => c.req.query(n);
-    const limit = int(c, 'limit') ?? DEFAULT_PAGE_SIZE;
+    const limit = pageSize(int(c, 'limit'));
     const offset = int(c, 'offset') ?? 0;
     const from = time(c, 'from');
     const to = time(c, 'to');
@@ -319,7 +326,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 
   app.get('/results', async (c) => {
     const query = resultQuery(c);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const limit = pageSize(query.limit);
     const offset = query.offset ?? 0;
     const page = await client.queryResults({ ...query, limit, offset }); // an unknown metric: 400 naming the likely one
     linkNextPage(c, limit, offset, page.length);

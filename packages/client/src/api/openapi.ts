@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
 import { createRequire } from 'node:module';
 import { MAX_UNKNOWN_FIELD_PLACES, ONTOLOGY_LEVELS } from '@mce/core';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
 // The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
 // `$id` keeps its own `#/$defs/…` references resolving inside it.
@@ -45,6 +46,16 @@ const common = {
   503: error('the store is busy (Retry-After says when to retry)'),
 };
 const withBody = { 413: error('request body above the size limit'), 415: error('request body is not application/json') };
+/** `limit` and `offset` of a listing (a full page has a `Link: <…>; rel="next"` header). */
+const pageParams = [
+  {
+    name: 'limit',
+    in: 'query',
+    description: `page size (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`,
+    schema: { type: 'integer', minimum: 0, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+  },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+];
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const metricsParam = {
   name: 'metrics',
@@ -92,8 +103,7 @@ export const OPENAPI = {
           })),
           { name: 'service', in: 'query', schema: { type: 'string' } },
           { name: 'app', in: 'query', schema: { type: 'string' } },
-          { name: 'limit', in: 'query', description: 'page size (default 100)', schema: { type: 'integer', minimum: 0, default: 100 } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ...pageParams,
         ],
         responses: {
           200: {
@@ -195,8 +205,7 @@ export const OPENAPI = {
           })),
           { name: 'min', in: 'query', description: 'results whose value is at least this', schema: { type: 'number' } },
           { name: 'max', in: 'query', description: 'results whose value is at most this', schema: { type: 'number' } },
-          { name: 'limit', in: 'query', description: 'page size (default 100)', schema: { type: 'integer', minimum: 0, default: 100 } },
-          { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+          ...pageParams,
         ],
         responses: {
           200: {

@@ -140,6 +140,12 @@ describe('REST API', () => {
     expect(((await badTime.json()) as { error: string }).error).toMatch(/from must be an ISO 8601 time or epoch milliseconds/);
     expect((await app.request('/sessions?limit=99999999999999999999')).status).toBe(400);
     expect((await app.request('/sessions?limit=')).status).toBe(400);
+    // A page is built whole in memory: one of a million sessions is refused, naming the bound.
+    const huge = await app.request('/sessions?limit=1000000');
+    expect([huge.status, ((await huge.json()) as { error: string }).error]).toEqual([
+      400, 'query parameter limit must be at most 1000 (got 1000000); follow the Link header for the next page',
+    ]);
+    expect((await app.request('/sessions?limit=1000')).status).toBe(200);
     expect((await app.request('/sessions/nope/metrics')).status).toBe(404);
     const misspelt = await app.request('/sessions/weather-001/metrics?metrics=Durration');
     expect([misspelt.status, ((await misspelt.json()) as { error: string }).error]).toEqual([400, 'metrics: Unknown metric "Durration" (did you mean "Duration"?)']);
@@ -264,6 +270,7 @@ describe('REST API', () => {
       expect(await get('?levels=Sesion')).toEqual(bad('query parameter levels must name ontology levels: Session, MASCall, AgentCall, TaskCall, LLMCall, ToolCall (got "Sesion")'));
       expect(await get('?limit=-1')).toEqual(bad('query parameter limit must be a non-negative integer (got "-1")'));
       expect(await get('?limit=1&limit=2')).toEqual(bad('query parameter limit is given more than once'));
+      expect(await get('?limit=1001')).toEqual(bad('query parameter limit must be at most 1000 (got 1001); follow the Link header for the next page'));
       expect(await get('?from=yesterday')).toEqual(bad('query parameter from must be an ISO 8601 time or epoch milliseconds (got "yesterday")'));
       expect(await get('?min=abc&max=')).toEqual(bad('query parameter min must be a number (got "abc"); query parameter max must be a number (got "")'));
       expect(await get('?from=2026-01-02&to=2026-01-01')).toEqual(bad('query parameter from is later than to'));
