@@ -5,6 +5,7 @@ export * from './config/index.js';
 export * from './mce-client.js';
 export * from './worker-service.js';
 export * from './api/app.js';
+export * from './api/computations.js';
 export * from './api/server.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';

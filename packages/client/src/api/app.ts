@@ -11,6 +11,7 @@ import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
+import { Computations, ComputationsClosedError } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
@@ -146,6 +147,15 @@ function bearerMatches(header: string | undefined, token: string): boolean {
 
 class BadRequest extends Error {}
 
+/**
+ * Whether the request asks to be answered before its work is done (RFC 7240 `Prefer: respond-async`, among other
+ * preferences; a comma inside a quoted value separates nothing).
+ */
+function prefersAsync(c: Context): boolean {
+  const preferences = c.req.header('prefer')?.match(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g) ?? [];
+  return preferences.some((p) => p.split(/[;=]/)[0]!.trim().toLowerCase() === 'respond-async');
+}
+
 /** The methods of the app's routes whose pattern matches `path` (`:param` is one path segment). */
 function methodsOf(app: Hono, path: string): string[] {
   const methods = new Set<string>();
@@ -169,6 +179,10 @@ export interface ApiOptions {
   allowedHosts?: readonly string[];
   /** When set, every request but `/healthz` must send `Authorization: Bearer <token>` (else 401). */
   token?: string;
+  /** Asynchronous computations (`Prefer: respond-async`) running at once; the others wait their turn. Default 2. */
+  maxConcurrentComputations?: number;
+  /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
+  maxFinishedComputations?: number;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
@@ -180,7 +194,16 @@ const hostName = (host: string) => host.replace(/:\d+$/, '').toLowerCase();
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono {
+  return apiApp(client, options).app;
+}
+
+/** The app and the table of its asynchronous computations (which `serveApi` lets finish on close). */
+export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations } {
   const app = new Hono();
+  const computations = new Computations({
+    ...(options.maxConcurrentComputations !== undefined ? { maxConcurrent: options.maxConcurrentComputations } : {}),
+    ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
+  });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowed = options.allowedHosts?.map((h) => h.toLowerCase());
   // Who may ask comes first: a stranger gets 403 / 401, not a word about the body they sent.
@@ -234,6 +257,7 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
+    if (error instanceof ComputationsClosedError) return c.json({ error: error.message }, 503);
     if (isLocked(error)) {
       c.header('Retry-After', '1');
       return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
@@ -306,8 +330,24 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     const request = await computeRequest(c);
     // An unknown session is 404 before its metric names are looked at, as on GET …/metrics.
     if ((await client.store.sessionExists([id])).size === 0) throw new SessionNotFoundError([id]);
-    const [computation] = await client.computeAndStore(id, request);
-    return c.json(computation);
+    if (!prefersAsync(c)) {
+      const [computation] = await client.computeAndStore(id, request);
+      return c.json(computation);
+    }
+    // Everything the synchronous form would refuse is refused before the 202: the plan throws its selection errors.
+    client.plan(request);
+    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!);
+    c.header('Location', `/computations/${status.id}`);
+    c.header('Preference-Applied', 'respond-async');
+    return c.json(status, 202);
+  });
+
+  app.get('/computations/:id', (c) => {
+    const id = c.req.param('id');
+    const status = computations.get(id);
+    // Echoed up to 200 characters, as a session id is.
+    if (!status) return c.json({ error: `Computation not found: ${id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id}` }, 404);
+    return c.json(status);
   });
 
   app.get('/sessions/:id/metrics', async (c) => {
@@ -332,5 +372,5 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
     linkNextPage(c, limit, offset, page.length);
     return c.json(page);
   });
-  return app;
+  return { app, computations };
 }

@@ -36,6 +36,28 @@ const sessionComputation = {
   },
 };
 
+/** An asynchronous computation's status: `computation` once it succeeded, `error` once it failed. */
+const computationStatus = (() => {
+  const base = { id: { type: 'string' }, sessionId: { type: 'string' }, submittedAt: { type: 'string', format: 'date-time' } };
+  const started = { ...base, startedAt: { type: 'string', format: 'date-time' } };
+  const finished = { ...started, finishedAt: { type: 'string', format: 'date-time' } };
+  const shape = (status: string, properties: object, required: string[]) => ({
+    type: 'object',
+    required: ['id', 'sessionId', 'status', 'submittedAt', ...required],
+    additionalProperties: false,
+    properties: { ...properties, status: { const: status } },
+  });
+  return {
+    description: 'an asynchronous computation (kept in the server\'s memory: lost when it restarts; the results it stored are not)',
+    oneOf: [
+      shape('queued', base, []),
+      shape('running', started, ['startedAt']),
+      shape('succeeded', { ...finished, computation: sessionComputation }, ['startedAt', 'finishedAt', 'computation']),
+      shape('failed', { ...finished, error: { type: 'string' } }, ['startedAt', 'finishedAt', 'error']),
+    ],
+  };
+})();
+
 const error = (description: string) => ({ description, content: json(ref('Error')) });
 /** What any route may answer besides its own statuses (401 only with a token, 403 only with an allow-list of hosts). */
 const common = {
@@ -157,14 +179,42 @@ export const OPENAPI = {
     '/sessions/{id}/compute': {
       post: {
         operationId: 'computeSession',
-        summary: 'compute metrics of a stored session and store the results (default: the configured metrics)',
-        parameters: [idParam, metricsParam],
+        summary:
+          'compute metrics of a stored session and store the results (default: the configured metrics); with `Prefer: respond-async`, in the background',
+        parameters: [
+          idParam,
+          metricsParam,
+          {
+            name: 'Prefer',
+            in: 'header',
+            description: '`respond-async` (RFC 7240, among other preferences): checked as the synchronous form is, then answered 202 at once',
+            schema: { type: 'string' },
+          },
+        ],
         requestBody: { required: false, content: json(ref('ComputeRequest')) },
         responses: {
           200: { description: 'the computation: results, and the metrics that failed or were skipped (never stored)', content: json(sessionComputation) },
+          202: {
+            description: 'with `Prefer: respond-async`: the computation was queued (or started); `Location` is where its status is read',
+            headers: { Location: { schema: { type: 'string' } }, 'Preference-Applied': { schema: { const: 'respond-async' } } },
+            content: json(ref('ComputationStatus')),
+          },
           400: error('an unknown metric, a bad body (each fault named with its line and column in the body, as on POST /sessions), or metrics given both in the query and the body'),
           404: error('no such session'),
           ...withBody,
+          ...common,
+          503: error('the store is busy (Retry-After says when to retry), or the server is shutting down (no new asynchronous computation)'),
+        },
+      },
+    },
+    '/computations/{id}': {
+      get: {
+        operationId: 'getComputation',
+        summary: 'an asynchronous computation: queued, running, succeeded (with the computation the synchronous form answers) or failed (with its error)',
+        parameters: [idParam],
+        responses: {
+          200: { description: 'its status', content: json(ref('ComputationStatus')) },
+          404: error('no such computation (never submitted, dropped among the oldest finished, or submitted before the server restarted)'),
           ...common,
         },
       },
@@ -224,6 +274,7 @@ export const OPENAPI = {
     schemas: {
       Session: SESSION_SCHEMA,
       Error: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } },
+      ComputationStatus: computationStatus,
       UnknownFieldWarning: {
         type: 'object',
         description:

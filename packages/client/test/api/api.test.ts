@@ -445,6 +445,7 @@ describe('REST API', () => {
       const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths)).toContain('/sessions/{id}/compute');
+      expect(Object.keys(doc.paths)).toContain('/computations/{id}');
       expect((await fetch(`http://127.0.0.1:${server.port}/healthz`)).status).toBe(200);
       // On a loopback address, only the loopback names are served (a DNS-rebound name is not).
       // (fetch will not send a Host header of its own choosing: node:http does.)
@@ -498,6 +499,22 @@ describe('REST API', () => {
         ['/results', 'get', await fetch(`http://127.0.0.1:${server.port}/results?levels=Nope`)],
         ['/sessions/{id}', 'delete', await fetch(`http://127.0.0.1:${server.port}/sessions/nope`, { method: 'DELETE' })],
       ];
+      // Asynchronous compute: its 202 with the headers documented, the status once finished, an unknown computation.
+      const accepted = await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/compute?metrics=Duration`, { method: 'POST', headers: { prefer: 'respond-async' } });
+      expect(Object.keys((paths['/sessions/{id}/compute']?.post?.responses['202'] as { headers: object }).headers)).toEqual(['Location', 'Preference-Applied']);
+      expect([accepted.status, accepted.headers.get('preference-applied')]).toEqual([202, 'respond-async']);
+      let finished: Response;
+      for (;;) {
+        finished = await fetch(`http://127.0.0.1:${server.port}${accepted.headers.get('location')}`);
+        if (!['queued', 'running'].includes(((await finished.clone().json()) as { status: string }).status)) break;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      expect(((await finished.clone().json()) as { status: string }).status).toBe('succeeded');
+      answers.push(
+        ['/sessions/{id}/compute', 'post', accepted],
+        ['/computations/{id}', 'get', finished],
+        ['/computations/{id}', 'get', await fetch(`http://127.0.0.1:${server.port}/computations/nope`)],
+      );
       // A deletion answers 204 without a body, as documented.
       expect(paths['/sessions/{id}']?.delete?.responses['204']).toEqual({ description: 'removed' });
       const posted = await fetch(`http://127.0.0.1:${server.port}/sessions`, { method: 'POST', body: JSON.stringify({ ...example, id: 'openapi-deleted' }), headers: { 'content-type': 'application/json' } });

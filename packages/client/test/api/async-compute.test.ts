@@ -1,0 +1,218 @@
+/**
+ * `POST /sessions/{id}/compute` with `Prefer: respond-async`: refused before the 202 as the synchronous form would be,
+ * then run in the background (a few at a time, the rest queued in order) and read at `GET /computations/{id}`. The
+ * judged metric's timing is set by the scripted OpenAI-compatible judge on loopback; the store is a real SQLite file.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SessionComputation } from '@mce/core';
+import { setDefaultJudge } from '@mce/provider-native';
+import { MCEClient, apiApp, defaultMceConfig, openStore, serveApi, type ApiOptions, type ComputationStatus } from '../../src/index.js';
+import { OPENAPI } from '../../src/api/openapi.js';
+import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
+
+const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const JSON_TYPE = { 'content-type': 'application/json' };
+const ASYNC = { ...JSON_TYPE, prefer: 'respond-async, wait=0' };
+
+// Every status answered is checked against the schema the OpenAPI document gives it (times: by ISO below).
+const validStatus = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...OPENAPI.components.schemas.ComputationStatus, components: OPENAPI.components });
+
+type App = ReturnType<typeof apiApp>['app'];
+
+async function status(app: App, id: string): Promise<ComputationStatus> {
+  const res = await app.request(`/computations/${id}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as ComputationStatus;
+  expect([validStatus(body), validStatus.errors ?? null]).toEqual([true, null]);
+  return body;
+}
+
+/** Polls until the computation has finished (succeeded or failed). */
+async function finished(app: App, id: string): Promise<ComputationStatus> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 10))) {
+    const s = await status(app, id);
+    if (s.status === 'succeeded' || s.status === 'failed') return s;
+  }
+  throw new Error(`computation ${id} did not finish`);
+}
+
+/** A computation compared without its result ids and timestamps (each run has its own). */
+const comparable = (c: SessionComputation) => ({
+  sessionId: c.sessionId,
+  results: c.results.map((r) => ({ name: r.name, level: r.level, measures: r.measures, result: r.result })).sort((a, b) => `${a.name}${a.level}${a.measures}`.localeCompare(`${b.name}${b.level}${b.measures}`)),
+  failed: c.failed,
+  skipped: c.skipped,
+});
+
+describe('asynchronous compute', () => {
+  let judge: ScriptedLLMServer;
+  let client: MCEClient;
+  let dir: string;
+  let sessions = 0;
+  const slow = (latencyMs: number) => judge.setScript([], { text: 'On topic.\nScore: 4', latencyMs });
+
+  beforeAll(async () => {
+    judge = await startScriptedLLMServer();
+    vi.stubEnv('OPENAI_API_KEY', 'test-key');
+    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
+    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', judge.url);
+    setDefaultJudge(undefined); // rebuilt from the environment above
+    dir = mkdtempSync(join(tmpdir(), 'mce-async-'));
+    client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+  });
+  afterAll(async () => {
+    await client.store.close();
+    await client.close();
+    setDefaultJudge(undefined);
+    vi.unstubAllEnvs();
+    await judge.close();
+  });
+
+  /** The app with a session of its own stored (each test its own, so stored results do not mix). */
+  async function withSession(options: ApiOptions = {}, over: MCEClient = client) {
+    const built = apiApp(over, options);
+    const id = `async-${++sessions}`;
+    const posted = await built.app.request('/sessions', { method: 'POST', body: JSON.stringify({ ...example, id }), headers: JSON_TYPE });
+    expect(posted.status).toBe(201);
+    const submit = async (body: unknown) => {
+      const res = await built.app.request(`/sessions/${id}/compute`, { method: 'POST', body: JSON.stringify(body), headers: ASYNC });
+      expect([res.status, res.headers.get('preference-applied')]).toEqual([202, 'respond-async']);
+      const accepted = (await res.json()) as ComputationStatus;
+      expect(res.headers.get('location')).toBe(`/computations/${accepted.id}`);
+      expect([validStatus(accepted), validStatus.errors ?? null]).toEqual([true, null]);
+      return accepted;
+    };
+    return { ...built, id, submit };
+  }
+
+  it('answers 202 with Location and Preference-Applied, then the computation the synchronous form gives, stored', async () => {
+    slow(0);
+    const { app, id, submit } = await withSession();
+    const body = { metrics: ['AnswerRelevancy', 'Duration'], recursive: false };
+    const accepted = await submit(body);
+    expect(accepted).toEqual({ id: expect.stringMatching(UUID), sessionId: id, status: 'running', submittedAt: expect.stringMatching(ISO), startedAt: expect.stringMatching(ISO) });
+    const done = await finished(app, accepted.id);
+    expect(done).toEqual({ ...accepted, status: 'succeeded', finishedAt: expect.stringMatching(ISO), computation: expect.any(Object) });
+    const computation = (done as Extract<ComputationStatus, { status: 'succeeded' }>).computation;
+    expect(comparable(computation)).toEqual({
+      sessionId: id,
+      results: [
+        { name: 'AnswerRelevancy', level: 'Session', measures: id, result: 0.75 }, // Score 4 of 1–5
+        { name: 'Duration', level: 'Session', measures: id, result: 4200 },
+      ],
+      failed: [],
+      skipped: [],
+    });
+    expect(judge.requests).toHaveLength(1);
+
+    const sync = await app.request(`/sessions/${id}/compute`, { method: 'POST', body: JSON.stringify(body), headers: JSON_TYPE });
+    expect(sync.status).toBe(200);
+    expect(comparable((await sync.json()) as SessionComputation)).toEqual(comparable(computation));
+
+    // Stored as the synchronous form stores its results: both runs are there.
+    const stored = (await (await app.request(`/sessions/${id}/metrics?metrics=AnswerRelevancy,Duration`)).json()) as SessionComputation;
+    expect(stored.results.filter((r) => computation.results.some((c) => c.id === r.id))).toEqual(computation.results);
+    expect(stored.results).toHaveLength(4);
+  });
+
+  it('runs at most maxConcurrentComputations at once: the next waits queued, and they finish in order', async () => {
+    slow(300);
+    const { app, submit } = await withSession({ maxConcurrentComputations: 1 });
+    // Session level only: one judge call each, so the judge's peak concurrency is the computations'.
+    const first = await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const second = await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    expect([first.status, second]).toEqual(['running', { id: second.id, sessionId: first.sessionId, status: 'queued', submittedAt: expect.stringMatching(ISO) }]);
+    expect([(await status(app, first.id)).status, (await status(app, second.id)).status]).toEqual(['running', 'queued']);
+    const [a, b] = [await finished(app, first.id), await finished(app, second.id)];
+    expect([a.status, b.status]).toEqual(['succeeded', 'succeeded']);
+    if (a.status !== 'succeeded' || b.status !== 'succeeded') return;
+    expect(a.finishedAt <= b.startedAt).toBe(true);
+    expect([judge.requests.length, judge.maxConcurrent]).toEqual([2, 1]);
+  });
+
+  it('refuses a bad body, an unknown session or metric before the 202, and creates no computation', async () => {
+    slow(0);
+    const { app, computations, id } = await withSession();
+    // Each answered as the synchronous form answers it, without a Location or a Preference-Applied.
+    const refusal = async (path: string, body?: string) => {
+      const answer = async (headers: Record<string, string>) => {
+        const res = await app.request(path, { method: 'POST', ...(body === undefined ? {} : { body }), headers });
+        return [res.status, res.headers.get('location'), res.headers.get('preference-applied'), await res.json()];
+      };
+      const refused = await answer(ASYNC);
+      expect(refused).toEqual(await answer(JSON_TYPE));
+      return refused;
+    };
+    expect(await refusal(`/sessions/${id}/compute`, '{\n  "metrics": [],\n  "recursive": "yes"\n}')).toEqual([400, null, null, {
+      error: 'request body: metrics (line 2, column 14): Too small: expected array to have >=1 items; recursive (line 3, column 16): Invalid input: expected boolean, received string',
+    }]);
+    expect(await refusal(`/sessions/${id}/compute`, '{"metrics": ["Duration",]}')).toEqual([400, null, null, { error: 'request body is not JSON (line 1, column 25)' }]);
+    expect(await refusal('/sessions/nope/compute?metrics=Duration')).toEqual([404, null, null, { error: 'Session not found: nope' }]);
+    expect(await refusal(`/sessions/${id}/compute?metrics=Duration,Durration`)).toEqual([400, null, null, {
+      error: 'metrics: Unknown metric "Durration" selected at Session (did you mean "Duration"?)',
+    }]);
+    expect(await refusal(`/sessions/${id}/compute`, '{"metrics": {"Session": ["AnswerRelevancy"], "LLMCall": ["Duraton"]}}')).toEqual([400, null, null, {
+      error: 'metrics: Unknown metric "Duraton" selected at LLMCall (did you mean "Duration"?)',
+    }]);
+    expect([computations.size, judge.requests.length]).toEqual([0, 0]);
+  });
+
+  it('a computation whose store write fails ends "failed" with its message, and stores nothing', async () => {
+    const store = await openStore(`sqlite:${join(dir, 'kg.db')}`);
+    // Its busy timeout cut to 50 ms so the test need not wait the store's 10 s (as the 503 test of api.test.ts does).
+    (store as unknown as { db: Database.Database }).db.pragma('busy_timeout = 50');
+    const own = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    const holder = new Database(join(dir, 'kg.db'));
+    try {
+      const { app, id, submit } = await withSession({}, own);
+      holder.exec('BEGIN IMMEDIATE'); // another writer holds the lock: reading works, writing the results does not
+      const accepted = await submit({ metrics: ['Duration'] });
+      expect(await finished(app, accepted.id)).toEqual({ ...accepted, status: 'failed', finishedAt: expect.stringMatching(ISO), error: 'database is locked' });
+      holder.exec('ROLLBACK');
+      expect(((await (await app.request(`/sessions/${id}/metrics?recursive=true`)).json()) as SessionComputation).results).toEqual([]);
+    } finally {
+      holder.close();
+      await store.close();
+      await own.close();
+    }
+  });
+
+  it('answers 404 for an unknown computation, and keeps only the last maxFinishedComputations finished ones', async () => {
+    slow(200);
+    const { app, submit } = await withSession({ maxConcurrentComputations: 1, maxFinishedComputations: 1 });
+    const unknown = await app.request('/computations/nope');
+    expect([unknown.status, await unknown.json()]).toEqual([404, { error: 'Computation not found: nope' }]);
+    const [a, b, c] = [await submit({ metrics: ['AnswerRelevancy'], recursive: false }), await submit({ metrics: ['Duration'] }), await submit({ metrics: ['Duration'] })];
+    // Three kept past the limit of one: queued and running ones are never dropped.
+    expect([(await status(app, a.id)).status, (await status(app, b.id)).status, (await status(app, c.id)).status]).toEqual(['running', 'queued', 'queued']);
+    expect((await finished(app, c.id)).status).toBe('succeeded');
+    expect([(await app.request(`/computations/${a.id}`)).status, (await app.request(`/computations/${b.id}`)).status]).toEqual([404, 404]);
+  });
+
+  it('close refuses new computations (503) and resolves once the queued and running ones have stored their results', async () => {
+    slow(200);
+    const { app, computations, id, submit } = await withSession({ maxConcurrentComputations: 1 });
+    await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const closed = computations.close();
+    const late = await app.request(`/sessions/${id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
+    expect([late.status, await late.json()]).toEqual([503, { error: 'the server is shutting down: it takes no new computations' }]);
+    await closed;
+    expect((await client.getMetrics(id, { metricIds: ['AnswerRelevancy'] })).length).toBe(2);
+
+    // The same through serveApi: its close waits for a computation running over HTTP.
+    const server = await serveApi(client, { port: 0 });
+    const res = await fetch(`http://127.0.0.1:${server.port}/sessions/${id}/compute?metrics=AnswerRelevancy`, { method: 'POST', headers: { prefer: 'respond-async' } });
+    expect([res.status, ((await res.json()) as ComputationStatus).status, server.pendingComputations]).toEqual([202, 'running', 1]);
+    await server.close();
+    expect([(await client.getMetrics(id, { metricIds: ['AnswerRelevancy'] })).length, server.pendingComputations]).toEqual([3, 0]);
+  });
+});
