@@ -3,9 +3,11 @@
  * then run in the background (a few at a time, the rest queued in order) and read at `GET /computations/{id}`. The
  * judged metric's timing is set by the scripted OpenAI-compatible judge on loopback; the store is a real SQLite file.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -214,5 +216,47 @@ describe('asynchronous compute', () => {
     expect([res.status, ((await res.json()) as ComputationStatus).status, server.pendingComputations]).toEqual([202, 'running', 1]);
     await server.close();
     expect([(await client.getMetrics(id, { metricIds: ['AnswerRelevancy'] })).length, server.pendingComputations]).toEqual([3, 0]);
+  });
+
+  it('mce serve, interrupted, says what it waits for and exits once the running computation has stored its results', async () => {
+    slow(400);
+    const ws = mkdtempSync(join(tmpdir(), 'mce-serve-'));
+    const env = {
+      PATH: process.env.PATH,
+      MCE_STORE_URL: `sqlite:${join(ws, 'mce.db')}`,
+      MCE_METRIC_CACHE: join(ws, 'cache.db'),
+      MCE_CONFIG_HOME: join(ws, 'user-config'),
+      MODEL_PRICES_REFRESH: 'false',
+      OPENAI_API_KEY: 'test-key',
+      LLM_MODEL_NAME: 'gpt-4o-mini',
+      LLM_BASE_MODEL_URL_MCE: judge.url,
+    };
+    const bin = fileURLToPath(new URL('../../bin/mce.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { env, cwd: ws, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const port = await new Promise<string>((resolve, reject) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+        if (listening) resolve(listening[1]!);
+      });
+      void exited.then(() => reject(new Error(`mce serve exited: ${stderr}`)));
+    });
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/sessions`, { method: 'POST', body: JSON.stringify(example), headers: JSON_TYPE })).status).toBe(201);
+    const res = await fetch(`${base}/sessions/${example.id}/compute`, { method: 'POST', body: '{"metrics": ["AnswerRelevancy"], "recursive": false}', headers: ASYNC });
+    expect(res.status).toBe(202);
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(stderr.split('\n').slice(1)).toEqual(['mce API stopping: waiting for 1 computation to finish (signal again to stop at once)', '']);
+    const store = await openStore(`sqlite:${join(ws, 'mce.db')}`);
+    const reader = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
+    try {
+      expect((await reader.getMetrics(example.id)).map((r) => [r.name, r.result])).toEqual([['AnswerRelevancy', 0.75]]);
+    } finally {
+      await store.close();
+      await reader.close();
+    }
   });
 });

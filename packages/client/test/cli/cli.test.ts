@@ -248,12 +248,13 @@ describe('mce compute --input', () => {
     expect(value(away.json<{ sessions: SessionComputation[] }>().sessions[0]!, 'Duration')).toBe(4200);
   });
 
-  it('serve refuses a body limit that rounds to nothing, or a bad port, before opening anything', async () => {
+  it('serve refuses a body limit that rounds to nothing, a bad port or a bad computation limit, before opening anything', async () => {
     const ws = tempWorkspace();
     const tiny = await runCli(['serve', '--max-body-mb', '1e-9'], ws);
     expect([tiny.code, tiny.stderr]).toEqual([2, 'mce: --max-body-mb must be a positive number of at least 1 byte (got "1e-9")\n']);
     expect((await runCli(['serve', '--max-body-mb', '0'], ws)).code).toBe(2);
     expect((await runCli(['serve', '--port', '70000'], ws)).stderr).toBe('mce: --port must be 0–65535 (got "70000")\n');
+    expect((await runCli(['serve', '--max-computations', '0'], ws)).stderr).toBe('mce: --max-computations must be a positive integer (got "0")\n');
     expect(existsSync(join(ws.dir, 'mce.db'))).toBe(false);
   });
 

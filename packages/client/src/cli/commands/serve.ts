@@ -11,12 +11,17 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
     .option('--allowed-hosts <names>', 'comma-separated host names served (default: the loopback names on a loopback --host, else any)')
-    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string }, cmd: Command) => {
+    .option('--max-computations <n>', 'asynchronous computations (Prefer: respond-async) running at once; the others wait', '2')
+    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string; maxComputations: string }, cmd: Command) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
       const maxBodyMb = Number(opts.maxBodyMb);
       // At least one byte once in bytes: 1e-9 MiB would round to a limit that refuses every body.
       if (!(maxBodyMb * 1024 * 1024 >= 1)) throw new UsageError(`--max-body-mb must be a positive number of at least 1 byte (got "${opts.maxBodyMb}")`);
+      const maxComputations = Number(opts.maxComputations);
+      if (!/^\d+$/.test(opts.maxComputations) || !Number.isSafeInteger(maxComputations) || maxComputations < 1) {
+        throw new UsageError(`--max-computations must be a positive integer (got "${opts.maxComputations}")`);
+      }
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       try {
@@ -27,6 +32,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           port,
           host: opts.host,
           maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
+          maxConcurrentComputations: maxComputations,
           ...(token ? { token } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
         });
@@ -36,10 +42,17 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       }
       io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json)\n`);
       await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        // Both handlers go at the first signal: a second one (of either kind) stops the process at once, without waiting.
+        const stop = () => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
       });
+      const pending = server.pendingComputations;
+      if (pending > 0) io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
       await server.close();
       await client.close();
     });
