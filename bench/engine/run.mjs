@@ -16,12 +16,12 @@
 // The interleaved ratio rounds also print the garbage collection that ran inside each timed computation (from the
 // `gc` performance entries) and the hot ratio with it taken out of both sizes.
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { MetricEngine } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
+import { machineLine } from '../lib/machine.mjs';
 import { readSessionsFile, syntheticSessionsFile } from '../lib/session-files.mjs';
 import { spanCount } from '../lib/synthetic.mjs';
 
@@ -299,7 +299,7 @@ async function main() {
       ? `phases run with node --max-semi-space-size=${semiSpace} (--semi-space 0 for V8's default young generation)`
       : "phases run with V8's default young generation",
   );
-  console.log(`load average at start: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (wall-clock figures assume an idle machine)`);
+  console.log(`${machineLine()} (wall-clock figures assume an idle machine)`);
 
   const batchFile = await syntheticSessionsFile(Number(args.sessions), Number(args.spans));
   const batchWarmup = await syntheticSessionsFile(50, Number(args.spans), 1_000_000);

@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MCEClient, defaultMceConfig, elementCount, streamSessions } from '@mce/client';
+import { machineLine } from '../lib/machine.mjs';
 import { OUT_DIR, syntheticSessionsFile } from '../lib/session-files.mjs';
 
 const { values: args } = parseArgs({
@@ -217,6 +218,7 @@ if (args.ingest) {
 } else if (args['ingest-store']) {
   await ingestIntoStore(args['ingest-store']);
 } else {
+  console.log(machineLine());
   const dir = mkdtempSync(join(tmpdir(), 'mce-bench-ingest-'));
   const file = join(dir, 'traces.jsonl');
   try {

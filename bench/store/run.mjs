@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { elementCount, openStore, storeTargetFromEnv } from '@mce/client';
 import { bigSession, DEFINITIONS, resultBatch } from './data.mjs';
+import { machineLine } from '../lib/machine.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -156,7 +157,7 @@ if (process.env.NEO4J_URI) {
   rows.push(await bench('neo4j', () => openStore(storeTargetFromEnv({ ...process.env, MCE_STORE_URL: undefined }), quiet), Number(values['neo4j-results'])));
 } else console.log('NEO4J_URI not set: Neo4j skipped');
 
-console.log(`\nStore benchmark: results in batches of ${fmt(BATCH)} (one transaction each), one ${fmt(SPANS)}-span session\n`);
+console.log(`\nStore benchmark: results in batches of ${fmt(BATCH)} (one transaction each), one ${fmt(SPANS)}-span session\n${machineLine()}\n`);
 console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms | across sessions ms (newest 100 / one metric and level)');
 console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------|------------------------------------------------------');
 for (const r of rows) {

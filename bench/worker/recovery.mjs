@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Connection } from 'rabbitmq-client';
 import { HEADER, MceWorker, createLogger, queueNames, workerConfigFrom } from '@mce/worker';
+import { machineLine } from '../lib/machine.mjs';
 import { clearResults, countResults, createProcessor, prepareSessions } from './processor.mjs';
 
 const { values: args } = parseArgs({
@@ -113,6 +114,7 @@ console.log(
   `worker recovery: a backlog of ${MESSAGES} retried messages (attempt 2, one session each), batch ${BATCH_SIZE}, prefetch ${PREFETCH}, ` +
     `processor "${args.processor}", ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}`,
 );
+console.log(`  ${machineLine()}`);
 if (prepared.wroteSeconds !== undefined) console.log(`  sessions written to the store in ${fmt(prepared.wroteSeconds)} s`);
 
 const results = [];

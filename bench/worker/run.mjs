@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Connection } from 'rabbitmq-client';
 import { elementCount } from '@mce/client';
 import { enqueueSessions, queueNames } from '@mce/worker';
+import { machineLine } from '../lib/machine.mjs';
 import { processCpuMs } from '../lib/process-cpu.mjs';
 import { clearResults, countResults, prepareSessions } from './processor.mjs';
 import { syntheticSession } from './sessions.mjs';
@@ -199,6 +200,7 @@ function overlapShare(batchesA, batchesB, from, to) {
 const prepared = await prepareSessions(args.processor, { pgUrl: PG_URL, schema: SCHEMA, count: SESSIONS, fresh: args.fresh });
 const spansPerSession = elementCount(syntheticSession(0));
 console.log(`worker benchmark: ${SESSIONS} sessions × ${spansPerSession} spans, batch ${BATCH_SIZE}, prefetch ${PREFETCH}, processor "${args.processor}"${args['session-only'] ? ', Session-level metrics only' : ''}`);
+console.log(`  ${machineLine()}`);
 if (prepared.wroteSeconds !== undefined) console.log(`  sessions written to the store in ${fmt(prepared.wroteSeconds)} s`);
 
 const results = [];
