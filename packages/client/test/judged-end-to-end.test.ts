@@ -6,11 +6,11 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionSchema, type Session } from '@mce/core';
-import { setDefaultJudge } from '@mce/provider-native';
 import { MCEClient, defaultMceConfig, openMetricCache, openStore } from '../src/index.js';
 import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
+import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
 
 const weather = SessionSchema.parse(
   JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
@@ -20,14 +20,10 @@ describe('AnswerRelevancy through MCEClient', () => {
   let server: ScriptedLLMServer;
   beforeAll(async () => {
     server = await startScriptedLLMServer();
-    vi.stubEnv('OPENAI_API_KEY', 'test-key');
-    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
-    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', server.url);
-    setDefaultJudge(undefined); // rebuilt from the environment above
+    pointJudgeAt(server.url);
   });
   afterAll(async () => {
-    setDefaultJudge(undefined);
-    vi.unstubAllEnvs();
+    resetJudgeEnv();
     await server.close();
   });
 

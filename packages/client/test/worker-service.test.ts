@@ -6,12 +6,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SessionSchema, type Metric, type MetricProvider, type Session } from '@mce/core';
 import { MCEClient, MCEWorkerService, defaultMceConfig, openStore, type KnowledgeGraphStore } from '../src/index.js';
-import { setDefaultJudge } from '@mce/provider-native';
 import { PG_URL, needService } from '../../../test-support/services.js';
 import { scoreTokens, startScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
+import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
 
 const weather = SessionSchema.parse(
   JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
@@ -111,10 +111,7 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
     const server = await startScriptedLLMServer({
       script: [{ text: 'Relevant.\nScore: 4', logprobs: scoreTokens('Relevant.', { '4': 1 }), latencyMs: 700 }],
     });
-    vi.stubEnv('OPENAI_API_KEY', 'test-key');
-    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
-    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', server.url);
-    setDefaultJudge(undefined); // rebuilt from the environment above
+    pointJudgeAt(server.url);
     // Our own application_name: other test files share the server and may have transactions of their own.
     const app = `mce_ws_judged_${process.pid}`;
     const store = await openStore(`${PG_URL}?application_name=${app}`, { schema: PG_SCHEMA });
@@ -144,8 +141,7 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
     } finally {
       await watcher.end();
       await store.close();
-      setDefaultJudge(undefined);
-      vi.unstubAllEnvs();
+      resetJudgeEnv();
       await server.close();
     }
   });

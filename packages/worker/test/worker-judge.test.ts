@@ -3,14 +3,14 @@
  * stored meanwhile and overwritten by the retry), and dead-lettered with the judge's error once the attempts are
  * spent. The judge is the real client against a scripted OpenAI-compatible server on loopback.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MCEClient, MCEWorkerService, defaultMceConfig } from '@mce/client';
-import { setDefaultJudge } from '@mce/provider-native';
 import { HEADER, MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
 import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
 import { openService } from './support/service.js';
+import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const log = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -29,8 +29,7 @@ describe.skipIf(!available)('worker: an unreachable judge', () => {
   });
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    vi.unstubAllEnvs();
-    setDefaultJudge(undefined);
+    resetJudgeEnv();
   });
   afterAll(async () => {
     await broker?.close();
@@ -38,12 +37,10 @@ describe.skipIf(!available)('worker: an unreachable judge', () => {
 
   async function setUp(name: string, maxAttempts: number) {
     server = await startScriptedLLMServer({ fallback: OVERLOADED });
-    vi.stubEnv('OPENAI_API_KEY', 'test-key');
-    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
-    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', server.url);
-    vi.stubEnv('MCE_JUDGE_MAX_RETRIES', '0'); // the worker's retry is under test, not the judge's own
-    vi.stubEnv('MCE_JUDGE_LOGPROBS', 'false');
-    setDefaultJudge(undefined); // rebuilt from the environment above
+    pointJudgeAt(server.url, {
+      MCE_JUDGE_MAX_RETRIES: '0', // the worker's retry is under test, not the judge's own
+      MCE_JUDGE_LOGPROBS: 'false',
+    });
     const queue = uniqueQueue(name);
     const fixture = await openService(PG_URL, `worker_${name}_${process.pid}`, sessions);
     const config = { ...defaultMceConfig(), metrics: { Session: ['Duration'], LLMCall: ['AnswerRelevancy'] } };

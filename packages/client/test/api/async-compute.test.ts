@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
-import { setDefaultJudge } from '@mce/provider-native';
 import { MCEClient, apiApp, defaultMceConfig, openStore, serveApi, type ApiOptions, type ComputationStatus } from '../../src/index.js';
 import { OPENAPI } from '../../src/api/openapi.js';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
+import { pointJudgeAt, resetJudgeEnv } from '../../../../test-support/judge-env.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 
@@ -63,18 +63,14 @@ describe('asynchronous compute', () => {
 
   beforeAll(async () => {
     judge = await startScriptedLLMServer();
-    vi.stubEnv('OPENAI_API_KEY', 'test-key');
-    vi.stubEnv('LLM_MODEL_NAME', 'gpt-4o-mini');
-    vi.stubEnv('LLM_BASE_MODEL_URL_MCE', judge.url);
-    setDefaultJudge(undefined); // rebuilt from the environment above
+    pointJudgeAt(judge.url);
     dir = mkdtempSync(join(tmpdir(), 'mce-async-'));
     client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
   });
   afterAll(async () => {
     await client.store.close();
     await client.close();
-    setDefaultJudge(undefined);
-    vi.unstubAllEnvs();
+    resetJudgeEnv();
     await judge.close();
   });
 
