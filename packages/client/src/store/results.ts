@@ -189,17 +189,19 @@ export function assertDefinitions(definitions: readonly MetricDefinition[]): voi
   }
 }
 
+/** The Metric of a row joined with `metrics m` (its columns prefixed `m_`). */
+export function joinedMetric(row: Record<string, unknown>): MetricDefinition {
+  return metricFromRow({
+    id: row.m_id,
+    name: row.m_name,
+    computedBy: row.m_computedBy,
+    unit: row.m_unit,
+    valueRange: row.m_valueRange,
+    description: row.m_description,
+  } as MetricRow);
+}
+
 /** A joined result row (metric columns prefixed `m_`) → the result and its Metric. */
 export function storedResult(row: Record<string, unknown>): StoredMetricResult {
-  return {
-    result: resultFromRow(row as unknown as ResultRow),
-    metric: metricFromRow({
-      id: row.m_id,
-      name: row.m_name,
-      computedBy: row.m_computedBy,
-      unit: row.m_unit,
-      valueRange: row.m_valueRange,
-      description: row.m_description,
-    } as MetricRow),
-  };
+  return { result: resultFromRow(row as unknown as ResultRow), metric: joinedMetric(row) };
 }

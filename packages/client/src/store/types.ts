@@ -68,6 +68,31 @@ export interface ResultQuery {
   offset?: number;
 }
 
+/** The filters of a summary (`summarizeMetricResults`): those of `ResultQuery`, without paging. */
+export type ResultSummaryQuery = Omit<ResultQuery, 'limit' | 'offset'>;
+
+/**
+ * The results of one Metric at one level (the ontology class measured) among those a summary query matches.
+ * Percentiles are nearest-rank (see result-summary.ts): the smallest value such that at least p% of the values are
+ * at most it, always one of the values.
+ */
+export interface ResultSummary {
+  metric: MetricDefinition;
+  level: OntologyLevel;
+  count: number;
+  mean: number;
+  min: number;
+  max: number;
+  p50: number;
+  p90: number;
+  p95: number;
+  /** Distinct sessions among the results. */
+  sessions: number;
+  /** The earliest and latest result `timestamp`, ISO 8601 (UTC). */
+  first: string;
+  last: string;
+}
+
 /** A stored observation with the Metric it is of (enough for core's `toResultRecord`). */
 export interface StoredMetricResult {
   result: MetricResult;
@@ -130,6 +155,11 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
    * Metric; the session and what it measures are the result's `sessionId` and `measures`.
    */
   queryMetricResults(query?: ResultQuery): Promise<StoredMetricResult[]>;
+  /**
+   * Figures of the results `query` matches, computed in the database: one row per (Metric id, level measured), ordered
+   * by Metric id then level in ontology order; none when nothing matches.
+   */
+  summarizeMetricResults(query?: ResultSummaryQuery): Promise<ResultSummary[]>;
   /**
    * Removes sessions in one transaction: each with every element (MAS, agent, task, LLM and tool calls, MCP servers)
    * and every result stored under its id (those measuring it or its calls). Metric definitions stay. Returns the ids

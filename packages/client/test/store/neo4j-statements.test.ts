@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import neo4j from 'neo4j-driver';
 import type { Session } from '@mce/core';
 import { Neo4jStore } from '../../src/store/index.js';
+import { nearestRank, PERCENTILES } from '../../src/store/result-summary.js';
 import { RecordingDriver, type Responder } from './support/recording-driver.js';
 import { bareSession, DEFINITIONS, metricResult, nestedInParts, richSession, toolCall, tripInParts } from './support/sessions.js';
 
@@ -389,6 +390,68 @@ describe('Neo4j store statements', () => {
     expect(await store.queryMetricResults({ levels: [] })).toEqual([]);
     expect(driver.runs).toHaveLength(first + 3);
     expect(driver.opened).toBe(driver.closed);
+  });
+
+  it('summarizes results in one read: per Metric and level, percentileDisc for the percentiles, rows in summary order', async () => {
+    const at = (iso: string) => neo4j.int(Date.parse(iso));
+    const figures = { count: neo4j.int(2), mean: 15, min: 10, max: 20, p50: 10, p90: 20, p95: 20, sessions: neo4j.int(1), first: at('2026-01-01T00:00:01Z'), last: at('2026-01-01T00:00:02Z') };
+    // Answered out of order: the store sorts by Metric id, then level in ontology order.
+    const { driver, store } = open((cypher) =>
+      cypher.includes('percentileDisc')
+        ? [
+            { metric: { ...DEFINITIONS[1] }, level: 'ToolCall', ...figures },
+            { metric: { ...DEFINITIONS[0] }, level: 'LLMCall', ...figures },
+            { metric: { ...DEFINITIONS[0] }, level: 'Session', ...figures },
+          ]
+        : [],
+    );
+    const row = (metric: (typeof DEFINITIONS)[0], level: string) => ({
+      metric, level, count: 2, mean: 15, min: 10, max: 20, p50: 10, p90: 20, p95: 20, sessions: 1, first: '2026-01-01T00:00:01.000Z', last: '2026-01-01T00:00:02.000Z',
+    });
+    expect(await store.summarizeMetricResults()).toStrictEqual([row(DEFINITIONS[0]!, 'Session'), row(DEFINITIONS[0]!, 'LLMCall'), row(DEFINITIONS[1]!, 'ToolCall')]);
+    const [everything] = driver.runs;
+    expect([everything!.mode, everything!.params]).toEqual(['read', {}]);
+    expect(everything!.cypher.split('\n')).toEqual([
+      'MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)',
+      'WHERE r.computedAt IS NOT NULL',
+      'WITH m, r.measuresLevel AS level, count(r) AS `count`, avg(r.result) AS mean, min(r.result) AS `min`, max(r.result) AS `max`,',
+      '  percentileDisc(r.result, 0.5) AS p50, percentileDisc(r.result, 0.9) AS p90, percentileDisc(r.result, 0.95) AS p95,',
+      '  count(DISTINCT r.sessionId) AS sessions, min(r.computedAt) AS `first`, max(r.computedAt) AS `last`',
+      'RETURN properties(m) AS metric, level, `count`, mean, `min`, `max`, p50, p90, p95, sessions, `first`, `last`',
+    ]);
+
+    // The filters of queryResults, without paging.
+    await store.summarizeMetricResults({ metrics: ['Duration', 'deepeval:AnswerRelevancy'], levels: ['Session'], sessionIds: ['S'], from: 1000.5, to: 2000, min: -1, max: 1 });
+    const filtered = driver.runs[1]!;
+    expect(filtered.cypher.split('\n').slice(0, 8)).toEqual([
+      'MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)',
+      'WHERE r.computedAt >= $from',
+      '  AND r.computedAt <= $to',
+      '  AND r.sessionId IN $sessionIds',
+      '  AND (r.name IN $names OR r.ofMetricType IN $metricIds)',
+      '  AND r.measuresLevel IN $levels',
+      '  AND r.result >= $min',
+      '  AND r.result <= $max',
+    ]);
+    const { from, to, ...rest } = filtered.params;
+    expect([isInt(from, 1001), isInt(to, 2000)]).toEqual([true, true]);
+    expect(rest).toEqual({ sessionIds: ['S'], names: ['Duration'], metricIds: ['deepeval:AnswerRelevancy'], levels: ['Session'], min: -1, max: 1 });
+    // A list given empty matches nothing: nothing is sent.
+    expect(await store.summarizeMetricResults({ metrics: [] })).toEqual([]);
+    expect(driver.runs).toHaveLength(2);
+    expect(driver.opened).toBe(driver.closed);
+  });
+
+  it("percentileDisc's index (Neo4j's computePercentileDisc) is the nearest rank of the SQL stores", () => {
+    const discIndex = (p: number, n: number) => {
+      const floatIdx = p * n;
+      const idx = Math.trunc(floatIdx);
+      return floatIdx !== idx || idx === 0 ? idx : idx - 1;
+    };
+    for (const p of PERCENTILES) {
+      for (let n = 1; n <= 100_000; n++) if (discIndex(p / 100, n) !== nearestRank(p, n) - 1) expect([p, n]).toBe('the same index');
+    }
+    expect([nearestRank(50, 1), nearestRank(90, 10), nearestRank(95, 10), nearestRank(50, 10)]).toEqual([1, 9, 10, 5]);
   });
 
   it('deletes sessions in one write: their results, calls and servers, then the nodes; answers the ids that were stored', async () => {

@@ -174,11 +174,11 @@ WITH r, m ORDER BY r.computedAt DESC, r.id
 RETURN properties(r) AS result, properties(m) AS metric`;
 
 /**
- * Results across sessions (`queryMetricResults`), newest first, paged. Only the filters the query gives are written
+ * The results a query across sessions matches, `r` with its Metric `m`. Only the filters the query gives are written
  * (each filter shape its own statement), so the planner can seek the index a filter has: `sessionId` for sessions,
- * else `computedAt`, which also gives the order (hence the `IS NOT NULL` when no time bound is given).
+ * else `computedAt`, which also gives the order of `queryResults` (hence the `IS NOT NULL` when no time bound is given).
  */
-export function queryResults(plan: PlannedResultQuery): string {
+function matchResults(plan: PlannedResultQuery): string {
   const where: string[] = [];
   if (plan.from !== undefined) where.push('r.computedAt >= $from');
   if (plan.to !== undefined) where.push('r.computedAt <= $to');
@@ -195,9 +195,26 @@ export function queryResults(plan: PlannedResultQuery): string {
   if (plan.min !== undefined) where.push('r.result >= $min');
   if (plan.max !== undefined) where.push('r.result <= $max');
   return `MATCH (r:MetricResult)-[:ofMetricType]->(m:Metric)
-WHERE ${where.join('\n  AND ')}
+WHERE ${where.join('\n  AND ')}`;
+}
+
+/** Results across sessions (`queryMetricResults`), newest first, paged. */
+export function queryResults(plan: PlannedResultQuery): string {
+  return `${matchResults(plan)}
 WITH r, m ORDER BY r.computedAt DESC, r.id SKIP $offset${plan.limit !== undefined ? ' LIMIT $limit' : ''}
 RETURN properties(r) AS result, properties(m) AS metric`;
+}
+
+/**
+ * The summary of the results a query matches (`summarizeMetricResults`), one row per Metric and level; percentileDisc
+ * is the nearest-rank percentile of the SQL stores (see result-summary.ts). Aliases in backquotes: some are function names.
+ */
+export function summarizeResults(plan: PlannedResultQuery): string {
+  return `${matchResults(plan)}
+WITH m, r.measuresLevel AS level, count(r) AS \`count\`, avg(r.result) AS mean, min(r.result) AS \`min\`, max(r.result) AS \`max\`,
+  percentileDisc(r.result, 0.5) AS p50, percentileDisc(r.result, 0.9) AS p90, percentileDisc(r.result, 0.95) AS p95,
+  count(DISTINCT r.sessionId) AS sessions, min(r.computedAt) AS \`first\`, max(r.computedAt) AS \`last\`
+RETURN properties(m) AS metric, level, \`count\`, mean, \`min\`, \`max\`, p50, p90, p95, sessions, \`first\`, \`last\``;
 }
 
 /** Every result stored under the sessions' ids (those measuring a session or its calls). */

@@ -8,12 +8,15 @@ import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type Metr
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
-import { planResultQuery } from '../result-query.js';
+import { planResultQuery, type PlannedResultQuery } from '../result-query.js';
+import { inSummaryOrder, summaryOf } from '../result-summary.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
   ResultQuery,
+  ResultSummary,
+  ResultSummaryQuery,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -239,19 +242,21 @@ export class Neo4jStore implements KnowledgeGraphStore {
   async queryMetricResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
     const plan = planResultQuery(query);
     if (!plan) return [];
-    const params: Record<string, unknown> = { offset: int(plan.offset) };
-    // Times go out as Integers, as computedAt is stored; an integer-valued bound sent as a Float would still compare.
-    if (plan.from !== undefined) params.from = int(plan.from);
-    if (plan.to !== undefined) params.to = int(plan.to);
-    if (plan.sessionIds) params.sessionIds = plan.sessionIds;
-    if (plan.metrics?.names.length) params.names = plan.metrics.names;
-    if (plan.metrics?.metricIds.length) params.metricIds = plan.metrics.metricIds;
-    if (plan.levels) params.levels = plan.levels;
-    if (plan.min !== undefined) params.min = plan.min;
-    if (plan.max !== undefined) params.max = plan.max;
-    if (plan.limit !== undefined) params.limit = int(plan.limit);
+    const params = { ...filterParams(plan), offset: int(plan.offset), ...(plan.limit !== undefined ? { limit: int(plan.limit) } : {}) };
     const records = await this.read(async (tx) => (await tx.run(cypher.queryResults(plan), params)).records);
     return records.map(storedFromRecord);
+  }
+
+  async summarizeMetricResults(query: ResultSummaryQuery = {}): Promise<ResultSummary[]> {
+    const plan = planResultQuery(query);
+    if (!plan) return [];
+    const records = await this.read(async (tx) => (await tx.run(cypher.summarizeResults(plan), filterParams(plan))).records);
+    return inSummaryOrder(
+      records.map((record) => {
+        const { metric, ...figures } = fromNeo4j(record.toObject()) as Record<string, unknown>;
+        return summaryOf(metricFromRow({ description: null, ...(metric as object) } as MetricRow), figures);
+      }),
+    );
   }
 
   async deleteSessions(ids: readonly string[]): Promise<string[]> {
@@ -323,6 +328,21 @@ function storedFromRecord(record: CypherRecordLike): StoredMetricResult {
     result: resultFromRow({ evaluationModel: null, details: null, ...result } as unknown as ResultRow),
     metric: metricFromRow({ description: null, ...metric } as unknown as MetricRow),
   };
+}
+
+/** The parameters of the filters of a result query (`cypher.queryResults`, `cypher.summarizeResults`). */
+function filterParams(plan: PlannedResultQuery): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  // Times go out as Integers, as computedAt is stored; an integer-valued bound sent as a Float would still compare.
+  if (plan.from !== undefined) params.from = int(plan.from);
+  if (plan.to !== undefined) params.to = int(plan.to);
+  if (plan.sessionIds) params.sessionIds = plan.sessionIds;
+  if (plan.metrics?.names.length) params.names = plan.metrics.names;
+  if (plan.metrics?.metricIds.length) params.metricIds = plan.metrics.metricIds;
+  if (plan.levels) params.levels = plan.levels;
+  if (plan.min !== undefined) params.min = plan.min;
+  if (plan.max !== undefined) params.max = plan.max;
+  return params;
 }
 
 /** The parameters of a session listing (`cypher.listSessions`, `cypher.listSessionIds`). */

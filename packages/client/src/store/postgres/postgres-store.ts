@@ -21,12 +21,15 @@ import {
 } from '../rows.js';
 import { assertDefinitions, missingMetricIds, storedResult, validateResults } from '../results.js';
 import { planResultQuery, POSTGRES_BINDING, resultFilter, type PlannedResultQuery } from '../result-query.js';
+import { summariesFromRows, summaryStatement } from '../result-summary.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
   ResultQuery,
   ResultFlush,
+  ResultSummary,
+  ResultSummaryQuery,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -118,6 +121,14 @@ export function resultQueryStatement(plan: PlannedResultQuery): { text: string; 
   const { where, params } = resultFilter(plan, POSTGRES_BINDING);
   params.push(plan.limit ?? null, plan.offset);
   return { text: `${RESULT_SELECT} ${where} ORDER BY r.computed_at DESC, r.id LIMIT $${params.length - 1} OFFSET $${params.length}`, values: params };
+}
+
+/** `planResultQuery`, less the session ids none stored can have; undefined when nothing can match. */
+function planStoredResults(query: ResultQuery): PlannedResultQuery | undefined {
+  const plan = planResultQuery(query);
+  // A session id with a NUL character is none stored (assertNoNulIds), and PostgreSQL refuses it as a parameter.
+  if (plan?.sessionIds) plan.sessionIds = plan.sessionIds.filter((id) => !id.includes('\0'));
+  return plan?.sessionIds?.length === 0 ? undefined : plan;
 }
 
 const HEADER_SELECT = `SELECT id, start_time AS "startTime", end_time AS "endTime", service_name AS "serviceName",
@@ -412,12 +423,17 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async queryMetricResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
-    const plan = planResultQuery(query);
-    // A session id with a NUL character is none stored (assertNoNulIds), and PostgreSQL refuses it as a parameter.
-    if (plan?.sessionIds) plan.sessionIds = plan.sessionIds.filter((id) => !id.includes('\0'));
-    if (!plan || plan.sessionIds?.length === 0) return [];
+    const plan = planStoredResults(query);
+    if (!plan) return [];
     const { rows } = await this.pool.query<Row>(resultQueryStatement(plan));
     return rows.map(storedResult);
+  }
+
+  async summarizeMetricResults(query: ResultSummaryQuery = {}): Promise<ResultSummary[]> {
+    const plan = planStoredResults(query);
+    if (!plan) return [];
+    const { rows } = await this.pool.query<Row>(summaryStatement(plan, POSTGRES_BINDING));
+    return summariesFromRows(rows);
   }
 
   async deleteSessions(ids: readonly string[]): Promise<string[]> {

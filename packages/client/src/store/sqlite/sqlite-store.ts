@@ -11,11 +11,14 @@ import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
 import { planResultQuery, resultFilter, SQLITE_BINDING, type PlannedResultQuery } from '../result-query.js';
+import { summariesFromRows, summaryStatement } from '../result-summary.js';
 import type {
   KnowledgeGraphStore,
   ListSessionsOptions,
   MetricResultsQuery,
   ResultQuery,
+  ResultSummary,
+  ResultSummaryQuery,
   SessionSummary,
   StoredMetricResult,
   StoreLogger,
@@ -275,6 +278,13 @@ export class SqliteStore implements KnowledgeGraphStore {
     if (!plan) return [];
     const { sql, values } = resultQueryStatement(plan);
     return (this.prepare(sql).all(...values) as Row[]).map(storedResult);
+  }
+
+  async summarizeMetricResults(query: ResultSummaryQuery = {}): Promise<ResultSummary[]> {
+    const plan = planResultQuery(query);
+    if (!plan) return [];
+    const { text, values } = summaryStatement(plan, SQLITE_BINDING);
+    return summariesFromRows(this.prepare(text).all(...values) as Row[]);
   }
 
   async deleteSessions(ids: readonly string[]): Promise<string[]> {

@@ -539,6 +539,79 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       });
     });
 
+    describe('a summary of results across sessions', () => {
+      const iso = (seconds: number) => new Date(T0_MS + seconds * 1000).toISOString();
+      const duration = (i: number, sessionId: string, at: number, value: number) =>
+        metricResult(`d-${i}`, sessionId, { at, value, level: 'LLMCall', measures: `${sessionId}-llm-${i}` });
+      // Duration at LLMCall: ten values (a tie at 2, negatives) whose nearest-rank percentiles are not the interpolated
+      // ones: sorted -4, -1.5, 0, 2, 2, 5.5, 6, 10, 30, 100 (sum 150).
+      const written: MetricResult[] = [
+        duration(1, 'S1', 1, 100), duration(2, 'S1', 5, -4), duration(3, 'S1', 10, 2), duration(4, 'S1', 15, 30),
+        duration(5, 'S2', 20, -1.5), duration(6, 'S2', 25, 2), duration(7, 'S2', 40, 5.5),
+        duration(8, 'S3', 45, 0), duration(9, 'S3', 50, 6), duration(10, 'S3', 60, 10),
+        // Duration at Session level: one value.
+        metricResult('s-1', 'S2', { at: 30, value: -7 }),
+        // AnswerRelevancy at Session level: 0.25, 0.5, 0.5, 0.75 in two sessions.
+        metricResult('a-1', 'S1', { at: 2, value: 0.25, metric: RELEVANCY }),
+        metricResult('a-2', 'S1', { at: 3, value: 0.5, metric: RELEVANCY }),
+        metricResult('a-3', 'S3', { at: 50, value: 0.5, metric: RELEVANCY }),
+        metricResult('a-4', 'S3', { at: 55, value: 0.75, metric: RELEVANCY }),
+        // ToolErrorRate at ToolCall: 10, 20.
+        metricResult('t-1', 'S3', { at: 45, value: 20, metric: TOOL_ERRORS, level: 'ToolCall', measures: 'S3-tool-1' }),
+        metricResult('t-2', 'S3', { at: 46, value: 10, metric: TOOL_ERRORS, level: 'ToolCall', measures: 'S3-tool-2' }),
+      ];
+      type Figures = { count: number; mean: number; min: number; max: number; p50: number; p90: number; p95: number; sessions: number };
+      const row = (metric: (typeof DEFINITIONS)[0], level: string, figures: Figures, first: number, last: number) => ({ metric, level, ...figures, first: iso(first), last: iso(last) });
+      // Worked by hand: p-th percentile = value of rank ceil(p·n/100) in ascending order.
+      const relevancy = row(RELEVANCY, 'Session', { count: 4, mean: 0.5, min: 0.25, max: 0.75, p50: 0.5, p90: 0.75, p95: 0.75, sessions: 2 }, 2, 55);
+      const single = row(DURATION, 'Session', { count: 1, mean: -7, min: -7, max: -7, p50: -7, p90: -7, p95: -7, sessions: 1 }, 30, 30);
+      // n = 10: ranks 5, 9, 10 (interpolation would give 3.75, 37, 68.5).
+      const ten = row(DURATION, 'LLMCall', { count: 10, mean: 15, min: -4, max: 100, p50: 2, p90: 30, p95: 100, sessions: 3 }, 1, 60);
+      const errors = row(TOOL_ERRORS, 'ToolCall', { count: 2, mean: 15, min: 10, max: 20, p50: 10, p90: 20, p95: 20, sessions: 1 }, 45, 46);
+
+      beforeEach(async () => {
+        await store.writeSessions([bareSession('S1', T0_MS), bareSession('S2', T0_MS), bareSession('S3', T0_MS)]);
+        expect(await store.writeMetricResults(DEFINITIONS, written)).toEqual({ written: 17, rejected: [] });
+      });
+
+      it('gives one row per Metric and level, by Metric id then level in ontology order, with exact figures', async () => {
+        expect(await store.summarizeMetricResults()).toStrictEqual([relevancy, single, ten, errors]);
+      });
+
+      it('summarizes only the results every filter keeps', async () => {
+        expect(await store.summarizeMetricResults({ metrics: ['Duration'] })).toStrictEqual([single, ten]);
+        expect(await store.summarizeMetricResults({ metrics: ['mce:ToolErrorRate', 'AnswerRelevancy'] })).toStrictEqual([relevancy, errors]);
+        expect(await store.summarizeMetricResults({ levels: ['LLMCall', 'ToolCall'] })).toStrictEqual([ten, errors]);
+        // S2: -1.5, 2, 5.5 (ranks 2, 3, 3) and the single one.
+        expect(await store.summarizeMetricResults({ sessionIds: ['S2', 'nobody'] })).toStrictEqual([
+          single,
+          row(DURATION, 'LLMCall', { count: 3, mean: 2, min: -1.5, max: 5.5, p50: 2, p90: 5.5, p95: 5.5, sessions: 1 }, 20, 40),
+        ]);
+        // 15–40 s: 30, -1.5, 2, 5.5 → sorted -1.5, 2, 5.5, 30 (ranks 2, 4, 4).
+        expect(await store.summarizeMetricResults({ from: iso(15), to: new Date(T0_MS + 40_000) })).toStrictEqual([
+          single,
+          row(DURATION, 'LLMCall', { count: 4, mean: 9, min: -1.5, max: 30, p50: 2, p90: 30, p95: 30, sessions: 2 }, 15, 40),
+        ]);
+        // Values of at least 0 at LLMCall: 0, 2, 2, 5.5, 6, 10, 30, 100 (sum 155.5; ranks 4, 8, 8).
+        expect(await store.summarizeMetricResults({ metrics: ['mce:Duration'], levels: ['LLMCall'], min: 0 })).toStrictEqual([
+          row(DURATION, 'LLMCall', { count: 8, mean: 19.4375, min: 0, max: 100, p50: 5.5, p90: 100, p95: 100, sessions: 3 }, 1, 60),
+        ]);
+        // At most -1: -7, and -4, -1.5 (ranks 1, 2, 2).
+        expect(await store.summarizeMetricResults({ max: -1 })).toStrictEqual([
+          single,
+          row(DURATION, 'LLMCall', { count: 2, mean: -2.75, min: -4, max: -1.5, p50: -4, p90: -1.5, p95: -1.5, sessions: 2 }, 5, 20),
+        ]);
+      });
+
+      it('answers no rows when nothing matches, and refuses a bound that is not a number', async () => {
+        expect(await store.summarizeMetricResults({ min: 1000 })).toEqual([]);
+        expect(await store.summarizeMetricResults({ metrics: ['Nope'] })).toEqual([]);
+        expect(await store.summarizeMetricResults({ sessionIds: [] })).toEqual([]);
+        expect(await store.summarizeMetricResults({ from: iso(61) })).toEqual([]);
+        await expect(store.summarizeMetricResults({ max: Number.POSITIVE_INFINITY })).rejects.toThrow('result query: max must be a finite number (got Infinity)');
+      });
+    });
+
     describe('deleting sessions', () => {
       it('removes each session with its calls, MCP servers and results, returns the ids that were stored, keeps the rest', async () => {
         const keep = richSession('keep', T0_MS + 5);

@@ -12,7 +12,7 @@ for (const [name, value] of Object.entries(cypher)) {
   else if (Array.isArray(value)) value.forEach((s, i) => statements.push([`${name}[${i}]`, s]));
   else if (name === 'writeCalls') for (const kind of ['MASCall', 'AgentCall', 'TaskCall', 'LLMCall', 'ToolCall']) statements.push([`${name}(${kind})`, value(kind)]);
   else if (name === 'listSessions' || name === 'listSessionIds') for (const limit of [true, false]) statements.push([`${name}(${limit})`, value(limit)]);
-  else if (name === 'queryResults') {
+  else if (name === 'queryResults' || name === 'summarizeResults') {
     const every = { metrics: { names: ['a'], metricIds: ['p:a'] }, levels: ['Session'], from: 1, to: 2, min: 0, max: 1, limit: 5, offset: 0 };
     const shapes = { none: { offset: 0 }, every, sessions: { sessionIds: ['s'], metrics: { names: [], metricIds: ['p:a'] }, offset: 0 } };
     for (const [shape, plan] of Object.entries(shapes)) statements.push([`${name}(${shape})`, value(plan)]);
