@@ -37,6 +37,8 @@ import {
   storeTargetFromEnv,
   type KnowledgeGraphStore,
   type ResultQuery,
+  type ResultSummary,
+  type ResultSummaryQuery,
   type StoredMetricResult,
   type StoreLogger,
   type WriteResultsOutcome,
@@ -240,14 +242,29 @@ export class MCEClient implements AsyncDisposable {
    * the likely one), not an empty answer.
    */
   async queryResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
+    await this.#assertKnownMetrics(query.metrics);
+    return this.#store.queryMetricResults(query);
+  }
+
+  /**
+   * Figures of the stored results `query` matches (see `ResultSummaryQuery`): per Metric and level measured, the count,
+   * mean, min, max, nearest-rank p50/p90/p95, distinct sessions and first/last timestamp. A metric neither registered
+   * nor stored is an error, as for `queryResults`.
+   */
+  async summarizeResults(query: ResultSummaryQuery = {}): Promise<ResultSummary[]> {
+    await this.#assertKnownMetrics(query.metrics);
+    return this.#store.summarizeMetricResults(query);
+  }
+
+  /** MetricSelectionError, naming the likely one, for metrics asked for that are neither registered nor stored. */
+  async #assertKnownMetrics(metrics: readonly string[] = []): Promise<void> {
     const unknown: string[] = [];
-    for (const metric of new Set(query.metrics ?? [])) {
+    for (const metric of new Set(metrics)) {
       // Stored by a provider this client does not load is stored all the same: one row of it is enough to know (a
       // name stored nowhere is looked for through every result, which only a misspelt one costs).
       if (!this.engine.registry.has(metric) && (await this.#store.queryMetricResults({ metrics: [metric], limit: 1 })).length === 0) unknown.push(metric);
     }
     if (unknown.length > 0) throw this.#unknownMetrics(unknown);
-    return this.#store.queryMetricResults(query);
   }
 
   /** Metric names asked for that are neither registered nor stored, each with the likely one. */

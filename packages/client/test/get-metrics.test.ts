@@ -37,7 +37,7 @@ describe('getMetrics by name', () => {
   });
 });
 
-describe('queryResults by name', () => {
+describe('queryResults and summarizeResults by name', () => {
   it('finds results across sessions of a metric no longer registered, by name or provider:name; a name nobody has is an error', async () => {
     const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-query-')), 'kg.db')}`;
     const [session] = (await readSessions(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url).pathname)).sessions;
@@ -60,6 +60,13 @@ describe('queryResults by name', () => {
     const unknown = (metrics: string[]) => without.queryResults({ metrics }).then(() => 'answered', (e: Error) => [e.constructor.name, e.message]);
     expect(await unknown(['Durration', 'CallScore'])).toEqual(['MetricSelectionError', 'Unknown metric "Durration" (did you mean "Duration"?)']);
     expect(await unknown(['other:CallScore'])).toEqual(['MetricSelectionError', expect.stringMatching(/^Unknown metric "other:CallScore"/)]);
+
+    // The summary: the same metrics known, the same error for one neither registered nor stored.
+    const [summary] = await without.summarizeResults({ metrics: ['CallScore'] });
+    expect([summary?.metric.id, summary?.level, summary?.count, summary?.mean, summary?.sessions]).toEqual(['acme:CallScore', 'ToolCall', 2, 7, 2]);
+    expect(await without.summarizeResults({ metrics: ['Duration'] })).toEqual([]);
+    const unknownSummary = (metrics: string[]) => without.summarizeResults({ metrics }).then(() => 'answered', (e: Error) => [e.constructor.name, e.message]);
+    expect(await unknownSummary(['acme:CallScore', 'Durration'])).toEqual(['MetricSelectionError', 'Unknown metric "Durration" (did you mean "Duration"?)']);
     await without.store.close();
     await without.close();
   });
