@@ -1,7 +1,7 @@
 /** Human output of the CLI: plain aligned tables, one per session; warnings, one per line. */
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
-import type { StoredMetricResult } from '../store/types.js';
+import type { ResultSummary, StoredMetricResult } from '../store/types.js';
 import type { IngestWarning } from '../ingest/index.js';
 
 /** A character as a `\u001b`-style escape. */
@@ -74,6 +74,21 @@ export function formatResultRows(rows: readonly StoredMetricResult[]): string {
       metricLabel(result.name, metric.computedBy),
       formatValue(result.result),
       metric.unit,
+    ]),
+  );
+}
+
+/** A summary of results, one row per metric and level, in the order given. */
+export function formatSummaryRows(rows: readonly ResultSummary[]): string {
+  if (rows.length === 0) return '(no results)';
+  return table(
+    ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Sessions'],
+    rows.map((r) => [
+      metricLabel(r.metric.name, r.metric.computedBy),
+      r.level,
+      String(r.count),
+      ...[r.mean, r.p50, r.p95, r.min, r.max].map(formatValue),
+      String(r.sessions),
     ]),
   );
 }

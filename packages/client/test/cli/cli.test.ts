@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { MetricEngine, SessionSchema, type Session, type SessionComputation } from '@mce/core';
+import { MetricEngine, ONTOLOGY_LEVELS, SessionSchema, type OntologyLevel, type Session, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 import { runCli, tempWorkspace } from './run-cli.js';
 
@@ -573,6 +573,49 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     // 100 a page unless --limit says otherwise: three more runs make 104 results.
     for (let i = 0; i < 3; i++) expect((await runCli(['compute', '--all', '--metrics', 'Duration'], ws)).code).toBe(0);
     expect([(await rows()).length, (await rows('--limit', '1000')).length]).toEqual([100, 104]);
+  });
+
+  it('kg summary gives the figures per metric and level, as a table or JSON; a bad option exits 2 naming it', async () => {
+    const ws = tempWorkspace();
+    await runCli(['ingest', example('sessions')], ws);
+    expect((await runCli(['compute', '--all', '--metrics', 'Duration'], ws)).code).toBe(0);
+    const json = await runCli(['kg', 'summary', '--levels', 'Session', '--json'], ws);
+    // Durations 4200, 9000, 12000: nearest ranks 2, 3, 3.
+    expect([json.code, json.json()]).toEqual([
+      0,
+      [
+        {
+          metric: expect.objectContaining({ id: 'mce:Duration', name: 'Duration', computedBy: 'mce', unit: 'ms' }),
+          level: 'Session', count: 3, mean: 8400, min: 4200, max: 12000, p50: 9000, p90: 12000, p95: 12000, sessions: 3,
+          first: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), last: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+        },
+      ],
+    ]);
+    const all = (await runCli(['kg', 'summary', '--json'], ws)).json<{ level: string; count: number }[]>();
+    // One metric: its levels in ontology order, every result counted once.
+    const levels = all.map((r) => r.level);
+    expect(levels).toEqual([...levels].sort((a, b) => ONTOLOGY_LEVELS.indexOf(a as OntologyLevel) - ONTOLOGY_LEVELS.indexOf(b as OntologyLevel)));
+    expect([levels.length > 1, all.reduce((n, r) => n + r.count, 0)]).toEqual([true, 26]);
+
+    const table = await runCli(['kg', 'summary', '--levels', 'Session', '--session', 'weather-001', '--session', 'support-7781'], ws);
+    expect(table.stdout.split('\n').map((line) => line.split(/ {2,}/))).toEqual([
+      ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Sessions'],
+      [expect.stringMatching(/^─+$/), ...Array(8).fill(expect.stringMatching(/^─+$/))],
+      ['Duration', 'Session', '2', '8100', '4200', '12000', '4200', '12000', '2'],
+      [''],
+    ]);
+    expect((await runCli(['kg', 'summary', '--min', '-5', '--max', '-1'], ws)).stdout).toBe('(no results)\n');
+
+    const bad = await runCli(['kg', 'summary', '--levels', 'Sesion', '--min', 'x'], ws);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'mce: --levels must name ontology levels: Session, MASCall, AgentCall, TaskCall, LLMCall, ToolCall (got "Sesion"); --min must be a number (got "x")\n',
+    ]);
+    const paged = await runCli(['kg', 'summary', '--limit', '5'], ws);
+    // No paging here: --limit is no option of kg summary (commander says so, with the usage).
+    expect([paged.code, paged.stderr.split('\n')[0]]).toEqual([2, "error: unknown option '--limit'"]);
+    const misspelt = await runCli(['kg', 'summary', '--metrics', 'Durration'], ws);
+    expect([misspelt.code, misspelt.stderr]).toEqual([2, 'mce: Unknown metric "Durration" (did you mean "Duration"?)\n']);
   });
 
   it('exports trace files as session JSON that re-imports to the same sessions', async () => {
