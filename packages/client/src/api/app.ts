@@ -9,7 +9,7 @@ import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
-import { parseResultQueryText, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
+import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
 import { Computations, ComputationsClosedError } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
@@ -66,19 +66,21 @@ const RESULT_PARAMS: Readonly<Record<ResultQueryField, string>> = {
   limit: 'limit',
   offset: 'offset',
 };
-const FIELD_OF_PARAM = new Map(Object.entries(RESULT_PARAMS).map(([field, param]) => [param, field as ResultQueryField]));
+/** The fields of `GET /results/summary`: the filters, no paging. */
+const SUMMARY_FIELDS = RESULT_QUERY_FIELDS.filter((field) => field !== 'limit' && field !== 'offset');
 
 /**
- * The result query of a request. A parameter the route does not know is refused: `metric=Duration` (for `metrics`)
- * silently ignored would answer every result.
+ * The result query of a request, of the route's `fields`. A parameter the route does not know is refused:
+ * `metric=Duration` (for `metrics`) silently ignored would answer every result.
  */
-function resultQuery(c: Context) {
+function resultQuery(c: Context, fields: readonly ResultQueryField[] = RESULT_QUERY_FIELDS) {
+  const fieldOf = new Map(fields.map((field) => [RESULT_PARAMS[field], field]));
   const given = c.req.queries();
-  const unknown = Object.keys(given).filter((param) => !FIELD_OF_PARAM.has(param));
+  const unknown = Object.keys(given).filter((param) => !fieldOf.has(param));
   if (unknown.length > 0) {
-    throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${Object.values(RESULT_PARAMS).join(', ')})`);
+    throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${[...fieldOf.keys()].join(', ')})`);
   }
-  const text = Object.fromEntries(Object.entries(given).map(([param, values]) => [FIELD_OF_PARAM.get(param), values]));
+  const text = Object.fromEntries(Object.entries(given).map(([param, values]) => [fieldOf.get(param), values]));
   return parseResultQueryText(text, { label: (field) => `query parameter ${RESULT_PARAMS[field]}`, name: (field) => RESULT_PARAMS[field] });
 }
 
@@ -372,5 +374,8 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     linkNextPage(c, limit, offset, page.length);
     return c.json(page);
   });
+
+  // An unknown metric: 400 naming the likely one, as for /results.
+  app.get('/results/summary', async (c) => c.json(await client.summarizeResults(resultQuery(c, SUMMARY_FIELDS))));
   return { app, computations };
 }

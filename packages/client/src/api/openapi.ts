@@ -88,6 +88,28 @@ const metricsParam = {
   schema: strings,
 };
 
+/** The filters of `GET /results` and `GET /results/summary`. */
+const resultFilterParams = [
+  { ...metricsParam, description: 'results of these metrics: `name` (every provider\'s) or `provider:name`, comma-separated or the parameter repeated' },
+  {
+    name: 'levels',
+    in: 'query',
+    description: 'results measuring an element of these ontology classes, comma-separated or the parameter repeated (any case)',
+    style: 'form',
+    explode: true,
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  { name: 'session', in: 'query', description: 'results of this session; repeat the parameter for several (an id may hold a comma)', style: 'form', explode: true, schema: strings },
+  ...['from', 'to'].map((name) => ({
+    name,
+    in: 'query',
+    description: `results whose timestamp is ${name === 'from' ? 'at or after' : 'at or before'} this time: ISO 8601 (UTC when it has no zone) or epoch ms`,
+    schema: { type: 'string' },
+  })),
+  { name: 'min', in: 'query', description: 'results whose value is at least this', schema: { type: 'number' } },
+  { name: 'max', in: 'query', description: 'results whose value is at most this', schema: { type: 'number' } },
+];
+
 export const OPENAPI = {
   openapi: '3.1.0',
   info: { title: 'mce REST API', version: '0.3.0', description: 'Sessions, metric computation and stored metric results of mce.' },
@@ -237,24 +259,7 @@ export const OPENAPI = {
         operationId: 'queryResults',
         summary: 'stored metric results across sessions, newest first (ties by result id), a page at a time',
         parameters: [
-          { ...metricsParam, description: 'results of these metrics: `name` (every provider\'s) or `provider:name`, comma-separated or the parameter repeated' },
-          {
-            name: 'levels',
-            in: 'query',
-            description: 'results measuring an element of these ontology classes, comma-separated or the parameter repeated (any case)',
-            style: 'form',
-            explode: true,
-            schema: { type: 'array', items: { type: 'string' } },
-          },
-          { name: 'session', in: 'query', description: 'results of this session; repeat the parameter for several (an id may hold a comma)', style: 'form', explode: true, schema: strings },
-          ...['from', 'to'].map((name) => ({
-            name,
-            in: 'query',
-            description: `results whose timestamp is ${name === 'from' ? 'at or after' : 'at or before'} this time: ISO 8601 (UTC when it has no zone) or epoch ms`,
-            schema: { type: 'string' },
-          })),
-          { name: 'min', in: 'query', description: 'results whose value is at least this', schema: { type: 'number' } },
-          { name: 'max', in: 'query', description: 'results whose value is at most this', schema: { type: 'number' } },
+          ...resultFilterParams,
           ...pageParams,
         ],
         responses: {
@@ -264,6 +269,18 @@ export const OPENAPI = {
             content: json({ type: 'array', items: ref('StoredMetricResult') }),
           },
           400: error('a bad or unknown query parameter (named), or a metric neither registered nor stored'),
+          ...common,
+        },
+      },
+    },
+    '/results/summary': {
+      get: {
+        operationId: 'summarizeResults',
+        summary: 'figures of the stored results the filters keep, one row per Metric and level measured (by Metric id, then level in ontology order)',
+        parameters: resultFilterParams,
+        responses: {
+          200: { description: 'the rows; none when no result matches', content: json({ type: 'array', items: ref('ResultSummary') }) },
+          400: error('a bad or unknown query parameter (named; limit and offset included), or a metric neither registered nor stored'),
           ...common,
         },
       },
@@ -349,6 +366,24 @@ export const OPENAPI = {
         required: ['result', 'metric'],
         additionalProperties: false,
         properties: { result: ref('MetricResult'), metric: ref('Metric') },
+      },
+      ResultSummary: {
+        type: 'object',
+        description:
+          'the results of one Metric at one level; percentiles are nearest-rank: of n values in ascending order, the value of rank ' +
+          'ceil(p·n/100), i.e. the smallest value such that at least p% of the values are at most it (always one of the values)',
+        required: ['metric', 'level', 'count', 'mean', 'min', 'max', 'p50', 'p90', 'p95', 'sessions', 'first', 'last'],
+        additionalProperties: false,
+        properties: {
+          metric: ref('Metric'),
+          level: { enum: [...ONTOLOGY_LEVELS], description: 'the ontology class the results measure' },
+          count: { type: 'integer', minimum: 1 },
+          mean: { type: 'number' }, min: { type: 'number' }, max: { type: 'number' },
+          p50: { type: 'number' }, p90: { type: 'number' }, p95: { type: 'number' },
+          sessions: { type: 'integer', minimum: 1, description: 'distinct sessions among the results' },
+          first: { type: 'string', format: 'date-time', description: 'the earliest result timestamp' },
+          last: { type: 'string', format: 'date-time', description: 'the latest result timestamp' },
+        },
       },
       MetricResult: {
         type: 'object',

@@ -281,6 +281,31 @@ describe('REST API', () => {
       expect(await get('?metrics=Durration')).toEqual(bad('metrics: Unknown metric "Durration" (did you mean "Duration"?)'));
     });
 
+    it('summarizes the results per Metric and level at /results/summary, with the filters of /results and no paging', async () => {
+      const iso = (seconds: number) => new Date(T0_MS + seconds * 1000).toISOString();
+      const [duration, toolErrors, relevancy] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
+      const one = (metric: typeof duration, level: string, value: number, at: number) => ({
+        metric, level, count: 1, mean: value, min: value, max: value, p50: value, p90: value, p95: value, sessions: 1, first: iso(at), last: iso(at),
+      });
+      // Duration at Session: 100 and 200 (nearest ranks 1, 2, 2).
+      const sessions = { metric: duration, level: 'Session', count: 2, mean: 150, min: 100, max: 200, p50: 100, p90: 200, p95: 200, sessions: 2, first: iso(10), last: iso(20) };
+      const summary = async (query: string) => {
+        const res = await results.request(`/results/summary${query}`);
+        return [res.status, await res.json()];
+      };
+      expect(await summary('')).toStrictEqual([
+        200,
+        [one(relevancy, 'Session', 0.2, 40), one(relevancy, 'LLMCall', 0.9, 20), sessions, one(duration, 'LLMCall', 5, 50), one(toolErrors, 'ToolCall', 50, 30)],
+      ]);
+      expect(await summary(`?metrics=Duration&levels=session&session=B%2C1&session=A&from=${T0_MS}&to=2026-01-01T00:01:00Z&min=50&max=1e3`)).toStrictEqual([200, [sessions]]);
+      expect(await summary('?min=1000')).toStrictEqual([200, []]);
+      const bad = (error: string) => [400, { error }];
+      expect(await summary('?limit=10&offset=0')).toEqual(bad('unknown query parameter "limit", "offset" (known: metrics, levels, session, from, to, min, max)'));
+      expect(await summary('?levels=Sesion')).toEqual(bad('query parameter levels must name ontology levels: Session, MASCall, AgentCall, TaskCall, LLMCall, ToolCall (got "Sesion")'));
+      expect(await summary('?min=2&max=1')).toEqual(bad('query parameter min is greater than max'));
+      expect(await summary('?metrics=Durration')).toEqual(bad('metrics: Unknown metric "Durration" (did you mean "Duration"?)'));
+    });
+
     it('answers 100 results a page unless limit says otherwise', async () => {
       const more = Array.from({ length: 95 }, (_, i) => metricResult(`r-more-${String(i).padStart(2, '0')}`, 'C', { at: 60 + i }));
       await own.store.writeMetricResults(DEFINITIONS, more);
@@ -487,6 +512,8 @@ describe('REST API', () => {
       const components = (doc as unknown as { components: object }).components;
       const resultsPage = await fetch(`http://127.0.0.1:${server.port}/results?limit=20`);
       expect(((await resultsPage.clone().json()) as unknown[]).length).toBe(20); // a page of real rows to validate
+      const summaryRows = await fetch(`http://127.0.0.1:${server.port}/results/summary`);
+      expect(((await summaryRows.clone().json()) as unknown[]).length).toBeGreaterThan(1);
       const answers: Array<[string, string, Response]> = [
         ['/sessions', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions`)],
         ['/metrics/catalog', 'get', await fetch(`http://127.0.0.1:${server.port}/metrics/catalog`)],
@@ -497,6 +524,8 @@ describe('REST API', () => {
         ['/sessions/{id}/metrics', 'get', await fetch(`http://127.0.0.1:${server.port}/sessions/weather-001/metrics?recursive=true`)],
         ['/results', 'get', resultsPage],
         ['/results', 'get', await fetch(`http://127.0.0.1:${server.port}/results?levels=Nope`)],
+        ['/results/summary', 'get', summaryRows],
+        ['/results/summary', 'get', await fetch(`http://127.0.0.1:${server.port}/results/summary?limit=1`)],
         ['/sessions/{id}', 'delete', await fetch(`http://127.0.0.1:${server.port}/sessions/nope`, { method: 'DELETE' })],
       ];
       // Asynchronous compute: its 202 with the headers documented, the status once finished, an unknown computation.
