@@ -98,6 +98,11 @@ async function bench(label, open, results) {
     const filtered = await store.queryMetricResults({ metrics: ['Duration'], levels: ['ToolCall'], limit: 100 });
     const filteredMs = ms(t0);
     if (newest.length !== 100) throw new Error(`${label}: the newest page held ${newest.length} results`);
+    // The summary of every stored result (GET /results/summary): each (Metric, level) group ranked in the database.
+    t0 = process.hrtime.bigint();
+    const summary = await store.summarizeMetricResults({});
+    const summaryMs = ms(t0);
+    const summarized = summary.reduce((sum, row) => sum + row.count, 0);
     return {
       label,
       results,
@@ -113,6 +118,9 @@ async function bench(label, open, results) {
       newestMs,
       filteredMs,
       filteredRows: filtered.length,
+      summaryMs,
+      summaryRows: summary.length,
+      summarized,
     };
   } finally {
     await store.close();
@@ -158,8 +166,8 @@ if (process.env.NEO4J_URI) {
 } else console.log('NEO4J_URI not set: Neo4j skipped');
 
 console.log(`\nStore benchmark: results in batches of ${fmt(BATCH)} (one transaction each), one ${fmt(SPANS)}-span session\n${machineLine()}\n`);
-console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms | across sessions ms (newest 100 / one metric and level)');
-console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------|------------------------------------------------------');
+console.log('adapter   | results   | write s | results/s | target   | ratio | results/cpu-s | session write ms | 2nd half over 1st ms (÷ whole) | read ms (first / median of ' + READS + ') | results read ms | across sessions ms (newest 100 / one metric and level) | summary of all ms (groups, results)');
+console.log('----------|-----------|---------|-----------|----------|-------|---------------|------------------|--------------------------------|---------------------------|----------------|------------------------------------------------------|-----------------------------------');
 for (const r of rows) {
   const target = TARGETS[r.label];
   console.log(
@@ -176,6 +184,7 @@ for (const r of rows) {
       `${fmt(r.firstReadMs, 1)} / ${fmt(r.medianReadMs, 1)}`.padStart(25),
       `${fmt(r.resultsReadMs, 1)} (${r.resultsRead})`.padStart(14),
       `${fmt(r.newestMs, 1)} / ${fmt(r.filteredMs, 1)} (${r.filteredRows})`.padStart(20),
+      `${fmt(r.summaryMs, 0)} (${r.summaryRows}, ${fmt(r.summarized)})`.padStart(20),
     ].join(' | '),
   );
 }
