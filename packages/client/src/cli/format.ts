@@ -82,12 +82,13 @@ export function formatResultRows(rows: readonly StoredMetricResult[]): string {
 export function formatSummaryRows(rows: readonly ResultSummary[]): string {
   if (rows.length === 0) return '(no results)';
   return table(
-    ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Sessions'],
+    ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Unit', 'Sessions'],
     rows.map((r) => [
       metricLabel(r.metric.name, r.metric.computedBy),
       r.level,
       String(r.count),
       ...[r.mean, r.p50, r.p95, r.min, r.max].map(formatValue),
+      printable(r.metric.unit),
       String(r.sessions),
     ]),
   );

@@ -599,9 +599,9 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
 
     const table = await runCli(['kg', 'summary', '--levels', 'Session', '--session', 'weather-001', '--session', 'support-7781'], ws);
     expect(table.stdout.split('\n').map((line) => line.split(/ {2,}/))).toEqual([
-      ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Sessions'],
-      [expect.stringMatching(/^─+$/), ...Array(8).fill(expect.stringMatching(/^─+$/))],
-      ['Duration', 'Session', '2', '8100', '4200', '12000', '4200', '12000', '2'],
+      ['Metric', 'Level', 'Count', 'Mean', 'p50', 'p95', 'Min', 'Max', 'Unit', 'Sessions'],
+      [expect.stringMatching(/^─+$/), ...Array(9).fill(expect.stringMatching(/^─+$/))],
+      ['Duration', 'Session', '2', '8100', '4200', '12000', '4200', '12000', 'ms', '2'],
       [''],
     ]);
     expect((await runCli(['kg', 'summary', '--min', '-5', '--max', '-1'], ws)).stdout).toBe('(no results)\n');
