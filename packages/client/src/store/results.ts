@@ -73,6 +73,33 @@ export function rejectionOf(
   return { id, reasons };
 }
 
+/**
+ * The results whose session is stored (`stored`: the ids found) and a rejection for each of the others, logged: a
+ * result is stored only beside its session, so results a computation finishes after its session was deleted are not
+ * left behind as orphans.
+ */
+export function splitByStoredSession(
+  results: readonly MetricResult[],
+  stored: ReadonlySet<string>,
+  logger: StoreLogger,
+): { kept: MetricResult[]; rejected: RejectedResult[] } {
+  const kept: MetricResult[] = [];
+  const rejected: RejectedResult[] = [];
+  for (const result of results) {
+    if (stored.has(result.sessionId)) {
+      kept.push(result);
+      continue;
+    }
+    const message = `session "${result.sessionId}" is not stored (deleted while its results were computed?)`;
+    logger.warn({ metricResultId: result.id, sessionId: result.sessionId }, 'metric result rejected: its session is not stored');
+    rejected.push({ id: result.id, reasons: [{ path: 'sessionId', message }], unstoredSession: result.sessionId });
+  }
+  return { kept, rejected };
+}
+
+/** The distinct session ids of results. */
+export const sessionIdsOf = (results: Iterable<MetricResult>): string[] => [...new Set(Array.from(results, (r) => r.sessionId))];
+
 /** The Metric ids the batch refers to that the batch's own definitions do not provide. */
 export function missingMetricIds(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): string[] {
   const defined = new Set(definitions.map((d) => d.id));

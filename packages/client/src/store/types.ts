@@ -102,6 +102,8 @@ export interface StoredMetricResult {
 export interface RejectedResult {
   id: string;
   reasons: ValidationIssue[];
+  /** Set when the result was rejected because its session is not stored (deleted while it was computed): that id. */
+  unstoredSession?: string;
 }
 
 export interface WriteResultsOutcome {
@@ -135,7 +137,10 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
    * names one observation of one session — the engine's ids hash the session in — and PostgreSQL keys results by
    * (session id, result id), so the same id under another session is another row there, where SQLite and Neo4j move
    * it). Each result is validated first; one that does not fit the ontology (or points at an unknown Metric) is
-   * logged, reported in `rejected` and not saved; the rest is saved.
+   * logged, reported in `rejected` and not saved; the rest is saved. A result is stored only beside its session: one
+   * whose session is not stored (deleted while the result was computed) is rejected likewise (`unstoredSession` set),
+   * checked inside the write's transaction, so that a concurrent `deleteSessions` comes wholly before (the results
+   * are rejected) or after (it removes them) — never an orphan result.
    */
   writeMetricResults(definitions: readonly MetricDefinition[], results: readonly MetricResult[]): Promise<WriteResultsOutcome>;
   /**
@@ -164,8 +169,9 @@ export interface KnowledgeGraphStore extends AsyncDisposable {
    * Removes sessions in one transaction: each with every element (MAS, agent, task, LLM and tool calls, MCP servers)
    * and every result stored under its id (those measuring it or its calls). Metric definitions stay. Returns the ids
    * whose session was stored, each once, in the order asked; an id not stored is no error (results stored under it
-   * without a session, which a computation finishing after the deletion leaves, are removed all the same). A session
-   * written again afterwards is a new one.
+   * without a session, which stores of earlier versions could leave, are removed all the same). A computation of the
+   * session still running stores nothing afterwards (see `writeMetricResults`). A session written again afterwards
+   * is a new one.
    */
   deleteSessions(ids: readonly string[]): Promise<string[]>;
   close(): Promise<void>;

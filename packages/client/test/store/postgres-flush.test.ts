@@ -7,7 +7,7 @@ import pg from 'pg';
 import type { MetricResult } from '@mce/core';
 import { needService, PG_URL } from '../../../../test-support/services.js';
 import { PostgresStore, type StoreLogger } from '../../src/store/index.js';
-import { DEFINITIONS, metricResult } from './support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult } from './support/sessions.js';
 
 const available = await needService('postgres');
 const PREFIX = `mce_store_flush_${process.pid}`;
@@ -35,6 +35,7 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
     schema = `${PREFIX}_${++n}`;
     store = new PostgresStore(PG_URL, { schema, logger, maxConnections: 2 });
     await store.init();
+    await store.writeSessions([bareSession('sess', 0)]);
   });
   afterEach(async () => {
     await store.close();
@@ -165,5 +166,55 @@ describe.skipIf(!available)('PostgreSQL result flush', () => {
     expect([...stored.keys()].sort()).toEqual(['nul', 'nul-2', 'ok']);
     expect(stored.get('nul')?.reasoning).toBe('a\uFFFDb');
     expect(stored.get('nul')?.details).toEqual({ note: 'c\u0000d' }); // JSON escapes it: kept as it was
+  });
+
+  it('a flush stores nothing of a session deleted meanwhile (no orphan), rejects its results by name, commits the rest', async () => {
+    await store.writeSessions([bareSession('gone', 0)]);
+    const flush = await store.openResultFlush(DEFINITIONS);
+    flush.add([metricResult('g-1', 'gone', { at: 1 }), metricResult('kept', 'sess', { at: 2 })]);
+    expect(await store.deleteSessions(['gone'])).toEqual(['gone']);
+    flush.add([metricResult('g-2', 'gone', { at: 3 })]);
+    const outcome = await flush.commit();
+    expect(outcome.written).toBe(1);
+    expect(outcome.rejected.map((r) => [r.id, r.unstoredSession, r.reasons[0]?.message])).toEqual([
+      ['g-1', 'gone', 'session "gone" is not stored (deleted while its results were computed?)'],
+      ['g-2', 'gone', 'session "gone" is not stored (deleted while its results were computed?)'],
+    ]);
+    expect((await store.queryMetricResults()).map((r) => r.result.id)).toEqual(['kept']);
+  });
+
+  it('a deletion racing a result write on another connection leaves no orphan and no deadlock, in either order', async () => {
+    const raw = new pg.Client(PG_URL);
+    await raw.connect();
+    try {
+      await raw.query(`SET search_path = "${schema}"`);
+      // A deletion in progress (deleteSessions' statements, uncommitted): the write waits for it, then finds the session gone.
+      await store.writeSessions([bareSession('race', 0)]);
+      await raw.query('BEGIN');
+      await raw.query("SELECT id FROM sessions WHERE id = 'race' FOR UPDATE");
+      await raw.query("DELETE FROM sessions WHERE id = 'race'");
+      const flush = await store.openResultFlush(DEFINITIONS);
+      flush.add([metricResult('r-1', 'race', { at: 1 }), metricResult('r-kept', 'sess', { at: 2 })]);
+      const committed = flush.commit();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await raw.query('COMMIT');
+      expect((await committed).rejected.map((r) => r.id)).toEqual(['r-1']);
+      expect((await store.queryMetricResults()).map((r) => r.result.id)).toEqual(['r-kept']);
+
+      // A write holding its session (lockStoredSessions, then a new row): the deletion waits for it, then removes the row.
+      await store.writeSessions([bareSession('race2', 0)]);
+      await store.writeMetricResults(DEFINITIONS, [metricResult('r2-0', 'race2', { at: 3 })]);
+      await raw.query('BEGIN');
+      await raw.query("SELECT id FROM sessions WHERE id = 'race2' ORDER BY id FOR KEY SHARE");
+      await raw.query(`INSERT INTO metric_results
+        SELECT (jsonb_populate_record(r, '{"id": "r2-late"}')).* FROM metric_results r WHERE id = 'r2-0'`);
+      const deleted = store.deleteSessions(['race2']);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await raw.query('COMMIT');
+      expect(await deleted).toEqual(['race2']);
+      expect((await store.queryMetricResults()).map((r) => r.result.id)).toEqual(['r-kept']);
+    } finally {
+      await raw.end();
+    }
   });
 });

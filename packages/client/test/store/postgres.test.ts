@@ -123,6 +123,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     const schema = `${PREFIX}_plans`;
     const store = await openStore(PG_URL, { schema });
     const results = Array.from({ length: 20_000 }, (_, i) => metricResult(`p${i}`, `s${i % 400}`, { at: i % 5000, metric: DEFINITIONS[i % 3], value: i }));
+    await store.writeSessions(Array.from({ length: 400 }, (_, i) => bareSession(`s${i}`, 0)));
     expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 20_000, rejected: [] });
     await store.close();
     const client = new pg.Client(PG_URL);
@@ -189,6 +190,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const computed = await client.query(`SELECT id, computed_at::text AS ms FROM "${schema}".metric_results`);
       expect(computed.rows).toEqual([{ id: old.id, ms: String(Date.parse(old.timestamp)) }]);
       const newer = metricResult('new', 'sess', { at: 2 });
+      await store.writeSessions([bareSession('sess', 0)]);
       expect(await store.writeMetricResults(DEFINITIONS, [newer, { ...old, result: 9 }])).toEqual({ written: 2, rejected: [] });
       expect((await store.getMetricResults('sess')).map((r) => r.result)).toStrictEqual([newer, { ...old, result: 9 }]);
       await store.close();

@@ -89,6 +89,7 @@ describe('SQLite store file', () => {
     const file = path.join(dir, 'plans.db');
     const store = await openStore(`sqlite:${file}`);
     const results = Array.from({ length: 20_000 }, (_, i) => metricResult(`p${i}`, `s${i % 400}`, { at: i % 5000, metric: DEFINITIONS[i % 3], value: i }));
+    await store.writeSessions(Array.from({ length: 400 }, (_, i) => bareSession(`s${i}`, 0)));
     expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 20_000, rejected: [] });
     await store.close();
     const db = new Database(file);

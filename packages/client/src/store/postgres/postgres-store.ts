@@ -19,7 +19,7 @@ import {
   sessionFilter,
   type HeaderRow,
 } from '../rows.js';
-import { assertDefinitions, missingMetricIds, storedResult, validateResults } from '../results.js';
+import { assertDefinitions, missingMetricIds, sessionIdsOf, splitByStoredSession, storedResult, validateResults } from '../results.js';
 import { planResultQuery, POSTGRES_BINDING, resultFilter, type PlannedResultQuery } from '../result-query.js';
 import { summariesFromRows, summaryStatement } from '../result-summary.js';
 import type {
@@ -37,7 +37,7 @@ import type {
 } from '../types.js';
 import { defaultLogger } from '../logger.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
-import { copyResults, ensureResultStage } from './result-copy.js';
+import { copyResults, ensureResultStage, lockStoredSessions } from './result-copy.js';
 import { postgresLimits, withoutNul } from './result-rows.js';
 import { PostgresResultFlush } from './result-flush.js';
 
@@ -348,10 +348,13 @@ export class PostgresStore implements KnowledgeGraphStore {
           const found = await client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [missing]);
           for (const { id } of found.rows) known.add(id);
         }
-        const { valid, rejected } = validateResults(results, known, this.logger, postgresLimits);
+        const validated = validateResults(results, known, this.logger, postgresLimits);
+        // Before any write, as deleteSessions locks its sessions before deleting (see lockStoredSessions).
+        const stored = await lockStoredSessions(client, sessionIdsOf(validated.valid));
+        const { kept: valid, rejected } = splitByStoredSession(validated.valid, stored, this.logger);
         if (definitions.length > 0) await this.upsertDefinitions(client, definitions);
         await copyResults(client, valid);
-        return { written: valid.length, rejected };
+        return { written: valid.length, rejected: [...validated.rejected, ...rejected] };
       },
       'READ WRITE',
       ensureResultStage,
@@ -443,6 +446,10 @@ export class PostgresStore implements KnowledgeGraphStore {
     return this.transaction(async (client) => {
       // The locks of writeSessions: a part being merged into one of these sessions is written before or after, whole.
       await this.lockSessions(client, unique);
+      // The rows first, in the order result writes lock them (lockStoredSessions): a write holding one makes this
+      // wait until it commits, so that the deletion of its results below sees them; a write coming after sees the
+      // session gone and stores nothing.
+      await client.query('SELECT id FROM sessions WHERE id = ANY($1) ORDER BY id FOR UPDATE', [unique]);
       await client.query('DELETE FROM metric_results WHERE session_id = ANY($1)', [unique]);
       // Calls and MCP servers also go by cascade with their session; deleted first, explicitly, as in SQLite.
       await client.query('DELETE FROM calls WHERE session_id = ANY($1)', [unique]);

@@ -50,6 +50,22 @@ export function byKey(a: MetricResult, b: MetricResult): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/**
+ * The subset of `ids` stored, each row locked FOR KEY SHARE until the transaction ends: a concurrent `deleteSessions`
+ * (which locks the rows FOR UPDATE, in the same id order, before deleting anything) waits for this write to commit
+ * and then removes its results; one already deleting makes this wait, and the session is then not found. KEY SHARE,
+ * not SHARE: session writes (no-key updates of the row) are not held up. A write takes these locks before any
+ * result row it updates (a streamed COPY, before, only inserts rows nobody else sees yet), so that it never holds a
+ * row a deletion waits for while waiting for that deletion.
+ */
+export async function lockStoredSessions(client: pg.PoolClient, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await client.query<{ id: string }>('SELECT id FROM sessions WHERE id = ANY($1) ORDER BY id FOR KEY SHARE', [
+    ids.filter((id) => !id.includes('\0')), // none stored has one, and PostgreSQL refuses it as a parameter
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Connections that already hold the staging table (it lives as long as the connection). */
 const staged = new WeakSet<pg.PoolClient>();
 

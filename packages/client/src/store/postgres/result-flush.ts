@@ -6,9 +6,9 @@
  */
 import type pg from 'pg';
 import type { MetricResult } from '@mce/core';
-import { rejectionOf } from '../results.js';
+import { rejectionOf, sessionIdsOf, splitByStoredSession } from '../results.js';
 import type { RejectedResult, ResultFlush, StoreLogger, WriteResultsOutcome } from '../types.js';
-import { byKey, copyResults, ResultCopyStream, resultKey, upsertResults } from './result-copy.js';
+import { byKey, copyResults, lockStoredSessions, ResultCopyStream, resultKey, upsertResults } from './result-copy.js';
 import { postgresLimits } from './result-rows.js';
 
 export class PostgresResultFlush implements ResultFlush {
@@ -62,17 +62,22 @@ export class PostgresResultFlush implements ResultFlush {
     try {
       const copied = await (this.#copy as ResultCopyStream).finish();
       this.#copy = undefined;
-      let written = this.#valid.length;
-      if (copied === 'retry-staged') {
-        await client.query('ROLLBACK TO SAVEPOINT mce_copy');
-        await upsertResults(client, this.#valid);
-        written = new Set(this.#valid.map(resultKey)).size;
-      }
+      if (copied === 'retry-staged') await client.query('ROLLBACK TO SAVEPOINT mce_copy');
       await client.query('RELEASE SAVEPOINT mce_copy');
-      written += await this.#writeDeferred();
+      // After the COPY (it only inserted rows), before any upsert: see lockStoredSessions. Released with the
+      // savepoint otherwise, hence taken after it.
+      const stored = await lockStoredSessions(client, sessionIdsOf([...this.#valid, ...this.#deferred.map((d) => d.result)]));
+      const unique = [...new Map(this.#valid.map((r) => [resultKey(r), r])).values()];
+      const { kept, rejected } = splitByStoredSession(unique, stored, this.#logger);
+      if (copied === 'retry-staged') await upsertResults(client, kept);
+      else if (rejected.length > 0) {
+        const gone = sessionIdsOf(unique.filter((r) => !stored.has(r.sessionId)));
+        await client.query('DELETE FROM metric_results WHERE session_id = ANY($1)', [gone]);
+      }
+      const written = kept.length + (await this.#writeDeferred(stored));
       await client.query('COMMIT');
       client.release();
-      return { written, rejected: this.#rejected.sort((a, b) => a.index - b.index).map((r) => r.rejection) };
+      return { written, rejected: [...this.#rejected.sort((a, b) => a.index - b.index).map((r) => r.rejection), ...rejected] };
     } catch (error) {
       await this.#rollback();
       throw error;
@@ -86,7 +91,7 @@ export class PostgresResultFlush implements ResultFlush {
   }
 
   /** The results whose Metric was not among the batch's definitions: known ones are written, the rest rejected. */
-  async #writeDeferred(): Promise<number> {
+  async #writeDeferred(stored: ReadonlySet<string>): Promise<number> {
     if (this.#deferred.length === 0) return 0;
     const ids = [...new Set(this.#deferred.map((d) => d.result.ofMetricType))];
     const found = await this.#client.query<{ id: string }>('SELECT id FROM metrics WHERE id = ANY($1)', [ids]);
@@ -97,8 +102,10 @@ export class PostgresResultFlush implements ResultFlush {
       if (rejection) this.#rejected.push({ index, rejection });
       else valid.set(resultKey(result), result);
     }
-    await copyResults(this.#client, [...valid.values()]);
-    return valid.size;
+    const { kept, rejected } = splitByStoredSession([...valid.values()], stored, this.#logger);
+    this.#rejected.push(...rejected.map((rejection) => ({ index: Infinity, rejection })));
+    await copyResults(this.#client, kept);
+    return kept.length;
   }
 
   async #rollback(): Promise<void> {

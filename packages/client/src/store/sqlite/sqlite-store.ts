@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
-import { assertDefinitions, missingMetricIds, resultRow, storedResult, validateResults } from '../results.js';
+import { assertDefinitions, missingMetricIds, resultRow, sessionIdsOf, splitByStoredSession, storedResult, validateResults } from '../results.js';
 import { planResultQuery, resultFilter, SQLITE_BINDING, type PlannedResultQuery } from '../result-query.js';
 import { summariesFromRows, summaryStatement } from '../result-summary.js';
 import type {
@@ -205,6 +205,10 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async sessionExists(ids: readonly string[]): Promise<Set<string>> {
+    return this.storedSessions(ids);
+  }
+
+  private storedSessions(ids: readonly string[]): Set<string> {
     const found = new Set<string>();
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 500) {
@@ -235,7 +239,11 @@ export class SqliteStore implements KnowledgeGraphStore {
     const write = db.transaction(() => {
       const known = new Set(definitions.map((d) => d.id));
       for (const id of missingMetricIds(definitions, results)) if (knownMetric.get(id)) known.add(id);
-      const { valid, rejected } = validateResults(results, known, this.logger);
+      const validated = validateResults(results, known, this.logger);
+      // Checked inside the IMMEDIATE transaction (single writer): no deletion can come between the check and the write.
+      const stored = this.storedSessions(sessionIdsOf(validated.valid));
+      const { kept: valid, rejected: unstored } = splitByStoredSession(validated.valid, stored, this.logger);
+      const rejected = [...validated.rejected, ...unstored];
       for (const d of definitions) upsertMetric.run({ ...d, description: d.description ?? null });
       // Multi-row statements with positional parameters: a fifth fewer CPU cycles per result than one row each.
       const rows = valid.map(resultValues);

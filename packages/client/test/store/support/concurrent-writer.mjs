@@ -57,9 +57,9 @@ for (let b = 0; b < Number(batches); b++) {
   for (let i = 0; i < Number(batchSize); i++) results.push(result(`${tag}-${b}-${i}`, `session-${i % 5}`, b * 1000 + i));
   // Ids both writers write: upserts racing on the same rows.
   for (let i = 0; i < 20; i++) results.push(result(`shared-${b}-${i}`, 'session-0', b));
-  written += (await kg.writeMetricResults([definition], results)).written;
-  // Both writers add parts to the same five sessions at the same time.
+  // Both writers add parts to the same five sessions at the same time (first: a result is stored only beside its session).
   await kg.writeSessions([0, 1, 2, 3, 4].map((k) => part(`session-${k}`, b)));
+  written += (await kg.writeMetricResults([definition], results)).written;
 }
 const finished = Date.now();
 await kg.close();

@@ -166,7 +166,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
 
     it('removes the results of a call that reconciling a part removes, and keeps the others', async () => {
       const { withRoot, withoutRoot } = tripInParts('gone');
-      await store.writeSessions([withoutRoot]);
+      await store.writeSessions([withoutRoot, bareSession('other', T0_MS)]);
       const implicitId = withoutRoot.masCalls[0]!.id;
       const onImplicit = metricResult('on-implicit', 'gone', { level: 'MASCall', measures: implicitId, at: 1 });
       const onTool = metricResult('on-tool', 'gone', { level: 'ToolCall', measures: 'gone-t', at: 2 });
@@ -308,6 +308,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('writes results in bulk and rewrites the same ids without duplicates', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS)]);
       const batch = Array.from({ length: 60 }, (_, i) =>
         metricResult(`r${String(i).padStart(2, '0')}`, 'sess', { metric: DEFINITIONS[i % 3], at: i, value: i }),
       );
@@ -325,6 +326,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('keeps awkward text and numbers of results exactly; a repeated id in one batch keeps its last value', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS)]);
       const awkward = 'tab\there\nnew line\r\nback\\slash \\N "quoted" é ✓ \u{1F600}';
       const base = metricResult('awk-1', 'sess', { metric: RELEVANCY, at: 1 });
       const first: MetricResult = {
@@ -342,6 +344,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('a batch mixing stored and new ids updates the stored ones and adds the new ones', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS)]);
       const a = metricResult('mix-a', 'sess', { at: 1, value: 1 });
       const b = metricResult('mix-b', 'sess', { at: 2, value: 2 });
       expect(await store.writeMetricResults(DEFINITIONS, [a, b])).toEqual({ written: 2, rejected: [] });
@@ -352,6 +355,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('deletes results by session and id, ignoring ids it does not hold', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS), bareSession('sess2', T0_MS)]);
       const a = metricResult('del-a', 'sess', { at: 1 });
       const b = metricResult('del-b', 'sess', { at: 2 });
       const c = metricResult('del-c', 'sess2', { at: 3 });
@@ -372,6 +376,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('upserts Metric definitions: a changed definition replaces the stored one', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS)]);
       await store.writeMetricResults(DEFINITIONS, [metricResult('d1', 'sess', { at: 1 })]);
       const changed = { ...DURATION, unit: 's', valueRange: 'non-negative seconds', description: undefined };
       await store.writeMetricResults([changed], [metricResult('d2', 'sess', { at: 2 })]);
@@ -384,6 +389,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     });
 
     it('rejects invalid results one by one with reasons and saves the rest', async () => {
+      await store.writeSessions([bareSession('sess', T0_MS)]);
       const good1 = metricResult('good-1', 'sess', { at: 1 });
       const good2 = metricResult('good-2', 'sess', { metric: RELEVANCY, at: 2 });
       const notANumber = { ...metricResult('bad-nan', 'sess'), result: Number.NaN };
@@ -426,7 +432,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         metricResult('agent-tie-a', 'S', { at: 5, level: 'AgentCall', measures: 'span-agent' }),
         metricResult('other-session', 'T', { at: 50 }),
       ];
-      await store.writeSessions([richSession('S', 0)]);
+      await store.writeSessions([richSession('S', 0), bareSession('T', 0)]);
       expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 7, rejected: [] });
       const ids = async (q?: Parameters<KnowledgeGraphStore['getMetricResults']>[1]) =>
         (await store.getMetricResults('S', q)).map((s) => s.result.id);
@@ -640,12 +646,36 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         expect(await store.deleteSessions([])).toEqual([]);
       });
 
-      it('removes results stored under an id that has no session, and reports the id as not stored', async () => {
+      it('rejects the results of a session not stored, naming it, and writes the rest of the batch', async () => {
         await store.writeSessions([bareSession('other', T0_MS)]);
-        const results = [metricResult('o-1', 'orphan', { at: 1 }), metricResult('o-2', 'orphan', { at: 2, level: 'LLMCall', measures: 'x' }), metricResult('kept', 'other', { at: 3 })];
-        expect(await store.writeMetricResults(DEFINITIONS, results)).toEqual({ written: 3, rejected: [] });
-        expect(await store.deleteSessions(['orphan'])).toEqual([]);
+        const results = [metricResult('o-1', 'orphan', { at: 1 }), metricResult('kept', 'other', { at: 3 }), metricResult('o-2', 'orphan', { at: 2, level: 'LLMCall', measures: 'x' })];
+        const outcome = await store.writeMetricResults(DEFINITIONS, results);
+        const reason = { path: 'sessionId', message: 'session "orphan" is not stored (deleted while its results were computed?)' };
+        expect(outcome).toEqual({
+          written: 1,
+          rejected: [
+            { id: 'o-1', reasons: [reason], unstoredSession: 'orphan' },
+            { id: 'o-2', reasons: [reason], unstoredSession: 'orphan' },
+          ],
+        });
+        expect(warnings.map((w) => w.details)).toEqual([
+          { metricResultId: 'o-1', sessionId: 'orphan' },
+          { metricResultId: 'o-2', sessionId: 'orphan' },
+        ]);
         expect(await queried({})).toEqual(['kept']);
+        expect(await store.deleteSessions(['orphan'])).toEqual([]);
+      });
+
+      it('a late write of a deleted session stores nothing of it: no orphan result', async () => {
+        await store.writeSessions([bareSession('late', T0_MS), bareSession('other', T0_MS)]);
+        expect(await store.writeMetricResults(DEFINITIONS, [metricResult('l-1', 'late', { at: 1 })])).toEqual({ written: 1, rejected: [] });
+        expect(await store.deleteSessions(['late'])).toEqual(['late']);
+        // The computation of the session still running when it was deleted stores its results now.
+        const outcome = await store.writeMetricResults(DEFINITIONS, [metricResult('l-2', 'late', { at: 2 }), metricResult('o-1', 'other', { at: 3 })]);
+        expect(outcome.written).toBe(1);
+        expect(outcome.rejected.map((r) => [r.id, r.unstoredSession])).toEqual([['l-2', 'late']]);
+        expect(await queried({})).toEqual(['o-1']);
+        expect(await store.getMetricResults('late', { recursive: true })).toEqual([]);
       });
 
       it('a session written in parts, deleted, then written again is a new session: nothing of the first is left', async () => {
