@@ -184,7 +184,10 @@ export class MCEClient implements AsyncDisposable {
     return this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
   }
 
-  /** Compute stored sessions and write every result in one flush. Unknown ids → SessionNotFoundError. */
+  /**
+   * Compute stored sessions and write every result in one flush. Unknown ids → SessionNotFoundError; so is a session
+   * deleted while it was computed (thrown after the other sessions' results are written; none of its own are).
+   */
   async computeAndStore(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
     const computations = await this.computeStored(sessionIds, request);
     await this.storeComputations(computations);
@@ -197,6 +200,18 @@ export class MCEClient implements AsyncDisposable {
    * now must not keep its earlier score under this run.
    */
   async storeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
+    const outcome = await this.writeComputations(computations);
+    // After the other sessions' results are written: the caller learns that these sessions are gone.
+    const gone = unstoredSessionsOf(outcome);
+    if (gone.length > 0) throw new SessionNotFoundError(gone);
+    return outcome;
+  }
+
+  /**
+   * `storeComputations` for a caller that settles each session on its own (the worker): results of a session deleted
+   * while it was computed are not stored and are reported in `rejected` (see `unstoredSessionsOf`), not thrown.
+   */
+  async writeComputations(computations: readonly SessionComputation[]): Promise<WriteResultsOutcome> {
     await this.withdrawResults(computations.flatMap(unstoredResultsOf));
     return this.#store.writeMetricResults(this.metricDefinitions(), computations.flatMap(metricResultsOf));
   }
@@ -368,6 +383,11 @@ export class MCEClient implements AsyncDisposable {
 /** The ontology MetricResults of a computation's successful results. */
 export function metricResultsOf(computation: SessionComputation): MetricResult[] {
   return computation.results.map((r) => toMetricResult(r, computation.sessionId));
+}
+
+/** The sessions a write's results were rejected for because they are not stored (deleted while computed). */
+export function unstoredSessionsOf(outcome: WriteResultsOutcome): string[] {
+  return [...new Set(outcome.rejected.flatMap((r) => (r.unstoredSession === undefined ? [] : [r.unstoredSession])))];
 }
 
 /** The results a computation's failed and skipped records would have been, by (session, id) (`unstoredResultIds`). */

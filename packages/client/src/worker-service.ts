@@ -7,7 +7,7 @@
  * caller retries that message later instead of settling for the missing results.
  */
 import type { SessionComputation } from '@mce/core';
-import { metricResultsOf, unstoredResultsOf, type MCEClient } from './mce-client.js';
+import { metricResultsOf, unstoredResultsOf, unstoredSessionsOf, type MCEClient } from './mce-client.js';
 
 export interface BatchItem {
   sessionId: string;
@@ -112,9 +112,17 @@ export class MCEWorkerService {
       const outcome = flush
         ? await flush.commit()
         : computations.length
-          ? await this.client.storeComputations(computations)
+          ? await this.client.writeComputations(computations)
           : { written: 0, rejected: [] };
-      return { items, written: outcome.written, rejected: outcome.rejected.length };
+      // A session deleted while it was computed: its results were not stored, and it is settled as one not found.
+      const gone = new Set(unstoredSessionsOf(outcome));
+      const settled = items.map((item) => {
+        if (!gone.has(item.sessionId)) return item;
+        const unknown: BatchItemOutcome = { ...item, status: 'unknown-session', results: 0 };
+        delete unknown.error;
+        return unknown;
+      });
+      return { items: settled, written: outcome.written, rejected: outcome.rejected.length };
     } catch (error) {
       await flush?.abort();
       throw error;
