@@ -36,6 +36,14 @@ export function resultBatch(from, count) {
   return batch;
 }
 
+/** The sessions `resultBatch` results of the first `results` belong to (a store keeps a result only beside its session). */
+export function resultSessions(results) {
+  return Array.from({ length: Math.ceil(results / 100) }, (_, n) => ({
+    kind: 'Session', id: `bench-session-${n}`, startTime: T0, endTime: T0 + 1, traceIds: [],
+    masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [], mcpServers: [],
+  }));
+}
+
 /** A session of `spans` calls of every class (as in the store tests' big session). */
 export function bigSession(id, spans) {
   const session = {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { elementCount, openStore, storeTargetFromEnv } from '@mce/client';
-import { bigSession, DEFINITIONS, resultBatch } from './data.mjs';
+import { bigSession, DEFINITIONS, resultBatch, resultSessions } from './data.mjs';
 import { machineLine } from '../lib/machine.mjs';
 
 const { values } = parseArgs({
@@ -51,6 +51,8 @@ async function bench(label, open, results) {
   const rejectedLogger = [];
   try {
     // Results: batches are built before their write is timed (a worker has them in memory when it flushes).
+    const sessions = resultSessions(results);
+    for (let i = 0; i < sessions.length; i += 1000) await store.writeSessions(sessions.slice(i, i + 1000));
     let writeMs = 0;
     let cpuMs = 0;
     let written = 0;
