@@ -11,8 +11,13 @@ import { RecordingDriver, type Responder } from './support/recording-driver.js';
 import { bareSession, DEFINITIONS, metricResult, nestedInParts, richSession, toolCall, tripInParts } from './support/sessions.js';
 
 const quiet = { warn: () => undefined };
-const open = (respond?: Responder, batchSize?: number) => {
-  const driver = new RecordingDriver(respond);
+const LOCK = 'MATCH (s:Session) WHERE s.id IN $ids\nSET s.mceLock = true';
+/** Unless a test answers it, the session lock finds every session asked for stored. */
+const open = (respond: Responder = () => [], batchSize?: number) => {
+  const driver = new RecordingDriver((cypher, params) => {
+    const rows = respond(cypher, params);
+    return rows.length === 0 && cypher.startsWith(LOCK) ? (params.ids as string[]).map((id) => ({ id, stored: true })) : rows;
+  });
   const store = new Neo4jStore({ url: 'bolt://graph.invalid:7687', database: 'kg' }, { driver, batchSize, logger: quiet });
   return { driver, store };
 };
@@ -454,6 +459,30 @@ describe('Neo4j store statements', () => {
     expect([nearestRank(50, 1), nearestRank(90, 10), nearestRank(95, 10), nearestRank(50, 10)]).toEqual([1, 9, 10, 5]);
   });
 
+  it('writes results only of sessions the write found stored and locked; rejects the others naming their session', async () => {
+    const { driver, store } = open((cypher, params) =>
+      cypher.startsWith(LOCK) ? (params.ids as string[]).filter((id) => id !== 'gone').map((id) => ({ id, stored: id !== 'header-less' })) : [],
+    );
+    const outcome = await store.writeMetricResults(DEFINITIONS, [
+      metricResult('k1', 'kept', { at: 1 }),
+      metricResult('g1', 'gone', { at: 2 }),
+      metricResult('h1', 'header-less', { at: 3 }),
+    ]);
+    expect(outcome.written).toBe(1);
+    expect(outcome.rejected.map((r) => [r.id, r.unstoredSession, r.reasons[0]?.message])).toEqual([
+      ['g1', 'gone', 'session "gone" is not stored (deleted while its results were computed?)'],
+      ['h1', 'header-less', 'session "header-less" is not stored (deleted while its results were computed?)'],
+    ]);
+    const lock = driver.runs.findIndex((r) => r.cypher.startsWith(LOCK));
+    expect(driver.runs[lock]?.cypher).toBe('MATCH (s:Session) WHERE s.id IN $ids\nSET s.mceLock = true REMOVE s.mceLock\nRETURN s.id AS id, s.startTime IS NOT NULL AS stored');
+    expect(driver.runs[lock]?.params).toEqual({ ids: ['kept', 'gone', 'header-less'] });
+    // In the write's transaction, before any result is written.
+    const merge = driver.runs.findIndex((r) => r.cypher.includes('MERGE (r:MetricResult'));
+    expect(lock).toBeLessThan(merge);
+    expect(new Set(driver.runs.map((r) => r.session)).size).toBe(1);
+    expect((driver.runs[merge]?.params.rows as { id: string }[]).map((r) => r.id)).toEqual(['k1']);
+  });
+
   it('deletes sessions in one write: their results, calls and servers, then the nodes; answers the ids that were stored', async () => {
     const { driver, store } = open(
       (cypher, params) => (cypher.includes('RETURN id, stored') ? (params.ids as string[]).map((id) => ({ id, stored: id !== 'lock-only' })).filter((r) => r.id !== 'ghost') : []),
@@ -461,20 +490,23 @@ describe('Neo4j store statements', () => {
     );
     expect(await store.deleteSessions(['b', 'ghost', 'a', 'b', 'lock-only'])).toEqual(['b', 'a']);
     expect(driver.runs.map((r) => [r.mode, r.session, r.cypher.split('\n')[1], r.params.ids])).toEqual([
+      // The session nodes are locked first: a result write holding one commits before its results are deleted.
+      ['write', 1, 'SET s.mceLock = true REMOVE s.mceLock', ['b', 'ghost']],
       ['write', 1, 'MATCH (r:MetricResult {sessionId: id})', ['b', 'ghost']],
       ['write', 1, 'MATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)', ['b', 'ghost']],
       ['write', 1, 'MATCH (s:Session {id: id})', ['b', 'ghost']],
+      ['write', 1, 'SET s.mceLock = true REMOVE s.mceLock', ['a', 'lock-only']],
       ['write', 1, 'MATCH (r:MetricResult {sessionId: id})', ['a', 'lock-only']],
       ['write', 1, 'MATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)', ['a', 'lock-only']],
       ['write', 1, 'MATCH (s:Session {id: id})', ['a', 'lock-only']],
     ]);
-    expect(driver.runs.slice(0, 3).map((r) => r.cypher)).toEqual([
+    expect(driver.runs.slice(1, 4).map((r) => r.cypher)).toEqual([
       'UNWIND $ids AS id\nMATCH (r:MetricResult {sessionId: id})\nDETACH DELETE r',
       'UNWIND $ids AS id\nMATCH (:Session {id: id})-[:HAS_CALL|HAS_MCP_SERVER]->(e)\nDETACH DELETE e',
       'UNWIND $ids AS id\nMATCH (s:Session {id: id})\nWITH id, s, s.startTime IS NOT NULL AS stored\nDETACH DELETE s\nRETURN id, stored',
     ]);
     expect(await store.deleteSessions([])).toEqual([]);
-    expect(driver.runs).toHaveLength(6);
+    expect(driver.runs).toHaveLength(8);
     expect([driver.opened, driver.closed]).toEqual([1, 1]);
   });
 

@@ -130,6 +130,15 @@ ORDER BY startTime DESC, id`;
 
 export const SESSIONS_EXIST = `MATCH (s:Session) WHERE s.id IN $ids AND s.startTime IS NOT NULL RETURN s.id AS id`;
 
+/**
+ * The sessions of `$ids` with a write lock taken on each node until the transaction ends (setting a property is how
+ * Cypher takes one): a result write and a deletion of the same session come one after the other. `stored` is false
+ * for a node without a header.
+ */
+export const LOCK_SESSIONS = `MATCH (s:Session) WHERE s.id IN $ids
+SET s.mceLock = true REMOVE s.mceLock
+RETURN s.id AS id, s.startTime IS NOT NULL AS stored`;
+
 export const KNOWN_METRICS = `MATCH (m:Metric) WHERE m.id IN $ids RETURN m.id AS id`;
 
 /**

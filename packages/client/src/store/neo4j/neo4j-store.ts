@@ -7,7 +7,18 @@
 import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type MetricResult, type Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
-import { assertDefinitions, metricFromRow, missingMetricIds, resultFromRow, resultRow, validateResults, type MetricRow, type ResultRow } from '../results.js';
+import {
+  assertDefinitions,
+  metricFromRow,
+  missingMetricIds,
+  resultFromRow,
+  resultRow,
+  sessionIdsOf,
+  splitByStoredSession,
+  validateResults,
+  type MetricRow,
+  type ResultRow,
+} from '../results.js';
 import { planResultQuery, type PlannedResultQuery } from '../result-query.js';
 import { inSummaryOrder, summaryOf } from '../result-summary.js';
 import type {
@@ -208,13 +219,16 @@ export class Neo4jStore implements KnowledgeGraphStore {
       if (missing.length > 0) {
         for (const r of (await tx.run(cypher.KNOWN_METRICS, { ids: missing })).records) known.add(r.toObject().id as string);
       }
-      const { valid, rejected } = validateResults(results, known, this.logger);
+      const validated = validateResults(results, known, this.logger);
+      // Locked before any result is written, as deleteSessions locks them before deleting: one waits for the other.
+      const stored = await this.lockSessions(tx, sessionIdsOf(validated.valid));
+      const { kept: valid, rejected } = splitByStoredSession(validated.valid, stored, this.logger);
       await this.runBatches(tx, cypher.WRITE_METRICS, definitions.map((d) => properties({ ...d })));
       for (const chunk of chunks(valid, this.batchSize)) {
         await tx.run(cypher.UNLINK_RESULTS, { ids: chunk.map((r) => r.id) });
         await tx.run(cypher.WRITE_RESULTS, { rows: chunk.map(resultNode) });
       }
-      return { written: valid.length, rejected };
+      return { written: valid.length, rejected: [...validated.rejected, ...rejected] };
     });
   }
 
@@ -266,6 +280,8 @@ export class Neo4jStore implements KnowledgeGraphStore {
     return this.write(async (tx) => {
       const stored = new Set<string>();
       for (const chunk of chunks(unique, this.batchSize)) {
+        // Locked first: a result write holding one of them commits before its results are deleted below.
+        await this.lockSessions(tx, chunk);
         await tx.run(cypher.DELETE_SESSION_RESULTS, { ids: chunk });
         await tx.run(cypher.DELETE_SESSION_ELEMENTS, { ids: chunk });
         for (const record of (await tx.run(cypher.DELETE_SESSION_NODES, { ids: chunk })).records) {
@@ -275,6 +291,18 @@ export class Neo4jStore implements KnowledgeGraphStore {
       }
       return unique.filter((id) => stored.has(id));
     });
+  }
+
+  /** The ids whose session is stored, each Session node write-locked until the transaction ends. */
+  private async lockSessions(tx: CypherTransactionLike, ids: readonly string[]): Promise<Set<string>> {
+    const stored = new Set<string>();
+    for (const chunk of chunks(ids, this.batchSize)) {
+      for (const record of (await tx.run(cypher.LOCK_SESSIONS, { ids: chunk })).records) {
+        const r = record.toObject() as { id: string; stored: boolean };
+        if (r.stored) stored.add(r.id);
+      }
+    }
+    return stored;
   }
 
   async close(): Promise<void> {
