@@ -66,6 +66,41 @@ describe.each(adapters)('MCEWorkerService on %s', (_name, available, open) => {
       await store.close();
     }
   });
+
+  it.skipIf(!available)('settles a session deleted while its batch computes as unknown-session, storing nothing of it', async () => {
+    const store = await open();
+    // The deletion lands between the batch's read of its sessions and its flush.
+    const racing = new Proxy(store, {
+      get(target, key) {
+        if (key === 'getSessions') {
+          return async (ids: readonly string[]) => {
+            const read = await target.getSessions(ids);
+            await target.deleteSessions(['w-gone']);
+            return read;
+          };
+        }
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await using client = await MCEClient.open({ config: { ...defaultMceConfig(), metrics: { Session: ['Duration', 'LLMCallCount'], LLMCall: ['Cost'] } }, store: racing, cache: false });
+    try {
+      await store.writeSessions([copy('w-kept'), copy('w-gone')]);
+      const outcome = await new MCEWorkerService(client).processBatch([
+        { sessionId: 'w-gone', runId: 'msg-gone' },
+        { sessionId: 'w-kept', runId: 'msg-kept' },
+      ]);
+      expect(outcome.items.map((i) => [i.sessionId, i.status, i.results])).toEqual([
+        ['w-gone', 'unknown-session', 0],
+        ['w-kept', 'ok', 4],
+      ]);
+      expect([outcome.written, outcome.rejected]).toEqual([4, 4]);
+      expect(await store.queryMetricResults({ sessionIds: ['w-gone'] })).toEqual([]);
+      expect(await store.queryMetricResults({ sessionIds: ['w-kept'] })).toHaveLength(4);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe.each(adapters)('MCEWorkerService redelivery on %s', (name, available, open) => {

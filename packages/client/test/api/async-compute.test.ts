@@ -121,6 +121,20 @@ describe('asynchronous compute', () => {
     expect(stored.results).toHaveLength(4);
   });
 
+  it('a session deleted while computed: the computation fails (the synchronous form: 404) and stores nothing of it', async () => {
+    slow(200);
+    const { app, id, submit } = await withSession();
+    const body = { metrics: ['AnswerRelevancy', 'Duration'], recursive: false };
+    const accepted = await submit(body);
+    const sync = app.request(`/sessions/${id}/compute`, { method: 'POST', body: JSON.stringify(body), headers: JSON_TYPE });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // both wait on the judge
+    expect((await app.request(`/sessions/${id}`, { method: 'DELETE' })).status).toBe(204);
+    const answered = await sync;
+    expect([answered.status, await answered.json()]).toEqual([404, { error: `Session not found: ${id}` }]);
+    expect(await finished(app, accepted.id)).toEqual({ ...accepted, status: 'failed', finishedAt: expect.stringMatching(ISO), error: `Session not found: ${id}` });
+    expect(await client.store.queryMetricResults({ sessionIds: [id] })).toEqual([]);
+  });
+
   it('runs at most maxConcurrentComputations at once: the next waits queued, and they finish in order', async () => {
     slow(300);
     const { app, submit } = await withSession({ maxConcurrentComputations: 1 });
