@@ -85,15 +85,18 @@ export function splitByStoredSession(
 ): { kept: MetricResult[]; rejected: RejectedResult[] } {
   const kept: MetricResult[] = [];
   const rejected: RejectedResult[] = [];
+  // One warning per session, not per result: a deleted session may have had thousands.
+  const perSession = new Map<string, number>();
   for (const result of results) {
     if (stored.has(result.sessionId)) {
       kept.push(result);
       continue;
     }
     const message = `session "${result.sessionId}" is not stored (deleted while its results were computed?)`;
-    logger.warn({ metricResultId: result.id, sessionId: result.sessionId }, 'metric result rejected: its session is not stored');
+    perSession.set(result.sessionId, (perSession.get(result.sessionId) ?? 0) + 1);
     rejected.push({ id: result.id, reasons: [{ path: 'sessionId', message }], unstoredSession: result.sessionId });
   }
+  for (const [sessionId, count] of perSession) logger.warn({ sessionId, results: count }, 'metric results rejected: their session is not stored');
   return { kept, rejected };
 }
 
