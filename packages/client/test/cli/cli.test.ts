@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { MetricEngine, ONTOLOGY_LEVELS, SessionSchema, type OntologyLevel, type Session, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
+import { openStore } from '../../src/index.js';
 import { runCli, tempWorkspace } from './run-cli.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -458,6 +459,53 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
       [...new Set((await runCli(['compute', 'weather-001', '--metrics', 'Duration', '--no-store', '--json', ...args], ws)).json<{ sessions: SessionComputation[] }>().sessions[0]?.results.map((r) => r.level))].sort();
     expect(await levels([])).toEqual(['AgentCall', 'LLMCall', 'MASCall', 'Session', 'ToolCall']);
     expect(await levels(['--no-recursive'])).toEqual(['Session']);
+  });
+
+  it('compute leaves out, and says, a stored session deleted while the run goes on: --all goes on (exit 0), named ids fail after the others (exit 2)', async () => {
+    const ws = tempWorkspace();
+    // 150 sessions: two chunks. A plugin metric deletes sessions, as another process would, while the first is computed.
+    const sessions = Array.from({ length: 150 }, (_, i) => ({ id: `s-${String(i).padStart(3, '0')}`, startTime: 1000 * i, endTime: 1000 * i + 10 + i }));
+    writeFileSync(join(ws.dir, 'bulk.json'), JSON.stringify({ sessions }));
+    expect((await runCli(['ingest', join(ws.dir, 'bulk.json')], ws)).code).toBe(0);
+    writeFileSync(
+      join(ws.dir, 'deleter.mjs'),
+      `export default { name: 'del', description: 'd', version: '1', metrics: () => [{ metadata: { name: 'Deleter', provider: 'del', ` +
+        `levels: ['Session'], nature: 'deterministic', unit: 'x', valueRange: 'any', description: 'd', requirements: [], dependsOn: [] }, ` +
+        `compute: async (session) => { await globalThis.mceDeleteDuring?.(session.id); return { value: 1 }; } }] };\n`,
+    );
+    const config = join(ws.dir, 'deleting.yaml');
+    writeFileSync(config, 'providers: [./deleter.mjs]\nmetrics:\n  Session: [Duration, del:Deleter]\n');
+    const store = await openStore(ws.env.MCE_STORE_URL as string);
+    const deleteAt: Record<string, string[]> = {};
+    (globalThis as { mceDeleteDuring?: (id: string) => Promise<void> }).mceDeleteDuring = async (id) => {
+      if (deleteAt[id]) await store.deleteSessions(deleteAt[id]);
+    };
+    try {
+      // s-001 goes while it is computed (its results come after it), s-120 before its chunk is read.
+      deleteAt['s-001'] = ['s-001', 's-120'];
+      const all = await runCli(['--config', config, 'compute', '--all', '--json'], ws);
+      expect(all.code).toBe(0);
+      const computed = all.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId);
+      expect(computed).toEqual(sessions.map((x) => x.id).filter((id) => id !== 's-001' && id !== 's-120'));
+      expect(all.stderr).toContain('"sessions":["s-001","s-120"],"msg":"sessions deleted while the run went on: not computed"');
+      const stored = await store.queryMetricResults({ metrics: ['Duration'], limit: 1000 });
+      expect(new Set(stored.map((r) => r.result.sessionId)).size).toBe(148);
+      expect(stored.some((r) => r.result.sessionId === 's-001')).toBe(false);
+
+      // Named ids: the others are computed, stored and printed, then the run fails naming the one left out.
+      deleteAt['s-002'] = ['s-003'];
+      const named = await runCli(['--config', config, 'compute', 's-002', 's-003', 's-004', '--json'], ws);
+      expect([named.code, named.stderr.split('\n').at(-2)]).toEqual([2, 'mce: Session not found: s-003']);
+      expect(named.stderr).toContain('"sessionId":"s-003","results":2,"msg":"metric results rejected: their session is not stored"');
+      expect(named.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId)).toEqual(['s-002', 's-004']);
+      expect(await store.getMetricResults('s-003', { recursive: true })).toEqual([]);
+      // Named and missing from the start stays the usage error it was: nothing computed.
+      const missing = await runCli(['--config', config, 'compute', 's-003', 's-005', '--json'], ws);
+      expect([missing.code, missing.stdout, missing.stderr]).toEqual([2, '', 'mce: Session not found: s-003\n']);
+    } finally {
+      delete (globalThis as { mceDeleteDuring?: unknown }).mceDeleteDuring;
+      await store.close();
+    }
   });
 
   it('compute --no-store of stored sessions follows the configuration (engine.recursive: false → Session level only)', async () => {

@@ -3,10 +3,10 @@
  * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`.
  */
 import type { Command } from 'commander';
-import type { SessionComputation } from '@mce/core';
+import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '../../ingest/index.js';
 import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
-import type { MCEClient } from '../../mce-client.js';
+import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '../../store/index.js';
 import { formatComputation } from '../format.js';
 import { createProgress } from '../progress.js';
@@ -56,6 +56,8 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io, opts.workerConfig, !opts.input?.length, scratch);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
       const computations: SessionComputation[] = [];
+      // Stored sessions deleted while the run went on (by another process): said, and the others still computed.
+      const gone: string[] = [];
       const emit = (batch: SessionComputation[]) => {
         computations.push(...batch);
         if (!opts.json) for (const c of batch) io.stdout.write(`${formatComputation(c)}\n\n`);
@@ -88,7 +90,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         try {
           for (let i = 0; i < sessionIds.length; i += CHUNK) {
             const chunk = sessionIds.slice(i, i + CHUNK);
-            const batch = opts.store ? await client.computeAndStore(chunk, request) : await client.computeStored(chunk, request);
+            const batch = await computeChunk(client, chunk, request, Boolean(opts.store), gone, i > 0 || Boolean(opts.all));
             progress.increment(chunk.length);
             emit(batch);
           }
@@ -102,7 +104,41 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       const skipped = computations.reduce((n, c) => n + c.skipped.length, 0);
       log.info({ sessions: computations.length, results, failed, skipped, stored: Boolean(opts.store) }, 'computed');
       if (failed > 0) log.warn({ failed }, 'some metrics failed; their errors are in the output');
+      if (gone.length > 0) {
+        // Named on the command line, a session left uncomputed fails the run (after the others' output); under --all
+        // it was simply deleted.
+        if (!opts.all) throw new SessionNotFoundError(gone);
+        log.warn({ sessions: gone }, 'sessions deleted while the run went on: not computed');
+      }
     });
+}
+
+/**
+ * One chunk of stored sessions computed (and stored): those deleted meanwhile — before they were read, or before their
+ * results were written (the store keeps no result without its session) — go to `gone` and out of the chunk. Ids
+ * already missing in the first chunk of named sessions are the user's mistake (`deletedMeanwhile` false): thrown.
+ */
+async function computeChunk(
+  client: MCEClient,
+  ids: readonly string[],
+  request: ComputeRequest,
+  store: boolean,
+  gone: string[],
+  deletedMeanwhile: boolean,
+): Promise<SessionComputation[]> {
+  let computations: SessionComputation[];
+  try {
+    computations = await client.computeStored(ids, request);
+  } catch (error) {
+    if (!(error instanceof SessionNotFoundError) || !deletedMeanwhile) throw error;
+    gone.push(...error.sessionIds);
+    const left = ids.filter((id) => !error.sessionIds.includes(id));
+    return left.length > 0 ? computeChunk(client, left, request, store, gone, deletedMeanwhile) : [];
+  }
+  if (!store) return computations;
+  const unstored = unstoredSessionsOf(await client.writeComputations(computations));
+  gone.push(...unstored);
+  return computations.filter((c) => !unstored.includes(c.sessionId));
 }
 
 async function allSessionIds(client: MCEClient): Promise<string[]> {
