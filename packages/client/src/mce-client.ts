@@ -131,7 +131,7 @@ export class MCEClient implements AsyncDisposable {
     let plugins: MetricProvider[];
     try {
       cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
-      plugins = await loadProviders(config.providers ?? [], config.source, process.cwd(), config.providerLines);
+      plugins = await loadProviders(config.providers ?? [], config.source, config.baseDir ?? process.cwd(), config.providerLines);
     } catch (error) {
       if (options.cache === undefined) await (cache as { close?: () => unknown } | undefined)?.close?.();
       if (!options.store) await store.close();

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { parseStoreUrl } from '../store/url.js';
@@ -17,8 +18,10 @@ export type MetricSelection = Partial<Record<OntologyLevel, string[]>>;
 export type MetricOptions = Record<string, unknown>;
 
 export interface MceConfig {
-  /** The file it came from, when it came from one. */
+  /** The file it came from, when it came from one (as named: relative to `baseDir`). */
   source?: string;
+  /** The directory a relative `source` is relative to (the working directory it was loaded in); default process.cwd(). */
+  baseDir?: string;
   engine: { maxWorkers?: number; strategy?: StrategyName; recursive: boolean; metricTimeoutMs?: number };
   cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
   store: { url?: string };
@@ -275,7 +278,8 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
 export function loadMceConfig(path?: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): MceConfig {
   // An empty MCE_CONFIG (say, from an env file) means "not set", as for every other variable.
   const explicit = path ?? (env.MCE_CONFIG?.trim() || undefined);
-  const file = explicit ?? `${cwd}/mce_config.yaml`;
+  // Relative to the given working directory, which is not always the process's (`main(argv, { cwd })`).
+  const file = resolve(cwd, explicit ?? 'mce_config.yaml');
   if (!existsSync(file)) {
     if (explicit) throw new ConfigError(explicit, [{ field: '(file)', message: 'file not found' }]);
     return defaultMceConfig();
@@ -286,5 +290,5 @@ export function loadMceConfig(path?: string, env: NodeJS.ProcessEnv = process.en
   } catch (error) {
     throw new ConfigError(explicit ?? 'mce_config.yaml', [{ field: '(file)', message: (error as Error).message }]);
   }
-  return parseMceConfig(text, explicit ?? 'mce_config.yaml');
+  return { ...parseMceConfig(text, explicit ?? 'mce_config.yaml'), baseDir: cwd };
 }

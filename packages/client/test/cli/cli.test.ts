@@ -473,8 +473,8 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
         `levels: ['Session'], nature: 'deterministic', unit: 'x', valueRange: 'any', description: 'd', requirements: [], dependsOn: [] }, ` +
         `compute: async (session) => { await globalThis.mceDeleteDuring?.(session.id); return { value: 1 }; } }] };\n`,
     );
-    const config = join(ws.dir, 'deleting.yaml');
-    writeFileSync(config, 'providers: [./deleter.mjs]\nmetrics:\n  Session: [Duration, del:Deleter]\n');
+    // Found through the working directory given to main (not the process's): the plugin is beside it.
+    writeFileSync(join(ws.dir, 'mce_config.yaml'), 'providers: [./deleter.mjs]\nmetrics:\n  Session: [Duration, del:Deleter]\n');
     const store = await openStore(ws.env.MCE_STORE_URL as string);
     const deleteAt: Record<string, string[]> = {};
     (globalThis as { mceDeleteDuring?: (id: string) => Promise<void> }).mceDeleteDuring = async (id) => {
@@ -483,7 +483,7 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     try {
       // s-001 goes while it is computed (its results come after it), s-120 before its chunk is read.
       deleteAt['s-001'] = ['s-001', 's-120'];
-      const all = await runCli(['--config', config, 'compute', '--all', '--json'], ws);
+      const all = await runCli(['compute', '--all', '--json'], ws);
       expect(all.code).toBe(0);
       const computed = all.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId);
       expect(computed).toEqual(sessions.map((x) => x.id).filter((id) => id !== 's-001' && id !== 's-120'));
@@ -494,13 +494,13 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
 
       // Named ids: the others are computed, stored and printed, then the run fails naming the one left out.
       deleteAt['s-002'] = ['s-003'];
-      const named = await runCli(['--config', config, 'compute', 's-002', 's-003', 's-004', '--json'], ws);
+      const named = await runCli(['compute', 's-002', 's-003', 's-004', '--json'], ws);
       expect([named.code, named.stderr.split('\n').at(-2)]).toEqual([2, 'mce: Session not found: s-003']);
       expect(named.stderr).toContain('"sessionId":"s-003","results":2,"msg":"metric results rejected: their session is not stored"');
       expect(named.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId)).toEqual(['s-002', 's-004']);
       expect(await store.getMetricResults('s-003', { recursive: true })).toEqual([]);
       // Named and missing from the start stays the usage error it was: nothing computed.
-      const missing = await runCli(['--config', config, 'compute', 's-003', 's-005', '--json'], ws);
+      const missing = await runCli(['compute', 's-003', 's-005', '--json'], ws);
       expect([missing.code, missing.stdout, missing.stderr]).toEqual([2, '', 'mce: Session not found: s-003\n']);
     } finally {
       delete (globalThis as { mceDeleteDuring?: unknown }).mceDeleteDuring;

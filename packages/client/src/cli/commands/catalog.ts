@@ -13,7 +13,7 @@ export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
   registry.preferProvider(nativeProvider.name); // as in MCEClient
-  for (const provider of await loadProviders(config.providers, config.source, process.cwd(), config.providerLines)) registry.registerProvider(provider);
+  for (const provider of await loadProviders(config.providers, config.source, config.baseDir ?? process.cwd(), config.providerLines)) registry.registerProvider(provider);
   return registry;
 }
 
