@@ -11,7 +11,7 @@ import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
-import { Computations, ComputationsClosedError } from './computations.js';
+import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
@@ -342,6 +342,17 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     c.header('Location', `/computations/${status.id}`);
     c.header('Preference-Applied', 'respond-async');
     return c.json(status, 202);
+  });
+
+  app.get('/computations', (c) => {
+    const unknown = Object.keys(c.req.queries()).filter((param) => param !== 'status');
+    if (unknown.length > 0) throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: status)`);
+    const given = c.req.queries('status')?.flatMap((v) => v.split(',')).map((v) => v.trim());
+    const bad = given?.filter((s) => !(COMPUTATION_STATUSES as readonly string[]).includes(s));
+    if (given?.length === 0 || (bad && bad.length > 0)) {
+      throw new BadRequest(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
+    }
+    return c.json(computations.list(given && new Set(given as ComputationStatus['status'][])));
   });
 
   app.get('/computations/:id', (c) => {

@@ -29,6 +29,8 @@ export interface ComputationsOptions {
   maxFinished?: number;
 }
 
+export const COMPUTATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const satisfies ReadonlyArray<ComputationStatus['status']>;
+
 export const DEFAULT_MAX_CONCURRENT_COMPUTATIONS = 2;
 export const DEFAULT_MAX_FINISHED_COMPUTATIONS = 1000;
 
@@ -72,6 +74,13 @@ export class Computations {
 
   get(id: string): ComputationStatus | undefined {
     return this.#entries.get(id);
+  }
+
+  /** The computations known, newest submitted first; only those in one of `statuses` when given. */
+  list(statuses?: ReadonlySet<ComputationStatus['status']>): ComputationStatus[] {
+    // A Map keeps the order of first insertion (an entry updated in place keeps its place): submission order.
+    const all = [...this.#entries.values()].reverse();
+    return statuses ? all.filter((c) => statuses.has(c.status)) : all;
   }
 
   /** Computations known: queued, running and the finished ones kept. */

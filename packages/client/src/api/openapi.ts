@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
 import { createRequire } from 'node:module';
 import { MAX_UNKNOWN_FIELD_PLACES, ONTOLOGY_LEVELS } from '@mce/core';
+import { COMPUTATION_STATUSES } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
 // The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
@@ -226,6 +227,27 @@ export const OPENAPI = {
           ...withBody,
           ...common,
           503: error('the store is busy (Retry-After says when to retry), or the server is shutting down (no new asynchronous computation)'),
+        },
+      },
+    },
+    '/computations': {
+      get: {
+        operationId: 'listComputations',
+        summary: 'the asynchronous computations the server holds (queued, running, and the last finished ones), newest submitted first',
+        parameters: [
+          {
+            name: 'status',
+            in: 'query',
+            description: 'only those in these statuses (comma-separated or repeated)',
+            schema: { type: 'array', items: { enum: [...COMPUTATION_STATUSES] } },
+            style: 'form',
+            explode: true,
+          },
+        ],
+        responses: {
+          200: { description: 'their statuses', content: json({ type: 'array', items: ref('ComputationStatus') }) },
+          400: error('an unknown status or query parameter'),
+          ...common,
         },
       },
     },

@@ -150,6 +150,28 @@ describe('asynchronous compute', () => {
     expect([judge.requests.length, judge.maxConcurrent]).toEqual([2, 1]);
   });
 
+  it('lists the computations it holds, newest submitted first, by status; 400 for an unknown status or parameter', async () => {
+    slow(300);
+    const { app, submit } = await withSession({ maxConcurrentComputations: 1 });
+    const first = await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const second = await submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const listed = async (query: string) => {
+      const res = await app.request(`/computations${query}`);
+      const body = (await res.json()) as ComputationStatus[] | { error: string };
+      if (Array.isArray(body)) for (const s of body) expect([validStatus(s), validStatus.errors ?? null]).toEqual([true, null]);
+      return [res.status, Array.isArray(body) ? body.map((s) => [s.id, s.status]) : body.error];
+    };
+    expect(await listed('')).toEqual([200, [[second.id, 'queued'], [first.id, 'running']]]);
+    expect(await listed('?status=running')).toEqual([200, [[first.id, 'running']]]);
+    expect(await listed('?status=queued,running')).toEqual([200, [[second.id, 'queued'], [first.id, 'running']]]);
+    expect(await listed('?status=failed&status=queued')).toEqual([200, [[second.id, 'queued']]]);
+    expect(await listed('?status=done')).toEqual([400, 'query parameter status must name statuses: queued, running, succeeded, failed (got "done")']);
+    expect(await listed('?status=')).toEqual([400, 'query parameter status must name statuses: queued, running, succeeded, failed (got "")']);
+    expect(await listed('?limit=1')).toEqual([400, 'unknown query parameter "limit" (known: status)']);
+    await finished(app, second.id);
+    expect(await listed('?status=succeeded')).toEqual([200, [[second.id, 'succeeded'], [first.id, 'succeeded']]]);
+  });
+
   it('refuses a bad body, an unknown session or metric before the 202, and creates no computation', async () => {
     slow(0);
     const { app, computations, id } = await withSession();
