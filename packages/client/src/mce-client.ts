@@ -27,7 +27,7 @@ import {
 } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
-import { loadProviders } from './plugins/load-providers.js';
+import { loadConfiguredProviders } from './plugins/load-providers.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
@@ -131,7 +131,7 @@ export class MCEClient implements AsyncDisposable {
     let plugins: MetricProvider[];
     try {
       cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
-      plugins = await loadProviders(config.providers ?? [], config.source, config.baseDir ?? process.cwd(), config.providerLines);
+      plugins = await loadConfiguredProviders(config);
     } catch (error) {
       if (options.cache === undefined) await (cache as { close?: () => unknown } | undefined)?.close?.();
       if (!options.store) await store.close();

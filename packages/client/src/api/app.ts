@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS } from '@mce/core';
+import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS, shownId } from '@mce/core';
 import { issuesInText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
 import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
@@ -75,13 +75,17 @@ const SUMMARY_FIELDS = RESULT_QUERY_FIELDS.filter((field) => field !== 'limit' &
  */
 function resultQuery(c: Context, fields: readonly ResultQueryField[] = RESULT_QUERY_FIELDS) {
   const fieldOf = new Map(fields.map((field) => [RESULT_PARAMS[field], field]));
-  const given = c.req.queries();
-  const unknown = Object.keys(given).filter((param) => !fieldOf.has(param));
-  if (unknown.length > 0) {
-    throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${[...fieldOf.keys()].join(', ')})`);
-  }
+  const given = knownQuery(c, [...fieldOf.keys()]);
   const text = Object.fromEntries(Object.entries(given).map(([param, values]) => [fieldOf.get(param), values]));
   return parseResultQueryText(text, { label: (field) => `query parameter ${RESULT_PARAMS[field]}`, name: (field) => RESULT_PARAMS[field] });
+}
+
+/** The request's query parameters, 400 naming any the route does not know (`known`). */
+function knownQuery(c: Context, known: readonly string[]): Record<string, string[]> {
+  const given = c.req.queries();
+  const unknown = Object.keys(given).filter((param) => !known.includes(param));
+  if (unknown.length > 0) throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${known.join(', ')})`);
+  return given;
 }
 
 /** A full page may have a next one: its link (RFC 8288, as paginated APIs send it); the body stays the list. */
@@ -345,9 +349,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   });
 
   app.get('/computations', (c) => {
-    const unknown = Object.keys(c.req.queries()).filter((param) => param !== 'status');
-    if (unknown.length > 0) throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: status)`);
-    const given = c.req.queries('status')?.flatMap((v) => v.split(',')).map((v) => v.trim());
+    const given = knownQuery(c, ['status']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
     const bad = given?.filter((s) => !(COMPUTATION_STATUSES as readonly string[]).includes(s));
     if (given?.length === 0 || (bad && bad.length > 0)) {
       throw new BadRequest(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
@@ -358,8 +360,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   app.get('/computations/:id', (c) => {
     const id = c.req.param('id');
     const status = computations.get(id);
-    // Echoed up to 200 characters, as a session id is.
-    if (!status) return c.json({ error: `Computation not found: ${id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id}` }, 404);
+    if (!status) return c.json({ error: `Computation not found: ${shownId(id)}` }, 404);
     return c.json(status);
   });
 

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricProvider } from '@mce/core';
 import { z } from 'zod';
 import { nativeProvider } from '@mce/provider-native';
+import type { MceConfig } from '../config/mce-config.js';
 
 export class PluginError extends Error {
   override name = 'PluginError';
@@ -111,4 +112,9 @@ function checkMetrics(provider: MetricProvider): void {
     const which = typeof name === 'string' && name !== '' ? `metric "${name}"` : `metric #${i + 1}`;
     throw new Error(`${which}: ${issueLines(parsed.error).join('; ')}`);
   });
+}
+
+/** The `providers:` of a configuration, resolved from the directory its file was found from. */
+export function loadConfiguredProviders(config: MceConfig): Promise<MetricProvider[]> {
+  return loadProviders(config.providers ?? [], config.source, config.baseDir ?? process.cwd(), config.providerLines);
 }

@@ -39,13 +39,16 @@ export class UnknownDependencyError extends Error {
   }
 }
 
+/** An id as an error echoes it: up to 200 characters, since a 100 KB id must not come back whole in every error. */
+export function shownId(id: string): string {
+  return id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id;
+}
+
 /** Sessions asked for that the data provider does not have. */
 export class SessionNotFoundError extends Error {
   override readonly name = 'SessionNotFoundError';
   constructor(readonly sessionIds: readonly string[]) {
-    // An id is echoed up to 200 characters: a 100 KB id must not come back whole in every error.
-    const shown = sessionIds.map((id) => (id.length > 200 ? `${id.slice(0, 200)}… (${id.length} characters)` : id));
-    super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${shown.join(', ')}`);
+    super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${sessionIds.map(shownId).join(', ')}`);
   }
 }
 

@@ -4,7 +4,7 @@ import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMeta
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
 import { checkConfiguredSelection } from '../../mce-client.js';
-import { loadProviders } from '../../plugins/load-providers.js';
+import { loadConfiguredProviders } from '../../plugins/load-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
 
@@ -13,7 +13,7 @@ export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
   registry.preferProvider(nativeProvider.name); // as in MCEClient
-  for (const provider of await loadProviders(config.providers, config.source, config.baseDir ?? process.cwd(), config.providerLines)) registry.registerProvider(provider);
+  for (const provider of await loadConfiguredProviders(config)) registry.registerProvider(provider);
   return registry;
 }
 
