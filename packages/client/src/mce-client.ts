@@ -28,6 +28,7 @@ import {
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
 import { loadConfiguredProviders } from './plugins/load-providers.js';
+import { defaultLogger } from './store/logger.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
@@ -131,7 +132,7 @@ export class MCEClient implements AsyncDisposable {
     let plugins: MetricProvider[];
     try {
       cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
-      plugins = await loadConfiguredProviders(config);
+      plugins = await loadConfiguredProviders(config, (message) => (options.logger ?? defaultLogger()).warn({ event: 'provider-left-out' }, message));
     } catch (error) {
       if (options.cache === undefined) await (cache as { close?: () => unknown } | undefined)?.close?.();
       if (!options.store) await store.close();

@@ -89,6 +89,8 @@ export class MCEClientConfig {
   openaiApiKey?: string;
   evalMode?: string;
   configPath?: string;
+  /** `MCE_PROVIDER_DISCOVERY`: false leaves installed provider packages out unless `providers:` names them. */
+  providerDiscovery?: boolean;
 
   static fromEnv(env: NodeJS.ProcessEnv = process.env): MCEClientConfig {
     const c = new MCEClientConfig();
@@ -128,6 +130,7 @@ export class MCEClientConfig {
       }
     }
     c.configPath = first(env, 'MCE_CONFIG');
+    c.providerDiscovery = bool(env, 'MCE_PROVIDER_DISCOVERY');
     return c;
   }
 
@@ -139,6 +142,7 @@ export class MCEClientConfig {
     if (this.engineMetricTimeoutMs !== undefined) out.engine.metricTimeoutMs = this.engineMetricTimeoutMs;
     if (this.storeUrl !== undefined) out.store.url = this.storeUrl;
     if (typeof this.metricCache === 'boolean') out.cache.enabled = this.metricCache;
+    if (this.providerDiscovery !== undefined) out.discoverProviders = this.providerDiscovery;
     if (typeof this.metricCache === 'string') {
       out.cache.enabled = true;
       out.cache.path = this.metricCache;

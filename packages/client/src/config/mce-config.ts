@@ -29,6 +29,8 @@ export interface MceConfig {
   providers: string[];
   /** Where the file wrote each `providers` entry (for errors about loading it). */
   providerLines?: (number | undefined)[];
+  /** Load installed packages that declare an `mce.provider` (`provider_discovery`, MCE_PROVIDER_DISCOVERY; default true). */
+  discoverProviders: boolean;
   /** Metrics per scope; undefined = the default metric set. */
   metrics?: MetricSelection;
   /** Where the file wrote each selected metric: `Level:Name` → line (for errors about the selection). */
@@ -69,6 +71,7 @@ export function defaultMceConfig(): MceConfig {
     cache: { path: null, read: true, write: true, enabled: true },
     store: {},
     providers: [],
+    discoverProviders: true,
     metricOptions: {},
     worker: {},
   };
@@ -248,6 +251,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   const store = (raw.store ?? {}) as Record<string, unknown>;
   if (typeof store.url === 'string') config.store.url = store.url;
   if (Array.isArray(raw.providers)) config.providers = [...(raw.providers as string[])];
+  if (typeof raw.provider_discovery === 'boolean') config.discoverProviders = raw.provider_discovery;
   for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {
     // defineProperty: a key named `__proto__` stays a (misspelt) metric name and is reported as unknown; an
     // assignment would set the object's prototype instead, and nothing would check it.
@@ -282,7 +286,7 @@ export function loadMceConfig(path?: string, env: NodeJS.ProcessEnv = process.en
   const file = resolve(cwd, explicit ?? 'mce_config.yaml');
   if (!existsSync(file)) {
     if (explicit) throw new ConfigError(explicit, [{ field: '(file)', message: 'file not found' }]);
-    return defaultMceConfig();
+    return { ...defaultMceConfig(), baseDir: cwd };
   }
   let text: string;
   try {

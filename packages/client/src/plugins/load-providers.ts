@@ -10,6 +10,7 @@ import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricPr
 import { z } from 'zod';
 import { nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../config/mce-config.js';
+import { discoverProviderPackages } from './discover-providers.js';
 
 export class PluginError extends Error {
   override name = 'PluginError';
@@ -40,6 +41,53 @@ export function pluginSpecifier(entry: string, configFile: string | undefined, c
   return pathToFileURL(resolved).href;
 }
 
+/** The exported providers of a module; throws PluginError naming `where` and `label`. */
+async function importProviders(specifier: string, label: string, where: string): Promise<MetricProvider[]> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(specifier)) as Record<string, unknown>;
+  } catch (error) {
+    throw new PluginError(`${where}: cannot load "${label}": ${(error as Error).message}`);
+  }
+  const exported = mod.default ?? mod.provider;
+  const list = Array.isArray(exported) ? exported : [exported];
+  if (list.length === 0 || !list.every(isProvider)) {
+    throw new PluginError(`${where}: "${label}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
+  }
+  return list;
+}
+
+/**
+ * Checks each provider's metrics and registers them beside those before (a clash of names is the newcomer's fault).
+ * All are checked before any is registered, so that a module refused is refused whole.
+ */
+function admit(registry: MetricRegistry, list: readonly MetricProvider[], label: string, where: string): void {
+  const fail = (provider: MetricProvider, error: unknown) =>
+    new PluginError(`${where}: "${label}" (provider "${provider.name}"): ${(error as Error).message}`);
+  for (const provider of list) {
+    try {
+      checkMetrics(provider);
+    } catch (error) {
+      throw fail(provider, error);
+    }
+    if (registry.getProvider(provider.name)) throw fail(provider, new Error(`Provider "${provider.name}" is already registered`));
+  }
+  for (const provider of list) {
+    try {
+      registry.registerProvider(provider);
+    } catch (error) {
+      throw fail(provider, error);
+    }
+  }
+}
+
+/** A registry holding what the engine registers first: the built-in catalog. */
+function builtInRegistry(): MetricRegistry {
+  const registry = new MetricRegistry();
+  registry.registerProvider(nativeProvider);
+  return registry;
+}
+
 /**
  * Loads the `providers:` entries. `lines`: where the config file writes each entry, so that a problem is reported at
  * `file:line` (as every other problem of the file is).
@@ -49,34 +97,14 @@ export async function loadProviders(
   configFile: string | undefined,
   cwd = process.cwd(),
   lines: readonly (number | undefined)[] = [],
+  registry = builtInRegistry(),
 ): Promise<MetricProvider[]> {
   const providers: MetricProvider[] = [];
-  // Checked as the engine will register them, next to the built-in catalog, so that a problem names its plugin.
-  const registry = new MetricRegistry();
-  registry.registerProvider(nativeProvider);
   for (const [i, entry] of entries.entries()) {
     const line = lines[i];
     const where = configFile ? `${configFile}${line === undefined ? '' : `:${line}`}: providers` : 'providers';
-    let mod: Record<string, unknown>;
-    const specifier = pluginSpecifier(entry, configFile, cwd, where);
-    try {
-      mod = (await import(specifier)) as Record<string, unknown>;
-    } catch (error) {
-      throw new PluginError(`${where}: cannot load "${entry}": ${(error as Error).message}`);
-    }
-    const exported = mod.default ?? mod.provider;
-    const list = Array.isArray(exported) ? exported : [exported];
-    if (list.length === 0 || !list.every(isProvider)) {
-      throw new PluginError(`${where}: "${entry}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
-    }
-    for (const provider of list) {
-      try {
-        checkMetrics(provider);
-        registry.registerProvider(provider);
-      } catch (error) {
-        throw new PluginError(`${where}: "${entry}" (provider "${provider.name}"): ${(error as Error).message}`);
-      }
-    }
+    const list = await importProviders(pluginSpecifier(entry, configFile, cwd, where), entry, where);
+    admit(registry, list, entry, where);
     providers.push(...list);
   }
   return providers;
@@ -114,7 +142,52 @@ function checkMetrics(provider: MetricProvider): void {
   });
 }
 
-/** The `providers:` of a configuration, resolved from the directory its file was found from. */
-export function loadConfiguredProviders(config: MceConfig): Promise<MetricProvider[]> {
-  return loadProviders(config.providers ?? [], config.source, config.baseDir ?? process.cwd(), config.providerLines);
+/** Where a provider came from (`mce provider list` shows it). */
+export type ProviderOrigin =
+  | { kind: 'built-in' }
+  | { kind: 'config'; entry: string }
+  | { kind: 'discovered'; package: string; version: string; dir: string };
+
+export interface LoadedProvider {
+  provider: MetricProvider;
+  origin: ProviderOrigin;
+}
+
+/**
+ * The `providers:` of a configuration (resolved from the directory its file was found from; a problem is fatal, the
+ * user asked for it), then the installed provider packages discovery finds unless `provider_discovery: false`
+ * (a broken one is passed to `onProblem` by name and left out: it must not stop the others).
+ */
+export async function loadProviderSet(config: MceConfig, onProblem: (message: string) => void = () => {}): Promise<LoadedProvider[]> {
+  const registry = builtInRegistry();
+  const loaded: LoadedProvider[] = [];
+  const configured = config.providers ?? [];
+  const cwd = config.baseDir ?? process.cwd();
+  const configuredSpecifiers = new Set<string>();
+  for (const [i, entry] of configured.entries()) {
+    const list = await loadProviders([entry], config.source, cwd, [config.providerLines?.[i]], registry);
+    configuredSpecifiers.add(pluginSpecifier(entry, config.source, cwd)); // resolved once already: cannot throw now
+    loaded.push(...list.map((provider) => ({ provider, origin: { kind: 'config' as const, entry } })));
+  }
+  if (config.discoverProviders === false) return loaded;
+  const { packages, problems } = discoverProviderPackages(cwd);
+  for (const p of problems) onProblem(`provider package "${p.package}" (${p.dir}) is left out: ${p.message}`);
+  for (const pkg of packages) {
+    if (configuredSpecifiers.has(pkg.specifier)) continue; // named in the config too: loaded once, as configured
+    const where = `provider package "${pkg.name}" (${pkg.dir})`;
+    try {
+      const list = await importProviders(pkg.specifier, pkg.name, where);
+      admit(registry, list, pkg.name, where);
+      const origin = { kind: 'discovered' as const, package: pkg.name, version: pkg.version, dir: pkg.dir };
+      loaded.push(...list.map((provider) => ({ provider, origin })));
+    } catch (error) {
+      onProblem(`${(error as Error).message} — it is left out`);
+    }
+  }
+  return loaded;
+}
+
+/** The providers of `loadProviderSet`, without their origins. */
+export async function loadConfiguredProviders(config: MceConfig, onProblem?: (message: string) => void): Promise<MetricProvider[]> {
+  return (await loadProviderSet(config, onProblem)).map((l) => l.provider);
 }

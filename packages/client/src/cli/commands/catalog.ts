@@ -4,17 +4,29 @@ import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMeta
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
 import { checkConfiguredSelection } from '../../mce-client.js';
-import { loadConfiguredProviders } from '../../plugins/load-providers.js';
+import { loadProviderSet, type LoadedProvider, type ProviderOrigin } from '../../plugins/load-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
 
-/** The native provider and the plugins the configuration names. */
-export async function catalogRegistry(config: MceConfig): Promise<MetricRegistry> {
+/** The native provider, the plugins the configuration names and the provider packages discovered, with their origins. */
+async function catalogProviders(config: MceConfig, io: CliIO): Promise<{ registry: MetricRegistry; loaded: LoadedProvider[] }> {
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
   registry.preferProvider(nativeProvider.name); // as in MCEClient
-  for (const provider of await loadConfiguredProviders(config)) registry.registerProvider(provider);
-  return registry;
+  const loaded = await loadProviderSet(config, (message) => io.stderr.write(`mce: warning: ${message}\n`));
+  for (const { provider } of loaded) registry.registerProvider(provider);
+  return { registry, loaded: [{ provider: nativeProvider, origin: { kind: 'built-in' } }, ...loaded] };
+}
+
+export async function catalogRegistry(config: MceConfig, io: CliIO): Promise<MetricRegistry> {
+  return (await catalogProviders(config, io)).registry;
+}
+
+/** Where a provider came from, for people. */
+function originText(origin: ProviderOrigin): string {
+  if (origin.kind === 'built-in') return 'built-in';
+  if (origin.kind === 'config') return `config: ${origin.entry}`;
+  return `installed: ${origin.package}@${origin.version}`;
 }
 
 function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
@@ -46,7 +58,7 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .option('--json', 'JSON output')
     .action(async (opts: { provider?: string; all?: boolean; abstract?: boolean; json?: boolean }, cmd: Command) => {
       const config = resolveConfig(cmd, io);
-      const registry = await catalogRegistry(config);
+      const registry = await catalogRegistry(config, io);
       // The configuration is checked as a run would check it: a misspelt metric must not just drop out of the list.
       checkConfiguredSelection(config, new MetricEngine({}, registry));
       const provider = opts.provider === 'native' ? 'mce' : opts.provider;
@@ -90,7 +102,7 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .description('one metric: levels, nature, unit, range, inputs, dependencies')
     .option('--json', 'JSON output')
     .action(async (name: string, opts: { json?: boolean }, cmd: Command) => {
-      const registry = await catalogRegistry(resolveConfig(cmd, io));
+      const registry = await catalogRegistry(resolveConfig(cmd, io), io);
       let entry: ReturnType<MetricRegistry['get']>;
       try {
         entry = registry.get(name);
@@ -123,11 +135,14 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
     .command('provider')
     .description('metric providers')
     .command('list')
-    .description('registered metric providers')
+    .description('registered metric providers: built in, named in the config, or installed packages found by discovery')
     .option('--json', 'JSON output')
     .action(async (opts: { json?: boolean }, cmd: Command) => {
-      const providers = (await catalogRegistry(resolveConfig(cmd, io))).listProviders();
+      const { registry, loaded } = await catalogProviders(resolveConfig(cmd, io), io);
+      const origins = new Map(loaded.map((l) => [l.provider.name, l.origin]));
+      const providers = registry.listProviders().map((p) => ({ ...p, origin: origins.get(p.name) as ProviderOrigin }));
       if (opts.json) return writeJson(io, providers);
-      io.stdout.write(`${table(['Provider', 'Version', 'Metrics', 'Description'], providers.map((p) => [p.name, p.version, String(p.metrics.length), p.description]))}\n`);
+      const rows = providers.map((p) => [p.name, p.version, String(p.metrics.length), originText(p.origin), p.description]);
+      io.stdout.write(`${table(['Provider', 'Version', 'Metrics', 'From', 'Description'], rows)}\n`);
     });
 }

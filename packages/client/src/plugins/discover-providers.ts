@@ -1,0 +1,134 @@
+/**
+ * Provider packages found without configuration: every installed package whose package.json declares an `mce`
+ * field naming its provider module, as Python's entry-points group does for the seed's engine:
+ *
+ *   "mce": { "provider": "./dist/provider.js" }   (a path inside the package)
+ *   "mce": { "provider": true }                  (the package's own entry point)
+ *
+ * The `node_modules` folders searched are those Node would resolve from: the project's (the configuration's
+ * directory and its parents) and mce's own installation (a global install, or a provider installed beside it).
+ */
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** An installed package that says it is an mce provider. */
+export interface ProviderPackage {
+  name: string;
+  version: string;
+  /** The package's folder (its real path). */
+  dir: string;
+  /** The module to import, as a file URL. */
+  specifier: string;
+}
+
+/** What made a package unusable, by name (a broken plugin does not stop the others). */
+export interface DiscoveryProblem {
+  package: string;
+  dir: string;
+  message: string;
+}
+
+/** The `node_modules` folders from `start` up to the root. */
+function nodeModulesChain(start: string): string[] {
+  const dirs: string[] = [];
+  for (let dir = resolve(start); ; dir = dirname(dir)) {
+    if (!dir.endsWith(`${sep}node_modules`)) dirs.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) return dirs;
+  }
+}
+
+/** The package folders directly in one `node_modules` (scoped ones one level down). */
+function packageDirs(nodeModules: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(nodeModules);
+  } catch {
+    return [];
+  }
+  return names.flatMap((name) => {
+    if (name.startsWith('.')) return [];
+    if (!name.startsWith('@')) return [join(nodeModules, name)];
+    try {
+      return readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner));
+    } catch {
+      return [];
+    }
+  });
+}
+
+type Manifest = { name?: unknown; version?: unknown; mce?: unknown };
+
+function readManifest(dir: string): Manifest | undefined {
+  const file = join(dir, 'package.json');
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+}
+
+/** The module a manifest's `mce.provider` names; throws with what is wrong. */
+function providerModule(dir: string, manifest: Manifest): string {
+  const field = (manifest.mce as { provider?: unknown }).provider;
+  if (field === true) {
+    return pathToFileURL(createRequire(join(dir, 'package.json')).resolve(dir)).href;
+  }
+  if (typeof field !== 'string' || field === '') {
+    throw new Error('package.json "mce.provider" must be a path inside the package or true');
+  }
+  const file = resolve(dir, field);
+  if (file !== dir && !file.startsWith(`${dir}${sep}`)) throw new Error(`package.json "mce.provider" (${field}) leaves the package`);
+  return pathToFileURL(file).href;
+}
+
+/** One folder: a provider package, a problem, or nothing (no `mce` field). */
+function inspect(dir: string): ProviderPackage | DiscoveryProblem | undefined {
+  let manifest: Manifest | undefined;
+  try {
+    manifest = readManifest(dir);
+  } catch (error) {
+    return { package: dir.split(sep).slice(-2).join('/'), dir, message: `unreadable package.json: ${(error as Error).message}` };
+  }
+  if (!manifest || manifest.mce === undefined || manifest.mce === null || typeof manifest.mce !== 'object') return undefined;
+  if (!('provider' in manifest.mce)) return undefined;
+  const name = typeof manifest.name === 'string' ? manifest.name : dir;
+  try {
+    return { name, version: typeof manifest.version === 'string' ? manifest.version : '0.0.0', dir, specifier: providerModule(dir, manifest) };
+  } catch (error) {
+    return { package: name, dir, message: (error as Error).message };
+  }
+}
+
+/** mce's own installation: where `@mce/client` is. */
+const OWN_DIR = dirname(fileURLToPath(import.meta.url));
+
+/**
+ * The provider packages installed where `projectDir` and mce itself resolve packages from, nearest first; a package
+ * seen twice (hoisted, or symlinked by a workspace) is listed once.
+ */
+export function discoverProviderPackages(projectDir: string): { packages: ProviderPackage[]; problems: DiscoveryProblem[] } {
+  const packages: ProviderPackage[] = [];
+  const problems: DiscoveryProblem[] = [];
+  const seenDirs = new Set<string>();
+  const seenNames = new Set<string>();
+  for (const nodeModules of [...nodeModulesChain(projectDir), ...nodeModulesChain(OWN_DIR)]) {
+    for (const candidate of packageDirs(nodeModules)) {
+      let dir: string;
+      try {
+        dir = realpathSync(candidate);
+      } catch {
+        continue; // a dangling link
+      }
+      if (seenDirs.has(dir)) continue;
+      seenDirs.add(dir);
+      const found = inspect(dir);
+      if (!found) continue;
+      if ('message' in found) problems.push(found);
+      else if (!seenNames.has(found.name)) {
+        // The nearest copy of a package wins, as Node's resolution would pick it.
+        seenNames.add(found.name);
+        packages.push(found);
+      }
+    }
+  }
+  return { packages, problems };
+}
