@@ -89,6 +89,9 @@ export function storeDataProvider(store: KnowledgeGraphStore): DataProvider {
   return { retrieve: (id) => store.getSession(id), fetch, fetchBatch: fetch };
 }
 
+/** Only `MCEClient.open` has it: the constructor refuses to be called directly. */
+const OPENING: unique symbol = Symbol('MCEClient.open');
+
 export class MCEClient implements AsyncDisposable {
   readonly engine: MetricEngine;
   readonly config: MceConfig;
@@ -97,7 +100,18 @@ export class MCEClient implements AsyncDisposable {
   readonly #cache: CacheManager | undefined;
   #closed = false;
 
-  private constructor(config: MceConfig, store: KnowledgeGraphStore, ownsStore: boolean, providers: readonly MetricProvider[], cache: CacheManager | undefined) {
+  private constructor(
+    opening: typeof OPENING,
+    config: MceConfig,
+    store: KnowledgeGraphStore,
+    ownsStore: boolean,
+    providers: readonly MetricProvider[],
+    cache: CacheManager | undefined,
+  ) {
+    // The seed's Python façade is built with `MCEClient()`; here opening a store is asynchronous, so say where to go.
+    if (opening !== OPENING) {
+      throw new TypeError('MCEClient has no public constructor: use `const client = await MCEClient.open(options)` (it opens the store and loads the providers)');
+    }
     this.config = config;
     this.#store = store;
     this.#ownsStore = ownsStore;
@@ -138,7 +152,7 @@ export class MCEClient implements AsyncDisposable {
       if (!options.store) await store.close();
       throw error;
     }
-    const client = new MCEClient(config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
+    const client = new MCEClient(OPENING, config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
     try {
       checkConfiguredSelection(client.config, client.engine);
     } catch (error) {

@@ -15,6 +15,13 @@ const callScore: Metric = {
 };
 const acme: MetricProvider = { name: 'acme', description: 'test', version: '1.0.0', metrics: () => [callScore] };
 
+describe('MCEClient construction', () => {
+  it('refuses `new MCEClient()` (the seed\'s Python spelling) with the way to open one', () => {
+    const Client = MCEClient as unknown as new () => MCEClient;
+    expect(() => new Client()).toThrow('MCEClient has no public constructor: use `const client = await MCEClient.open(options)`');
+  });
+});
+
 describe('getMetrics by name', () => {
   it('finds results stored at the calls of a metric no longer registered, at any level asked; a name nobody has is an error', async () => {
     const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-get-')), 'kg.db')}`;

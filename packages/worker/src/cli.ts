@@ -11,19 +11,21 @@ import { WorkerConfigError, workerConfigFrom } from './config.js';
 import { createLogger } from './logger.js';
 import { runWorker } from './run-worker.js';
 
-const USAGE = `usage: mce-worker [--config FILE] [--env-file FILE] [--log-level LEVEL]
+const USAGE = `usage: mce-worker [--config FILE | --worker-config FILE] [--env-file FILE] [--log-level LEVEL]
 
 Consumes the worker queue (mce_config.yaml "worker:" section, MCE_WORKER_* and MCE_AMQP_URL / RABBITMQ_URL),
 computes each session with the configured metrics and writes the results to the configured store.
 `;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let values: { config?: string; 'env-file'?: string; 'log-level'?: string; help?: boolean };
+  let values: { config?: string; 'worker-config'?: string; 'env-file'?: string; 'log-level'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         config: { type: 'string', short: 'c' },
+        // The seed's spelling (as `mce compute --worker-config`): the same file.
+        'worker-config': { type: 'string' },
         'env-file': { type: 'string' },
         'log-level': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -33,6 +35,11 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stderr.write(`mce-worker: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
+  if (values.config !== undefined && values['worker-config'] !== undefined && values.config !== values['worker-config']) {
+    process.stderr.write(`mce-worker: --config and --worker-config name different files; give one\n${USAGE}`);
+    return 2;
+  }
+  const configFile = values.config ?? values['worker-config'];
   if (values.help) {
     process.stdout.write(USAGE);
     return 0;
@@ -59,7 +66,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   let client: MCEClient;
   let workerConfig: ReturnType<typeof workerConfigFrom>;
   try {
-    const config = MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(values.config, env));
+    const config = MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(configFile, env));
     workerConfig = workerConfigFrom(config.worker, env);
     client = await MCEClient.open({ config, env, logger: log });
   } catch (error) {

@@ -20,6 +20,13 @@ describe('mce-worker configuration errors', () => {
     stderr.length = 0;
     expect(await main(['--config', config], env)).toBe(2);
     expect(stderr.join('')).toContain(`${config}:2: metrics.Session: Unknown metric "NoSuchMetric" selected at Session`);
+    // The seed's spelling names the same file; two different files are refused.
+    stderr.length = 0;
+    expect(await main(['--worker-config', config], env)).toBe(2);
+    expect(stderr.join('')).toContain(`${config}:2: metrics.Session: Unknown metric "NoSuchMetric" selected at Session`);
+    stderr.length = 0;
+    expect(await main(['--config', config, '--worker-config', join(dir, 'other.yaml')], env)).toBe(2);
+    expect(stderr.join('')).toMatch(/^mce-worker: --config and --worker-config name different files; give one\n/);
   });
 
   it('exits 2 naming an unknown log level, from the option or the variable', async () => {
