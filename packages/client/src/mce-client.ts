@@ -72,6 +72,23 @@ export interface ComputeRequest {
   runId?: string;
 }
 
+export interface GetMetricsOptions {
+  /** Metric names or `provider:name`; default every stored result. */
+  metricIds?: readonly string[];
+  /** The session's calls' results too (default false: the session's own). */
+  recursive?: boolean;
+  /**
+   * A registered metric of `metricIds` with no stored result for the session is computed now (default true; false:
+   * stored results only, as `mce kg metric get` and the REST API read them). Its results are returned after the
+   * stored ones; failed and skipped ones are not results, `onComputed` has them.
+   */
+  computeMissing?: boolean;
+  /** Store what was computed now (default false: only returned). */
+  store?: boolean;
+  /** Told of each computation made for missing metrics, and whether it was stored: how a caller learns it happened. */
+  onComputed?: (computation: SessionComputation, stored: boolean) => void;
+}
+
 export interface IngestSummary {
   sessionIds: string[];
   /** Calls (ontology elements: MAS, agent, task, LLM and tool calls) read; spans that are no call are not counted. */
@@ -237,7 +254,7 @@ export class MCEClient implements AsyncDisposable {
   }
 
   /** Stored results of a session (its own; with `recursive`, its calls' too), newest first. */
-  async getMetrics(sessionId: string, options: { metricIds?: readonly string[]; recursive?: boolean } = {}): Promise<ResultRecord[]> {
+  async getMetrics(sessionId: string, options: GetMetricsOptions = {}): Promise<ResultRecord[]> {
     // An unknown session, or a metric name neither registered nor stored for the session (at any level), is an error,
     // not an empty answer.
     if ((await this.#store.sessionExists([sessionId])).size === 0) throw new SessionNotFoundError([sessionId]);
@@ -262,7 +279,19 @@ export class MCEClient implements AsyncDisposable {
       unknown = unknown.filter((w) => !anywhere.some((r) => matches(w, r)));
     }
     if (unknown.length > 0) throw this.#unknownMetrics(unknown.map(({ id }) => id));
-    return records.filter((r) => wanted.some((w) => matches(w, r)));
+    const found = records.filter((r) => wanted.some((w) => matches(w, r)));
+    if (options.computeMissing === false) return found;
+    // As the seed's façade is used: a registered metric asked for and never stored for the session is computed now.
+    const missing = wanted.filter((w) => {
+      const entry = this.engine.registry.find(w.id);
+      return entry && !found.some((r) => matches(w, r)) && (options.recursive || entry.metric.metadata.levels.includes('Session'));
+    });
+    if (missing.length === 0) return found;
+    const [computation] = await this.computeStored(sessionId, { metrics: missing.map((w) => w.id), recursive: options.recursive ?? false });
+    if (!computation) return found; // deleted meanwhile: what was stored is all there is
+    if (options.store) await this.storeComputations([computation]);
+    options.onComputed?.(computation, options.store === true);
+    return [...found, ...computation.results.filter((r) => missing.some((w) => matches(w, r)))];
   }
 
   /**

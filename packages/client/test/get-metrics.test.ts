@@ -22,6 +22,35 @@ describe('MCEClient construction', () => {
   });
 });
 
+describe('getMetrics of metrics never stored for the session', () => {
+  it('computes them, returns them after the stored ones, and stores them only when asked', async () => {
+    const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-get-')), 'kg.db')}`;
+    const [session] = (await readSessions(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url).pathname)).sessions;
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(url), cache: false });
+    try {
+      await client.store.writeSessions([session!]);
+      await client.computeAndStore(session!.id, { metrics: ['Duration'], recursive: false });
+      const told: [string[], boolean][] = [];
+      const onComputed = (c: { results: { name: string }[] }, stored: boolean) => told.push([c.results.map((r) => r.name), stored]);
+      const got = await client.getMetrics(session!.id, { metricIds: ['Duration', 'LLMCallCount'], onComputed });
+      expect(got.map((r) => [r.name, r.result])).toEqual([['Duration', 4200], ['LLMCallCount', 2]]);
+      expect(told).toEqual([[['LLMCallCount'], false]]);
+      // Not stored: asked again, it is computed again; stored only stored results are read.
+      expect((await client.getMetrics(session!.id, { metricIds: ['LLMCallCount'], computeMissing: false })).map((r) => r.name)).toEqual([]);
+      await client.getMetrics(session!.id, { metricIds: ['LLMCallCount'], store: true, onComputed });
+      expect(told[1]).toEqual([['LLMCallCount'], true]);
+      const stored = await client.getMetrics(session!.id, { metricIds: ['LLMCallCount'], computeMissing: false });
+      expect(stored.map((r) => [r.name, r.result])).toEqual([['LLMCallCount', 2]]);
+      expect(told).toHaveLength(2); // stored now: nothing computed again
+      await client.getMetrics(session!.id, { metricIds: ['LLMCallCount'], onComputed });
+      expect(told).toHaveLength(2);
+    } finally {
+      await client.store.close();
+      await client.close();
+    }
+  });
+});
+
 describe('getMetrics by name', () => {
   it('finds results stored at the calls of a metric no longer registered, at any level asked; a name nobody has is an error', async () => {
     const url = `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-get-')), 'kg.db')}`;

@@ -371,7 +371,9 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
       throw new BadRequest(`query parameter recursive must be true or false (got "${recursive}")`);
     }
     const id = c.req.param('id');
-    const results = await client.getMetrics(id, { // an unknown session is a SessionNotFoundError (404)
+    // Stored results only (compute is POST …/compute); an unknown session is a SessionNotFoundError (404).
+    const results = await client.getMetrics(id, {
+      computeMissing: false,
       recursive: recursive === 'true',
       ...(metricIds ? { metricIds } : {}),
     });

@@ -85,7 +85,7 @@ export function registerKgCommands(program: Command, io: CliIO): void {
     .action(async (sessionId: string, opts: { recursive?: boolean; metrics?: string; json?: boolean }, cmd: Command) => {
       await using client = await openClient(cmd, io, undefined, true);
       const metricIds = parseList(opts.metrics);
-      const results = await client.getMetrics(sessionId, { recursive: Boolean(opts.recursive), ...(metricIds ? { metricIds } : {}) });
+      const results = await client.getMetrics(sessionId, { computeMissing: false, recursive: Boolean(opts.recursive), ...(metricIds ? { metricIds } : {}) });
       const computation: SessionComputation = { sessionId, results, failed: [], skipped: [] };
       if (opts.json) return writeJson(io, { sessions: [computation] });
       io.stdout.write(`${formatComputation(computation)}\n`);
