@@ -27,7 +27,7 @@ import {
 } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
-import { loadConfiguredProviders } from './plugins/load-providers.js';
+import { loadProviderSet } from './plugins/load-providers.js';
 import { defaultLogger } from './store/logger.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
@@ -61,7 +61,13 @@ export interface MCEClientOptions {
   providers?: readonly MetricProvider[];
   /** A record/replay cache; default: the `cache:` section (SQLite file); false: none. */
   cache?: CacheManager | false;
-  logger?: StoreLogger;
+  /** Warnings (rejected results, providers left out) and, at debug level, what the client loaded and computed. */
+  logger?: ClientLogger;
+}
+
+/** pino-compatible; `debug` is optional (a StoreLogger will do). */
+export interface ClientLogger extends StoreLogger {
+  debug?(details: object, message: string): void;
 }
 
 export interface ComputeRequest {
@@ -115,6 +121,7 @@ export class MCEClient implements AsyncDisposable {
   readonly #store: KnowledgeGraphStore;
   readonly #ownsStore: boolean;
   readonly #cache: CacheManager | undefined;
+  readonly #log: ClientLogger | undefined;
   #closed = false;
 
   private constructor(
@@ -124,12 +131,14 @@ export class MCEClient implements AsyncDisposable {
     ownsStore: boolean,
     providers: readonly MetricProvider[],
     cache: CacheManager | undefined,
+    log: ClientLogger | undefined,
   ) {
     // The seed's Python façade is built with `MCEClient()`; here opening a store is asynchronous, so say where to go.
     if (opening !== OPENING) {
       throw new TypeError('MCEClient has no public constructor: use `const client = await MCEClient.open(options)` (it opens the store and loads the providers)');
     }
     this.config = config;
+    this.#log = log;
     this.#store = store;
     this.#ownsStore = ownsStore;
     this.#cache = cache;
@@ -161,15 +170,21 @@ export class MCEClient implements AsyncDisposable {
     }
     let cache: CacheManager | undefined;
     let plugins: MetricProvider[];
+    const log = options.logger;
     try {
       cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
-      plugins = await loadConfiguredProviders(config, (message) => (options.logger ?? defaultLogger()).warn({ event: 'provider-left-out' }, message));
+      const loaded = await loadProviderSet(config, (message) => (log ?? defaultLogger()).warn({ event: 'provider-left-out' }, message));
+      plugins = loaded.map((l) => l.provider);
+      log?.debug?.(
+        { config: config.source ?? null, store: store.kind, cache: cache ? (config.cache.path ?? '.mce/cache.db') : null, providers: loaded.map((l) => ({ name: l.provider.name, version: l.provider.version, origin: l.origin })) },
+        'client opened',
+      );
     } catch (error) {
       if (options.cache === undefined) await (cache as { close?: () => unknown } | undefined)?.close?.();
       if (!options.store) await store.close();
       throw error;
     }
-    const client = new MCEClient(OPENING, config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache);
+    const client = new MCEClient(OPENING, config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache, log);
     try {
       checkConfiguredSelection(client.config, client.engine);
     } catch (error) {
@@ -206,14 +221,29 @@ export class MCEClient implements AsyncDisposable {
   }
 
   /** Compute sessions already in memory (files), without storing anything. */
-  compute(sessions: readonly Session[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
-    return this.engine.computeLoadedSessions(sessions, this.#computeOptions(request));
+  async compute(sessions: readonly Session[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+    const started = performance.now();
+    const computations = await this.engine.computeLoadedSessions(sessions, this.#computeOptions(request));
+    this.#logComputed(computations, started);
+    return computations;
   }
 
   /** Compute stored sessions, without storing the results. Unknown ids → SessionNotFoundError. */
-  computeStored(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+  async computeStored(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
     const ids = typeof sessionIds === 'string' ? [sessionIds] : sessionIds;
-    return this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
+    const started = performance.now();
+    const computations = await this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
+    this.#logComputed(computations, started);
+    return computations;
+  }
+
+  /** At debug level, one line per session computed: its counts and the batch's time. */
+  #logComputed(computations: readonly SessionComputation[], started: number): void {
+    if (!this.#log?.debug) return;
+    const ms = Math.round(performance.now() - started);
+    for (const c of computations) {
+      this.#log.debug({ session: c.sessionId, results: c.results.length, failed: c.failed.length, skipped: c.skipped.length, batchMs: ms }, 'session computed');
+    }
   }
 
   /**
