@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * Start-up benchmark: the wall time of whole `mce` processes against a bare `node -e 0` measured in the same run,
+ * taking turns (one of each per round) so that a change in the machine's speed hits every command alike. Prints the
+ * median and best of each, and the median's ratio to the bare Node's median. Targets (the package family issue):
+ * `mce --version` ≤ 2×, `mce metric list` ≤ 3×, `mce compute --input <one small session> --no-store` ≤ 5×.
+ *
+ *   npm run build && node bench/startup/run.mjs [--rounds 15]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { machineLine } from '../lib/machine.mjs';
+
+const { values: args } = parseArgs({ options: { rounds: { type: 'string', default: '15' } } });
+const rounds = Number(args.rounds);
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const mce = join(repo, 'packages/client/bin/mce.js');
+const session = join(repo, 'examples/sessions/single-agent-tool.json');
+// A working directory of its own: no mce_config.yaml, a store and cache nobody else uses.
+const dir = mkdtempSync(join(tmpdir(), 'mce-startup-'));
+const env = { ...process.env, MCE_STORE_URL: `sqlite:${join(dir, 'mce.db')}`, MCE_METRIC_CACHE: 'none', MCE_CONFIG_HOME: join(dir, 'home') };
+
+const commands = [
+  { name: 'node -e 0', argv: ['-e', '0'], target: undefined },
+  { name: 'mce --version', argv: [mce, '--version'], target: 2 },
+  { name: 'mce metric list', argv: [mce, 'metric', 'list'], target: 3 },
+  { name: 'mce compute --input <1 session> --no-store', argv: [mce, 'compute', '--input', session, '--no-store'], target: 5 },
+];
+
+function timeOnce(argv) {
+  const start = process.hrtime.bigint();
+  const run = spawnSync(process.execPath, argv, { cwd: dir, env, encoding: 'utf8' });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (run.status !== 0) throw new Error(`${argv.join(' ')} exited ${run.status}: ${run.stderr}`);
+  return ms;
+}
+
+console.log(machineLine());
+const times = commands.map(() => []);
+for (const c of commands) timeOnce(c.argv); // warm the file cache
+for (let r = 0; r < rounds; r++) commands.forEach((c, i) => times[i].push(timeOnce(c.argv)));
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const floor = median(times[0]);
+console.log(`${rounds} rounds, taking turns`);
+for (const [i, c] of commands.entries()) {
+  const m = median(times[i]);
+  const ratio = m / floor;
+  const verdict = c.target === undefined ? '' : `  target ≤ ${c.target}× ${ratio <= c.target ? 'met' : 'MISSED'}`;
+  console.log(`${c.name.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms  best ${Math.min(...times[i]).toFixed(0).padStart(5)} ms  ${ratio.toFixed(2)}×${verdict}`);
+}
