@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { pino, type Logger } from 'pino';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
-import { MCEClient } from '../mce-client.js';
+import type { MCEClient } from '../mce-client.js';
 import { parseStoreUrl } from '../store/url.js';
 import type { KnowledgeGraphStore } from '../store/types.js';
 import { parseTimeText } from '../store/rows.js';
@@ -19,10 +19,9 @@ export interface CliIO {
   exitNow?: (code: number) => never;
 }
 
-/** Bad usage or input: exit code 2, message only. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+import { UsageError } from './usage-error.js';
+
+export { UsageError };
 
 export interface GlobalOptions {
   debug?: boolean;
@@ -70,6 +69,7 @@ export function timeOption(value: string, option: string): number {
 /** The client of a command; `reads`: the command only reads the store, which must then exist (a typo is no new store). */
 export async function openClient(cmd: Command, io: CliIO, configPath?: string, reads = false, store?: KnowledgeGraphStore): Promise<MCEClient> {
   const config = resolveConfig(cmd, io, configPath);
+  const { MCEClient } = await import('../mce-client.js'); // the stores and the engine: only for commands that open a client
   return MCEClient.open({ config, env: io.env, logger: logger(cmd, io), ...(reads ? { existingStore: true } : {}), ...(store ? { store } : {}) });
 }
 

@@ -2,32 +2,53 @@
  * The `mce` command line. `main(argv, io)` returns the exit code: 0 when the run completed (metric failures are
  * data), 1 for a runtime failure (store unreachable, …), 2 for bad input or usage (the message names the file,
  * line, field or option).
+ *
+ * A command's code (and with it the store drivers, the judge's HTTP client, the REST server) is loaded only when that
+ * command runs: `mce --version` loads none of it, `mce metric list` no store (see bench/startup).
  */
 import { Command, CommanderError } from 'commander';
-import { config as loadDotenv } from 'dotenv';
 import { existsSync } from 'node:fs';
-import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
-import { ConfigError, EnvError } from '../config/index.js';
-import { IngestError } from '../ingest/index.js';
-import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
-import { ResultQueryTextError } from '../store/result-query-text.js';
-import { PluginError } from '../plugins/load-providers.js';
-import { registerCatalogCommands } from './commands/catalog.js';
-import { registerComputeCommand } from './commands/compute.js';
-import { registerEvalModeCommand } from './commands/eval-mode.js';
-import { registerIngestCommands } from './commands/ingest.js';
-import { registerKgCommands } from './commands/kg.js';
-import { registerWorkerCommands } from './commands/worker.js';
-import { registerServeCommand } from './commands/serve.js';
-import { UsageError, type CliIO } from './context.js';
+import type { CliIO } from './context.js';
+import { UsageError } from './usage-error.js';
 
-const BAD_INPUT = [
-  PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
-  UnknownDependencyError, StoreNotFoundError, ResultQueryTextError,
+type Register = (program: Command, io: CliIO) => void;
+
+/** Each module of commands, in the order `mce --help` lists them, with the top-level commands it registers. */
+const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Register> }[] = [
+  { names: ['metric', 'provider'], load: async () => (await import('./commands/catalog.js')).registerCatalogCommands },
+  { names: ['compute'], load: async () => (await import('./commands/compute.js')).registerComputeCommand },
+  { names: ['ingest', 'sessions'], load: async () => (await import('./commands/ingest.js')).registerIngestCommands },
+  { names: ['kg'], load: async () => (await import('./commands/kg.js')).registerKgCommands },
+  { names: ['set-eval-mode'], load: async () => (await import('./commands/eval-mode.js')).registerEvalModeCommand },
+  { names: ['worker', 'enqueue'], load: async () => (await import('./commands/worker.js')).registerWorkerCommands },
+  { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommand },
 ];
 
-export function createProgram(io: CliIO): Command {
-  const program = new Command('mce')
+/** The global options that take a value: what follows them is not the command's name. */
+const VALUE_OPTIONS = new Set(['--env-file', '--config', '--store-url']);
+
+/** The command argv names: the first word that is neither a global option nor its value (undefined for `--version`). */
+export function commandName(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === '--') return argv[i + 1];
+    if (!arg.startsWith('-')) return arg;
+    if (VALUE_OPTIONS.has(arg)) i++;
+  }
+  return undefined;
+}
+
+/** The modules argv needs: its command's; all of them for help, an unknown command (for suggestions) or none given with options to show. */
+function modulesFor(argv: readonly string[]): typeof COMMAND_MODULES {
+  const name = commandName(argv);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
+  if (name === undefined) return wantsHelp || argv.length === 0 ? COMMAND_MODULES : [];
+  const found = COMMAND_MODULES.filter((m) => m.names.includes(name));
+  return found.length > 0 ? found : COMMAND_MODULES;
+}
+
+function baseProgram(io: CliIO): Command {
+  return new Command('mce')
     .description('mce — Metrics Computation Engine for multi-agent systems')
     .version('0.1.0')
     .option('--debug', 'debug logging and stack traces')
@@ -39,30 +60,26 @@ export function createProgram(io: CliIO): Command {
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .exitOverride()
-    .hook('preAction', (cmd) => {
+    .hook('preAction', async (cmd) => {
       const envFile = cmd.opts().envFile as string | undefined;
       if (envFile) {
         if (!existsSync(envFile)) throw new UsageError(`--env-file ${envFile}: file not found`);
+        const { config: loadDotenv } = await import('dotenv');
         const loaded = loadDotenv({ path: envFile, processEnv: io.env as Record<string, string>, quiet: true });
         if (loaded.error) throw new UsageError(`--env-file ${envFile}: ${loaded.error.message}`);
       }
     });
+}
 
-  registerCatalogCommands(program, io);
-  registerComputeCommand(program, io);
-  registerIngestCommands(program, io);
-  registerKgCommands(program, io);
-  registerEvalModeCommand(program, io);
-  registerWorkerCommands(program, io);
-  registerServeCommand(program, io);
+/** The program with the commands `argv` needs (every command when `argv` is not given). */
+export async function createProgram(io: CliIO, argv?: readonly string[]): Promise<Command> {
+  const program = baseProgram(io);
+  for (const module of argv ? modulesFor(argv) : COMMAND_MODULES) (await module.load())(program, io);
   return program;
 }
 
-/** A bad `worker:` section or MCE_AMQP_URL: `@mce/worker` is loaded on demand, so its error class is known by name. */
-const isBadWorkerInput = (error: unknown): boolean => error instanceof Error && error.name === 'WorkerConfigError';
-
 export async function main(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
-  const program = createProgram(io);
+  const program = await createProgram(io, argv);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return 0;
@@ -74,12 +91,11 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`mce: ${message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    const badStore = error instanceof StoreOpenError && error.badInput;
-    return BAD_INPUT.some((E) => error instanceof E) || badStore || isBadWorkerInput(error) ? 2 : 1;
+    const { isBadInput } = await import('./bad-input.js');
+    return isBadInput(error) ? 2 : 1;
   }
 }
 
 export function defaultIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitNow: (code) => process.exit(code) };
 }
-

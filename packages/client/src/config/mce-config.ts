@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { parseStoreUrl } from '../store/url.js';
 import { ONTOLOGY_LEVELS, type MetricOptionsError, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
@@ -77,8 +77,15 @@ export function defaultMceConfig(): MceConfig {
   };
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validate = ajv.compile(MCE_CONFIG_SCHEMA);
+let compiled: ValidateFunction | undefined;
+/** The schema's validator, compiled when a file is first read (ajv is the largest module a quick command would load). */
+function validator(): ValidateFunction {
+  if (!compiled) {
+    const { Ajv } = require('ajv') as typeof import('ajv');
+    compiled = new Ajv({ allErrors: true, strict: false }).compile(MCE_CONFIG_SCHEMA);
+  }
+  return compiled;
+}
 
 function describe(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') return `unknown field "${String(error.params.additionalProperty)}"`;
@@ -112,6 +119,7 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(file, [{ line: 1, field: '(root)', message: 'must be a mapping' }]);
   }
+  const validate = validator();
   if (!validate(raw)) {
     // oneOf errors repeat each branch's complaint; keep the most specific per path.
     const seen = new Set<string>();
