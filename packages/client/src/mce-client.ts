@@ -7,7 +7,6 @@
  */
 import {
   MetricEngine,
-  MetricOptionsError,
   MetricSelectionError,
   SessionNotFoundError,
   elementCount,
@@ -28,9 +27,12 @@ import {
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
 import { loadProviderSet } from './plugins/load-providers.js';
+import { checkConfiguredSelection } from './config/check-selection.js';
+
+export { checkConfiguredSelection };
 import { defaultLogger } from './store/logger.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
-import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
+import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
 import {
@@ -472,32 +474,3 @@ export function unstoredResultsOf(computation: SessionComputation): Array<{ sess
 /** Re-exported from core, where it now lives (the reader counts calls too). */
 export { elementCount } from '@mce/core';
 
-/**
- * A metric selection read from a file is checked when a client opens (and by `mce metric list`), and a bad entry is
- * reported as a problem of that file at its line (an unknown name, a level the metric does not have, an option it
- * does not read), not at the first computation.
- */
-export function checkConfiguredSelection(config: MceConfig, engine: MetricEngine): void {
-  const problems: ConfigError['problems'] = [];
-  let selected = new Set<string>();
-  if (config.source && config.metrics) {
-    selected = new Set(Object.values(config.metrics).flat());
-    try {
-      engine.plan({ metrics: config.metrics, recursive: true });
-    } catch (error) {
-      const inFile = error instanceof MetricSelectionError && selectionConfigError(config, error);
-      if (!inFile) throw error;
-      problems.push(...inFile.problems);
-    }
-  }
-  try {
-    engine.checkOptions(config.metricOptions);
-  } catch (error) {
-    // An unknown metric selected with inline options is reported once, by the selection.
-    const rest = error instanceof MetricOptionsError ? error.problems.filter((p) => p.option !== undefined || !selected.has(p.metric)) : [];
-    const inFile = error instanceof MetricOptionsError && optionsConfigError(config, new MetricOptionsError(rest));
-    if (!inFile) throw error;
-    problems.push(...inFile.problems);
-  }
-  if (problems.length > 0) throw new ConfigError(config.source as string, problems);
-}

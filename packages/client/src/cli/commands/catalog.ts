@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
-import { checkConfiguredSelection } from '../../mce-client.js';
+import { checkConfiguredSelection } from '../../config/check-selection.js';
 import { loadProviderSet, type LoadedProvider, type ProviderOrigin } from '../../plugins/load-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
