@@ -6,6 +6,8 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 export default defineConfig({
   resolve: {
     alias: {
+      // Before '@mce/core': an alias is a prefix, and the subpath is a file of its own.
+      '@mce/core/errors': fileURLToPath(new URL('./packages/core/src/errors.ts', import.meta.url)),
       '@mce/core': src('core'),
       '@mce/provider-native': src('provider-native'),
       '@mce/client': src('client'),

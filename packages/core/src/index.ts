@@ -1,3 +1,4 @@
+export * from './errors.js';
 export * from './ontology/types.js';
 export * from './ontology/metric-result.js';
 export * from './ontology/schemas.js';

@@ -4,6 +4,8 @@
  * the JSON Schema; this module applies the defaults, the environment and the cross-field rules.
  */
 
+import { MceError } from '@mce/core';
+
 export interface WorkerConfig {
   amqpUrl: string;
   /** The main queue; the retry queue is `<queue>.retry`, the dead-letter queue `<queue>.dlq`. */
@@ -36,7 +38,8 @@ export const DEFAULT_QUEUE = 'new_session_to_mce';
 
 const DEFAULT_BATCH_SIZE = 50;
 
-export class WorkerConfigError extends Error {
+export class WorkerConfigError extends MceError {
+  readonly kind = 'bad-input' as const;
   constructor(readonly problems: string[]) {
     super(`invalid worker configuration: ${problems.join('; ')}`);
     this.name = 'WorkerConfigError';

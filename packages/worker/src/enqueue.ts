@@ -1,4 +1,5 @@
 /** `mce enqueue`: publishes session ids to the worker's queue, each message confirmed by the broker. */
+import { MceError } from '@mce/core';
 import { randomUUID } from 'node:crypto';
 import { Connection } from 'rabbitmq-client';
 import { redactUrl } from '@mce/core';
@@ -16,7 +17,8 @@ export interface EnqueueOptions {
 }
 
 /** The broker could not be reached (nothing was published). */
-export class BrokerUnreachableError extends Error {
+export class BrokerUnreachableError extends MceError {
+  readonly kind = 'unavailable' as const;
   override readonly name = 'BrokerUnreachableError';
 }
 

@@ -10,6 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { existsSync } from 'node:fs';
 import type { CliIO } from './context.js';
 import { UsageError } from './usage-error.js';
+import { exitCodeOf } from './exit-code.js';
 
 type Register = (program: Command, io: CliIO) => void;
 
@@ -91,8 +92,7 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`mce: ${message}\n`);
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
-    const { isBadInput } = await import('./bad-input.js');
-    return isBadInput(error) ? 2 : 1;
+    return exitCodeOf(error);
   }
 }
 

@@ -2,14 +2,14 @@
  * `MCEClientConfig.fromEnv()`: the connection and tuning settings of the seed's environment variables.
  * Values from the environment override mce_config.yaml (see `applyEnvOverrides`).
  */
-import type { EngineOptions, StrategyName } from '@mce/core';
-import { EngineOptionError, engineOptionsFromEnv } from '@mce/core';
+import { EngineOptionError, MceError, engineOptionsFromEnv, type EngineOptions, type StrategyName } from '@mce/core';
 import { priceRefreshOptionsFromEnv } from '@mce/provider-native';
 import { EVAL_MODES, isEvalMode } from '@mce/provider-native';
 import { parseStoreUrl, storeUrlFromEnv } from '../store/url.js';
 import type { MceConfig } from './mce-config.js';
 
-export class EnvError extends Error {
+export class EnvError extends MceError {
+  readonly kind = 'bad-input' as const;
   constructor(variable: string, message: string) {
     super(`environment variable ${variable}: ${message}`);
     this.name = 'EnvError';

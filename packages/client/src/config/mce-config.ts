@@ -3,6 +3,7 @@
  * Validated against the published JSON Schema (`schema/mce_config.schema.json`); every error names the file, the
  * line and the field.
  */
+import { MceError } from '@mce/core';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
@@ -52,7 +53,8 @@ export interface ConfigPlace {
   line?: number;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends MceError {
+  readonly kind = 'bad-input' as const;
   constructor(
     readonly file: string,
     readonly problems: { line?: number; field: string; message: string }[],

@@ -1,6 +1,8 @@
 /** Errors and warnings of trace ingestion. An IngestError always names the file (and line for JSON Lines). */
+import { MceError } from '@mce/core';
 
-export class IngestError extends Error {
+export class IngestError extends MceError {
+  readonly kind = 'bad-input' as const;
   override readonly name = 'IngestError';
   /** With `line`, the column of the fault (1-based) where it is known: invalid JSON in a file that is one document. */
   readonly column?: number;

@@ -3,6 +3,7 @@
  * the config file) of a module whose default export, or `provider` export, is a MetricProvider (or a list of them).
  * Their metrics can then be selected in `metrics:` by name or as `provider:name`.
  */
+import { MceError } from '@mce/core';
 import { createRequire } from 'node:module';
 import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +13,8 @@ import { nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../config/mce-config.js';
 import { discoverProviderPackages } from './discover-providers.js';
 
-export class PluginError extends Error {
+export class PluginError extends MceError {
+  readonly kind = 'bad-input' as const;
   override name = 'PluginError';
 }
 

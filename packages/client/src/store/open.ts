@@ -1,3 +1,4 @@
+import { MceError, type ErrorKind } from '@mce/core';
 import { existsSync } from 'node:fs';
 import { redactUrl } from '@mce/core';
 import { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
@@ -22,12 +23,17 @@ export interface OpenStoreOptions {
 }
 
 /** A store that must exist does not (an SQLite file nobody has written). */
-export class StoreNotFoundError extends Error {
+export class StoreNotFoundError extends MceError {
+  readonly kind = 'not-found' as const;
   override readonly name = 'StoreNotFoundError';
 }
 
 /** A store URL that names no usable store, or a store that cannot be opened; the message names the URL (no password). */
-export class StoreOpenError extends Error {
+export class StoreOpenError extends MceError {
+  /** A wrong URL or file is the user's input; a server out of reach is unavailable. */
+  get kind(): ErrorKind {
+    return this.badInput ? 'bad-input' : 'unavailable';
+  }
   override readonly name = 'StoreOpenError';
   constructor(
     message: string,

@@ -2,6 +2,7 @@
  * A result query as people and HTTP clients type it (`GET /results` query parameters, `mce kg results` options):
  * strings checked with zod into a `ResultQuery`, a bad value named by its parameter or option.
  */
+import { MceError } from '@mce/core';
 import { z } from 'zod';
 import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
 import { parseTimeText } from './rows.js';
@@ -20,7 +21,8 @@ export interface FieldNaming {
 }
 
 /** Bad input: the message names the parameter or option. */
-export class ResultQueryTextError extends Error {
+export class ResultQueryTextError extends MceError {
+  readonly kind = 'bad-input' as const;
   override name = 'ResultQueryTextError';
 }
 

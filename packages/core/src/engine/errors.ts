@@ -1,6 +1,9 @@
+import { MceError } from '../errors.js';
+
 /** A metric selection that cannot run: unknown metric, or a level the metric does not support. */
-export class MetricSelectionError extends Error {
+export class MetricSelectionError extends MceError {
   override readonly name = 'MetricSelectionError';
+  readonly kind = 'bad-input' as const;
   readonly problems: readonly string[];
   /** Each problem with the (metric, level) request it is about: where a configuration file wrote it can be named. */
   constructor(readonly selections: readonly { metric: string; level: string; problem: string }[]) {
@@ -11,8 +14,9 @@ export class MetricSelectionError extends Error {
 }
 
 /** Options set for a metric that is not registered, or that the metric does not read (`MetricMetadata.options`). */
-export class MetricOptionsError extends Error {
+export class MetricOptionsError extends MceError {
   override readonly name = 'MetricOptionsError';
+  readonly kind = 'bad-input' as const;
   /** Each problem with the metric name (as given) and the option it is about (none: the whole entry). */
   constructor(readonly problems: readonly { metric: string; option?: string; problem: string }[]) {
     const lines = problems.map((p) => p.problem);
@@ -21,16 +25,18 @@ export class MetricOptionsError extends Error {
 }
 
 /** Metrics that depend on each other in a loop; `cycle` is the path, first element repeated at the end. */
-export class DependencyCycleError extends Error {
+export class DependencyCycleError extends MceError {
   override readonly name = 'DependencyCycleError';
+  readonly kind = 'bad-input' as const;
   constructor(readonly cycle: readonly string[]) {
     super(`Dependency cycle between metrics: ${cycle.join(' -> ')}`);
   }
 }
 
 /** A metric declares `dependsOn` a metric that is not registered. */
-export class UnknownDependencyError extends Error {
+export class UnknownDependencyError extends MceError {
   override readonly name = 'UnknownDependencyError';
+  readonly kind = 'bad-input' as const;
   constructor(
     readonly metric: string,
     readonly dependency: string,
@@ -45,8 +51,9 @@ export function shownId(id: string): string {
 }
 
 /** Sessions asked for that the data provider does not have. */
-export class SessionNotFoundError extends Error {
+export class SessionNotFoundError extends MceError {
   override readonly name = 'SessionNotFoundError';
+  readonly kind = 'not-found' as const;
   constructor(readonly sessionIds: readonly string[]) {
     super(`Session${sessionIds.length > 1 ? 's' : ''} not found: ${sessionIds.map(shownId).join(', ')}`);
   }
@@ -56,8 +63,9 @@ export class SessionNotFoundError extends Error {
  * A bad engine option value. `source` names where it came from (an option or an environment variable) and `expected`
  * what it must be, so a caller with its own error wording (the client's EnvError) can say the same thing.
  */
-export class EngineOptionError extends Error {
+export class EngineOptionError extends MceError {
   override readonly name = 'EngineOptionError';
+  readonly kind = 'bad-input' as const;
   constructor(
     readonly source: string,
     readonly expected: string,

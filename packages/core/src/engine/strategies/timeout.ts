@@ -1,3 +1,5 @@
+import { MceError } from '../../errors.js';
+
 /**
  * The engine's metric timeout (`EngineOptions.metricTimeoutMs`): the longest one LLM-judged computation may take —
  * one element's `compute`, or one `computeBatch` call. It is for metrics that wait on a service; deterministic and
@@ -7,8 +9,9 @@
  * `ctx.signal` aborts (the judge abandons its request). One that overran synchronously fails too, once it returns:
  * JavaScript cannot interrupt it.
  */
-export class MetricTimeoutError extends Error {
+export class MetricTimeoutError extends MceError {
   override readonly name = 'MetricTimeoutError';
+  readonly kind = 'unavailable' as const;
   readonly transient = true;
   constructor(readonly timeoutMs: number) {
     super(`timed out after ${timeoutMs} ms`);
