@@ -19,6 +19,7 @@ import { registerIngestCommands } from './commands/ingest.js';
 import { registerKgCommands } from './commands/kg.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerReportCommand } from './commands/report.js';
 import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
@@ -55,6 +56,7 @@ export function createProgram(io: CliIO): Command {
   registerEvalModeCommand(program, io);
   registerWorkerCommands(program, io);
   registerServeCommand(program, io);
+  registerReportCommand(program, io);
   return program;
 }
 

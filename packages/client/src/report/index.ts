@@ -1,0 +1,3 @@
+export { buildSessionReport, type SessionReport, type ReportNode, type CostRow } from './model.js';
+export { reportDocument, sessionSection, resultsTable, page, OPEN_ALL_UP_TO } from './html.js';
+export { esc } from './escape.js';
