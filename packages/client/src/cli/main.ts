@@ -20,6 +20,7 @@ import { registerKgCommands } from './commands/kg.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerReportCommand } from './commands/report.js';
+import { registerCheckCommand } from './commands/check.js';
 import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
@@ -57,6 +58,7 @@ export function createProgram(io: CliIO): Command {
   registerWorkerCommands(program, io);
   registerServeCommand(program, io);
   registerReportCommand(program, io);
+  registerCheckCommand(program, io);
   return program;
 }
 
