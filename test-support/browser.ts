@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.MCE_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../.screenshots/', import.meta.url));
@@ -22,21 +22,33 @@ export function needBrowser(): boolean {
   return false;
 }
 
-/** A fresh headless Chromium with its own profile directory, removed on close; no network beyond what a page asks. */
-export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
+/**
+ * A fresh headless Chromium in its own profile directory (removed on close). Requests to anything but the page's own
+ * file or `allowedOrigin` are aborted and listed in `blocked`: a report must open without network.
+ */
+export async function launchBrowser(allowedOrigin?: string): Promise<{ context: BrowserContext; blocked: string[]; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'mce-chromium-'));
-  const browser = await chromium.launch({
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM_PATH,
     headless: true,
+    viewport: { width: 1280, height: 900 },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', `--user-data-dir=${profile}`,
+      '--disable-component-update', '--disable-sync',
     ],
   });
+  const blocked: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || (allowedOrigin !== undefined && url.startsWith(allowedOrigin))) return route.continue();
+    blocked.push(url);
+    return route.abort();
+  });
   return {
-    browser,
+    context,
+    blocked,
     close: async () => {
-      await browser.close();
+      await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,7 @@
  */
 import type { ResultRecord } from '@mce/core';
 import { formatValue, isoTime } from '../cli/format.js';
-import { esc } from './escape.js';
+import { esc, scriptJson } from './escape.js';
 import type { CostRow, ReportNode, SessionReport } from './model.js';
 import { SCRIPT } from './script.js';
 import { STYLES } from './styles.js';
@@ -66,10 +66,12 @@ export function resultsTable(results: readonly ResultRecord[], caption: string):
   return `<table><caption>${esc(caption)}</caption><thead><tr><th scope="col">Metric</th><th scope="col">Value</th><th scope="col">Unit</th><th scope="col">Reasoning</th><th scope="col">Judge</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function judgeCell(r: ResultRecord): string {
-  if (r.evaluationModel === null) return '<span class="muted">—</span>';
-  return `${esc(r.evaluationModel)}: ${r.evaluationPromptTokenCount} + ${r.evaluationCompletionTokenCount} tokens, ${esc(formatValue(r.evaluationCost))} USD`;
+function judgeText(r: ResultRecord): string {
+  if (r.evaluationModel === null) return '—';
+  return `${r.evaluationModel}: ${r.evaluationPromptTokenCount} + ${r.evaluationCompletionTokenCount} tokens, ${formatValue(r.evaluationCost)} USD`;
 }
+
+const judgeCell = (r: ResultRecord) => (r.evaluationModel === null ? '<span class="muted">—</span>' : esc(judgeText(r)));
 
 function outcomes(report: SessionReport): string {
   if (!report.outcomesKnown) return '<p class="muted">Failed and skipped metrics are not kept by the store: compute from the traces (<code>mce report --input</code>) to see them.</p>';
@@ -93,7 +95,10 @@ function costTable(rows: readonly CostRow[], caption: string, what: string): str
 function callTree(report: SessionReport): string {
   const { root } = report;
   const span = Math.max(root.endTime - root.startTime, 1e-9);
-  const openAll = report.elementCount <= OPEN_ALL_UP_TO;
+  const small = report.elementCount <= OPEN_ALL_UP_TO;
+  // A large session's call tables are data, built by the script when opened: 10,000 tables of reasoning are most of
+  // a page's bytes and of its parse time.
+  const lazy: LazyTable[] | undefined = small ? undefined : [];
   const out: string[] = ['<ul class="tree" aria-label="Calls of the session in start order">'];
   const stack: Array<{ node: ReportNode; depth: number } | string> = [...root.children].reverse().map((node) => ({ node, depth: 0 }));
   while (stack.length > 0) {
@@ -104,12 +109,12 @@ function callTree(report: SessionReport): string {
     }
     const { node, depth } = item;
     const row = callRow(node, root.startTime, span);
-    const detail = nodeDetail(node);
+    const detail = nodeDetail(node, lazy);
     if (node.children.length === 0 && detail === '') {
       out.push(`<li class="node leaf status-${node.status}" data-start="${node.startTime}">${row}</li>`);
       continue;
     }
-    const open = openAll || depth < 2 ? ' open' : '';
+    const open = small || depth < 2 ? ' open' : '';
     out.push(`<li class="node status-${node.status}" data-start="${node.startTime}"><details class="call"${open}><summary>${row}</summary>${detail}`);
     if (node.children.length === 0) {
       out.push('</details></li>');
@@ -120,7 +125,15 @@ function callTree(report: SessionReport): string {
     for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: depth + 1 });
   }
   out.push('</ul>');
+  if (lazy) out.push(`<script type="application/json" class="lazy-tables">${scriptJson(lazy)}</script>`);
   return out.join('');
+}
+
+/** A results table the script builds: its caption and rows [metric, level, measures, value, shown value, unit, reasoning, judge]. */
+type LazyTable = [string, Array<[string, string, string, number, string, string, string, string]>];
+
+function lazyTable(node: ReportNode, caption: string): LazyTable {
+  return [caption, node.results.map((r) => [r.name, r.level, r.measures, r.result, formatValue(r.result), r.unit, r.reasoning, judgeText(r)])];
 }
 
 function callRow(node: ReportNode, origin: number, span: number): string {
@@ -137,13 +150,15 @@ function callRow(node: ReportNode, origin: number, span: number): string {
 }
 
 /** Under a row: its failed and skipped metrics in sight, its results' table (reasoning, judge) one click away. */
-function nodeDetail(node: ReportNode): string {
+function nodeDetail(node: ReportNode, lazy: LazyTable[] | undefined): string {
   const failed = node.failed.map((f) => `<li class="error">${esc(f.name)} failed: ${esc(f.error)}</li>`);
   const skipped = node.skipped.map((s) => `<li class="warn">${esc(s.name)} skipped: ${esc(s.reason)}</li>`);
   const lists = failed.length + skipped.length ? `<ul>${failed.join('')}${skipped.join('')}</ul>` : '';
-  const table = node.results.length
-    ? `<details class="metrics"><summary>Metrics (${node.results.length}): reasoning and judge</summary>${resultsTable(node.results, `Metrics of ${node.level} ${node.label}`)}</details>`
-    : '';
+  const caption = `Metrics of ${node.level} ${node.label}`;
+  const summary = `<summary>Metrics (${node.results.length}): reasoning and judge</summary>`;
+  let table = '';
+  if (node.results.length > 0 && lazy) table = `<details class="metrics" data-table="${lazy.push(lazyTable(node, caption)) - 1}">${summary}</details>`;
+  else if (node.results.length > 0) table = `<details class="metrics">${summary}${resultsTable(node.results, caption)}</details>`;
   return lists || table ? `<div class="detail">${lists}${table}</div>` : '';
 }
 
