@@ -97,8 +97,8 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     const { page } = await open(file);
     const first = page.locator('details.call > summary').first();
     await first.focus();
-    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('SUMMARY');
-    const isOpen = () => page.locator('details.call').first().evaluate((d) => (d as HTMLDetailsElement).open);
+    expect(await page.evaluate('document.activeElement.tagName')).toBe('SUMMARY');
+    const isOpen = () => page.locator('details.call').first().evaluate((d) => (d as unknown as { open: boolean }).open);
     expect(await isOpen()).toBe(true);
     await page.keyboard.press('Enter');
     expect(await isOpen()).toBe(false);
