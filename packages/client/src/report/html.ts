@@ -13,9 +13,11 @@ import { STYLES } from './styles.js';
 /** Up to this many elements a session's tree opens whole; a larger one opens its first two levels only. */
 export const OPEN_ALL_UP_TO = 300;
 
+/** A whole page; its policy lets it load nothing (inline style and script only), opened from a file or served. */
 export function page(title: string, body: string, header = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'">
 <title>${esc(title)}</title><style>${STYLES}</style></head>
 <body><header class="page">${header}<h1>${esc(title)}</h1></header><main>${body}</main><script>${SCRIPT}</script></body></html>
 `;
