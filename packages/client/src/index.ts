@@ -9,3 +9,4 @@ export * from './api/computations.js';
 export * from './api/server.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';
+export * from './report/index.js';

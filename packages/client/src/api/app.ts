@@ -13,6 +13,7 @@ import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type R
 import { OPENAPI } from './openapi.js';
 import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
+import { webRoutes } from '../web/routes.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -391,5 +392,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
 
   // An unknown metric: 400 naming the likely one, as for /results.
   app.get('/results/summary', async (c) => c.json(await client.summarizeResults(resultQuery(c, SUMMARY_FIELDS))));
+  // The read-only web view (/, /view/…): HTML pages over the same store.
+  app.route('/', webRoutes(client));
   return { app, computations };
 }

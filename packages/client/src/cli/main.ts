@@ -23,6 +23,8 @@ const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Register>
   { names: ['set-eval-mode'], load: async () => (await import('./commands/eval-mode.js')).registerEvalModeCommand },
   { names: ['worker', 'enqueue'], load: async () => (await import('./commands/worker.js')).registerWorkerCommands },
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommand },
+  { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommand },
+  { names: ['check'], load: async () => (await import('./commands/check.js')).registerCheckCommand },
 ];
 
 /** The global options that take a value: what follows them is not the command's name. */

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { parseStoreUrl } from '../store/url.js';
+import { readThresholds, type Threshold } from './thresholds.js';
 import { ONTOLOGY_LEVELS, type MetricOptionsError, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
@@ -45,6 +46,8 @@ export interface MceConfig {
   optionPlaces?: Record<string, ConfigPlace>;
   /** The raw `worker:` section (snake_case), interpreted by the worker package. */
   worker: Record<string, unknown>;
+  /** What `mce check` requires of the results (`thresholds:`), in the file's order within each level. */
+  thresholds: Threshold[];
 }
 
 /** Where a value is written in a configuration file. */
@@ -76,6 +79,7 @@ export function defaultMceConfig(): MceConfig {
     discoverProviders: true,
     metricOptions: {},
     worker: {},
+    thresholds: [],
   };
 }
 
@@ -142,7 +146,10 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   }
   const lineOf = (path: readonly (string | number)[]) => lineAt(doc.getIn(path, true));
   checkInlineOptions(raw, lineOf, file);
+  const { thresholds, problems } = readThresholds(raw.thresholds, keyLineOf);
+  if (problems.length > 0) throw new ConfigError(file, problems);
   const config = fromRaw(raw, file);
+  config.thresholds = thresholds;
   if (config.store.url !== undefined) {
     try {
       parseStoreUrl(config.store.url);

@@ -6,7 +6,7 @@ import { serveApi } from '../../api/server.js';
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
     .command('serve')
-    .description('serve the REST API')
+    .description('serve the REST API and the read-only web view (/)')
     .option('--port <n>', 'port', '8000')
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
@@ -40,7 +40,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
         await client.close();
         throw new Error(`cannot listen on ${opts.host}:${port}: ${(error as Error).message}`, { cause: error });
       }
-      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json)\n`);
+      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /)\n`);
       await new Promise<void>((resolve) => {
         // Both handlers go at the first signal: a second one (of either kind) stops the process at once, without waiting.
         const stop = () => {
