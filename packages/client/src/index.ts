@@ -7,5 +7,8 @@ export * from './worker-service.js';
 export * from './api/app.js';
 export * from './api/computations.js';
 export * from './api/server.js';
+export * from './api/auth.js';
+export { redactSecrets } from './api/redact.js';
+export type { ApiLogger } from './api/guard.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';

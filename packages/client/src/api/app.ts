@@ -1,5 +1,4 @@
 /** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
-import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
@@ -13,6 +12,9 @@ import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type R
 import { OPENAPI } from './openapi.js';
 import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
+import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
+import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
+import { cut, redactSecrets } from './redact.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -142,15 +144,6 @@ function parseJson(text: string): unknown {
 
 class UnsupportedMediaType extends Error {}
 
-/** `Authorization: Bearer <token>` (the scheme is case-insensitive), compared in constant time. */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^bearer +(.+)$/i.exec(header?.trim() ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!.trim());
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
 class BadRequest extends Error {}
 
 /**
@@ -174,6 +167,19 @@ function methodsOf(app: Hono, path: string): string[] {
   return [...methods];
 }
 
+/** An error as a log field: its message and stack redacted and bounded, its cause's message beside. */
+function loggedError(error: unknown, secrets: readonly string[]): { type: string; message: string; stack?: string; cause?: string } {
+  const clean = (text: string, max: number) => cut(redactSecrets(text, secrets), max);
+  if (!(error instanceof Error)) return { type: typeof error, message: clean(String(error), 2000) };
+  const cause = error.cause instanceof Error ? error.cause.message : error.cause === undefined ? undefined : String(error.cause);
+  return {
+    type: error.name,
+    message: clean(error.message, 2000),
+    ...(error.stack ? { stack: clean(error.stack, 4000) } : {}),
+    ...(cause !== undefined ? { cause: clean(cause, 2000) } : {}),
+  };
+}
+
 export interface ApiOptions {
   /** Largest request body accepted (bytes); a larger one is refused with 413 before it is read. Default 32 MiB. */
   maxBodyBytes?: number;
@@ -183,8 +189,21 @@ export interface ApiOptions {
    * the visitor's browser. Default: any (`serveApi` on a loopback address allows only the loopback names).
    */
   allowedHosts?: readonly string[];
-  /** When set, every request but `/healthz` must send `Authorization: Bearer <token>` (else 401). */
+  /**
+   * API keys (name, hash, scopes): when any is given, every request but `/healthz` and `/openapi.json` must send
+   * `Authorization: Bearer <key>` of a key with the route's scope (401 without a known key, 403 without the scope).
+   */
+  keys?: readonly ApiKey[];
+  /** A shared token, kept for compatibility: a key named `token` with every scope. */
   token?: string;
+  /** Where the access log (one line per request) and the causes of 500s go; none: not logged. */
+  logger?: ApiLogger;
+  /** Served without keys beyond loopback on purpose: every access log line says so. */
+  insecureNoAuth?: boolean;
+  /** Strings never repeated in a log or an answer (OPENAI_API_KEY, store passwords, …). */
+  secrets?: readonly string[];
+  /** Requests per second per key (per client address without keys), past which 429 with Retry-After. Default: none. */
+  requestsPerSecond?: number;
   /** Asynchronous computations (`Prefer: respond-async`) running at once; the others wait their turn. Default 2. */
   maxConcurrentComputations?: number;
   /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
@@ -194,8 +213,6 @@ export interface ApiOptions {
 /** The host names of the loopback interface, as browsers write them. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** `example.com:8000` → `example.com`; `[::1]:8000` → `[::1]`. */
-const hostName = (host: string) => host.replace(/:\d+$/, '').toLowerCase();
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -211,27 +228,16 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
   });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allowed = options.allowedHosts?.map((h) => h.toLowerCase());
   // Who may ask comes first: a stranger gets 403 / 401, not a word about the body they sent.
-  app.use('*', async (c, next) => {
-    if (allowed) {
-      const host = c.req.header('host');
-      if (host !== undefined && !allowed.includes(hostName(host))) return c.json({ error: `host ${hostName(host)} is not served here` }, 403);
-      const origin = c.req.header('origin');
-      let originHost: string | undefined;
-      try {
-        originHost = origin === undefined || origin === 'null' ? origin : hostName(new URL(origin).host);
-      } catch {
-        originHost = origin;
-      }
-      if (originHost !== undefined && !allowed.includes(originHost)) return c.json({ error: `requests from ${origin} are not accepted` }, 403);
-    }
-    if (options.token !== undefined && c.req.path !== '/healthz' && !bearerMatches(c.req.header('authorization'), options.token)) {
-      c.header('WWW-Authenticate', 'Bearer');
-      return c.json({ error: 'missing or wrong bearer token' }, 401);
-    }
-    await next();
-  });
+  const guard: GuardOptions = {
+    keys: [...(options.keys ?? []), ...(options.token !== undefined ? [{ name: 'token', hash: hashApiKey(options.token), scopes: API_SCOPES }] : [])],
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
+    secrets: [...(options.secrets ?? []), ...(options.token !== undefined ? [options.token] : [])],
+    ...(options.requestsPerSecond !== undefined ? { requestsPerSecond: options.requestsPerSecond } : {}),
+  };
+  app.use('*', accessLog(guard), hostCheck(guard.allowedHosts), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
   app.use(
     '*',
     bodyLimit({
@@ -270,7 +276,10 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     }
     // A document nested deeper than the validator's stack: the client's input, not the server's failure.
     if (error instanceof RangeError && /call stack/i.test(error.message)) return c.json({ error: 'request body is nested too deeply' }, 400);
-    return c.json({ error: error.message }, 500);
+    // The cause goes to the log (with the request's id), not to the client: a store's raw error text is no answer.
+    const requestId = c.get('requestId');
+    options.logger?.error({ requestId, method: c.req.method, path: cut(redactSecrets(c.req.path, guard.secrets), 256), err: loggedError(error, guard.secrets) }, 'request failed');
+    return c.json({ error: `internal server error (request ${requestId})` }, 500);
   });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(OPENAPI));

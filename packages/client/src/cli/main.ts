@@ -12,6 +12,7 @@ import { IngestError } from '../ingest/index.js';
 import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
 import { ResultQueryTextError } from '../store/result-query-text.js';
 import { PluginError } from '../plugins/load-providers.js';
+import { registerApiKeyCommands } from './commands/api-key.js';
 import { registerCatalogCommands } from './commands/catalog.js';
 import { registerComputeCommand } from './commands/compute.js';
 import { registerEvalModeCommand } from './commands/eval-mode.js';
@@ -55,6 +56,7 @@ export function createProgram(io: CliIO): Command {
   registerEvalModeCommand(program, io);
   registerWorkerCommands(program, io);
   registerServeCommand(program, io);
+  registerApiKeyCommands(program, io);
   return program;
 }
 

@@ -391,7 +391,7 @@ describe('REST API', () => {
   it('with a token, every request but /healthz needs it as a bearer token (401)', async () => {
     const locked = createApiApp(client, { token: 's3cret' });
     const without = await locked.request('/sessions');
-    expect([without.status, without.headers.get('www-authenticate')]).toEqual([401, 'Bearer']);
+    expect([without.status, without.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="mce"']);
     expect((await locked.request('/sessions', { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
     expect((await locked.request('/sessions', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(200);
     expect((await locked.request('/sessions', { headers: { authorization: 'bearer s3cret' } })).status).toBe(200); // the scheme is case-insensitive
