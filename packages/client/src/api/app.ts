@@ -10,7 +10,7 @@ import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
-import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, type ComputationStatus } from './computations.js';
+import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, ComputationsFullError, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
 import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
@@ -208,6 +208,10 @@ export interface ApiOptions {
   maxConcurrentComputations?: number;
   /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
   maxFinishedComputations?: number;
+  /** Asynchronous computations waiting at most; more are refused with 429 and Retry-After. Default 100. */
+  maxQueuedComputations?: number;
+  /** Asynchronous computations one API key may have queued or running; more are 429. Default: no limit. */
+  maxComputationsPerKey?: number;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
@@ -226,6 +230,8 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   const computations = new Computations({
     ...(options.maxConcurrentComputations !== undefined ? { maxConcurrent: options.maxConcurrentComputations } : {}),
     ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
+    ...(options.maxQueuedComputations !== undefined ? { maxQueued: options.maxQueuedComputations } : {}),
+    ...(options.maxComputationsPerKey !== undefined ? { maxPerCaller: options.maxComputationsPerKey } : {}),
   });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Who may ask comes first: a stranger gets 403 / 401, not a word about the body they sent.
@@ -269,7 +275,14 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
-    if (error instanceof ComputationsClosedError) return c.json({ error: error.message }, 503);
+    if (error instanceof ComputationsClosedError) {
+      c.header('Retry-After', '5');
+      return c.json({ error: error.message }, 503);
+    }
+    if (error instanceof ComputationsFullError) {
+      c.header('Retry-After', '5');
+      return c.json({ error: error.message }, 429);
+    }
     if (isLocked(error)) {
       c.header('Retry-After', '1');
       return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
@@ -351,19 +364,23 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     }
     // Everything the synchronous form would refuse is refused before the 202: the plan throws its selection errors.
     client.plan(request);
-    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!);
+    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!, c.get('apiKeyName') ?? '');
     c.header('Location', `/computations/${status.id}`);
     c.header('Preference-Applied', 'respond-async');
     return c.json(status, 202);
   });
 
   app.get('/computations', (c) => {
-    const given = knownQuery(c, ['status']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
+    const given = knownQuery(c, ['status', 'limit', 'offset']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
     const bad = given?.filter((s) => !(COMPUTATION_STATUSES as readonly string[]).includes(s));
     if (given?.length === 0 || (bad && bad.length > 0)) {
       throw new BadRequest(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
     }
-    return c.json(computations.list(given && new Set(given as ComputationStatus['status'][])));
+    const limit = pageSize(int(c, 'limit'));
+    const offset = int(c, 'offset') ?? 0;
+    const page = computations.list(given && new Set(given as ComputationStatus['status'][]), { limit, offset });
+    linkNextPage(c, limit, offset, page.length);
+    return c.json(page);
   });
 
   app.get('/computations/:id', (c) => {

@@ -12,6 +12,7 @@ interface ServeOptions {
   allowedHosts?: string;
   maxComputations: string;
   maxQueued: string;
+  maxComputationsPerKey?: string;
   rateLimit?: string;
   insecureNoAuth?: boolean;
 }
@@ -36,6 +37,7 @@ function limitsOf(opts: ServeOptions) {
     maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
     maxConcurrentComputations: positiveInteger(opts.maxComputations, '--max-computations'),
     maxQueuedComputations: positiveInteger(opts.maxQueued, '--max-queued'),
+    ...(opts.maxComputationsPerKey !== undefined ? { maxComputationsPerKey: positiveInteger(opts.maxComputationsPerKey, '--max-computations-per-key') } : {}),
     ...(rate !== undefined ? { requestsPerSecond: rate } : {}),
   };
 }
@@ -50,6 +52,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--allowed-hosts <names>', 'comma-separated host names served (default: the loopback names on a loopback --host, else any)')
     .option('--max-computations <n>', 'asynchronous computations (Prefer: respond-async) running at once; the others wait', '2')
     .option('--max-queued <n>', 'asynchronous computations waiting at most; more get 429', '100')
+    .option('--max-computations-per-key <n>', 'asynchronous computations one API key may have queued or running; more get 429')
     .option('--rate-limit <n>', 'requests per second per API key (per client address without keys); more get 429')
     .option('--insecure-no-auth', 'serve beyond loopback with no API key: anyone reaching the port may read, write and delete')
     .action(async (opts: ServeOptions, cmd: Command) => {
