@@ -3,8 +3,9 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS, shownId } from '@mce/core';
-import { issuesInText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
-import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
+import { issuesInText, schemaIssues } from '../ingest/formats/session-json.js';
+import { positionText, syntaxErrorPosition } from '../ingest/json-position.js';
+import { excessDepthAt, MAX_JSON_DEPTH } from '../ingest/json-depth.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
@@ -15,6 +16,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
 import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
 import { cut, redactSecrets } from './redact.js';
+import { BodyReader, BodyReaderBusyError } from './body-reader.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -133,8 +135,10 @@ async function bodyText(c: Context): Promise<string> {
   return text;
 }
 
-/** A request body's JSON (400 when it is none, naming where it stops being JSON). */
+/** A request body's JSON (400 when it is none, naming where it stops being JSON or nests too deeply). */
 function parseJson(text: string): unknown {
+  const tooDeep = excessDepthAt(text);
+  if (tooDeep) throw new BadRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels${positionText(tooDeep)}`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -225,8 +229,9 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 }
 
 /** The app and the table of its asynchronous computations (which `serveApi` lets finish on close). */
-export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations } {
+export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations; bodyReader: BodyReader } {
   const app = new Hono();
+  const bodyReader = new BodyReader();
   const computations = new Computations({
     ...(options.maxConcurrentComputations !== undefined ? { maxConcurrent: options.maxConcurrentComputations } : {}),
     ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
@@ -279,6 +284,11 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
       c.header('Retry-After', '5');
       return c.json({ error: error.message }, 503);
     }
+    if (error instanceof BodyReaderBusyError) {
+      c.header('Retry-After', '1');
+      return c.json({ error: error.message }, 503);
+    }
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') return c.json({ error: 'request body needs more memory to read than the server gives one body' }, 413);
     if (error instanceof ComputationsFullError) {
       c.header('Retry-After', '5');
       return c.json({ error: error.message }, 429);
@@ -318,27 +328,11 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   });
 
   app.post('/sessions', async (c) => {
-    const text = await bodyText(c);
-    const doc = parseSessionDocument(parseJson(text));
-    // Places in the body's text (line and column) are looked up only when there is something to name.
-    if ('issues' in doc) throw new BadRequest(`not an mce session document: ${issuesInText(text, doc.issues)}`);
-    const sessions = doc.sessions;
-    await client.store.writeSessions(sessions);
-    // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.
-    const notes = doc.unknownFields.notes();
-    const found = locateInJson(text, notes.map(notePlace));
-    const warnings = notes.map(({ message, count, path, suggestion }, i) => {
-      const at = found[i];
-      return {
-        code: 'unknown-field' as const,
-        message,
-        ...(path === undefined ? {} : { path }),
-        ...(at ? { line: at.line, column: at.column } : {}),
-        count,
-        ...(suggestion === undefined ? {} : { suggestion }),
-      };
-    });
-    return c.json({ sessionIds: sessions.map((s) => s.id), warnings }, 201);
+    // Parsed and validated off the event loop when big (body-reader.ts): a 20 MB body would stall every request.
+    const read = await bodyReader.read(await bodyText(c));
+    if ('error' in read) throw new BadRequest(read.error);
+    await client.store.writeSessions(read.sessions);
+    return c.json({ sessionIds: read.sessions.map((s) => s.id), warnings: read.warnings }, 201);
   });
 
   app.get('/sessions/:id', async (c) => {
@@ -415,5 +409,5 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
 
   // An unknown metric: 400 naming the likely one, as for /results.
   app.get('/results/summary', async (c) => c.json(await client.summarizeResults(resultQuery(c, SUMMARY_FIELDS))));
-  return { app, computations };
+  return { app, computations, bodyReader };
 }
