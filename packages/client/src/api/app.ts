@@ -1,19 +1,23 @@
 /** The REST API as a Hono app over an MCEClient (routes documented in openapi.ts). */
-import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
 import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS, shownId } from '@mce/core';
-import { issuesInText, notePlace, parseSessionDocument, schemaIssues } from '../ingest/formats/session-json.js';
-import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
+import { issuesInText, schemaIssues } from '../ingest/formats/session-json.js';
+import { positionText, syntaxErrorPosition } from '../ingest/json-position.js';
+import { excessDepthAt, MAX_JSON_DEPTH } from '../ingest/json-depth.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
-import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, type ComputationStatus } from './computations.js';
+import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, ComputationsFullError, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { webRoutes } from '../web/routes.js';
+import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
+import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
+import { cut, redactSecrets } from './redact.js';
+import { BodyReader, BodyReaderBusyError } from './body-reader.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -132,8 +136,10 @@ async function bodyText(c: Context): Promise<string> {
   return text;
 }
 
-/** A request body's JSON (400 when it is none, naming where it stops being JSON). */
+/** A request body's JSON (400 when it is none, naming where it stops being JSON or nests too deeply). */
 function parseJson(text: string): unknown {
+  const tooDeep = excessDepthAt(text);
+  if (tooDeep) throw new BadRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels${positionText(tooDeep)}`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -142,15 +148,6 @@ function parseJson(text: string): unknown {
 }
 
 class UnsupportedMediaType extends Error {}
-
-/** `Authorization: Bearer <token>` (the scheme is case-insensitive), compared in constant time. */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^bearer +(.+)$/i.exec(header?.trim() ?? '');
-  if (!match) return false;
-  const given = Buffer.from(match[1]!.trim());
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
 
 class BadRequest extends Error {}
 
@@ -175,6 +172,19 @@ function methodsOf(app: Hono, path: string): string[] {
   return [...methods];
 }
 
+/** An error as a log field: its message and stack redacted and bounded, its cause's message beside. */
+function loggedError(error: unknown, secrets: readonly string[]): { type: string; message: string; stack?: string; cause?: string } {
+  const clean = (text: string, max: number) => cut(redactSecrets(text, secrets), max);
+  if (!(error instanceof Error)) return { type: typeof error, message: clean(String(error), 2000) };
+  const cause = error.cause instanceof Error ? error.cause.message : error.cause === undefined ? undefined : String(error.cause);
+  return {
+    type: error.name,
+    message: clean(error.message, 2000),
+    ...(error.stack ? { stack: clean(error.stack, 4000) } : {}),
+    ...(cause !== undefined ? { cause: clean(cause, 2000) } : {}),
+  };
+}
+
 export interface ApiOptions {
   /** Largest request body accepted (bytes); a larger one is refused with 413 before it is read. Default 32 MiB. */
   maxBodyBytes?: number;
@@ -184,19 +194,34 @@ export interface ApiOptions {
    * the visitor's browser. Default: any (`serveApi` on a loopback address allows only the loopback names).
    */
   allowedHosts?: readonly string[];
-  /** When set, every request but `/healthz` must send `Authorization: Bearer <token>` (else 401). */
+  /**
+   * API keys (name, hash, scopes): when any is given, every request but `/healthz` and `/openapi.json` must send
+   * `Authorization: Bearer <key>` of a key with the route's scope (401 without a known key, 403 without the scope).
+   */
+  keys?: readonly ApiKey[];
+  /** A shared token, kept for compatibility: a key named `token` with every scope. */
   token?: string;
+  /** Where the access log (one line per request) and the causes of 500s go; none: not logged. */
+  logger?: ApiLogger;
+  /** Served without keys beyond loopback on purpose: every access log line says so. */
+  insecureNoAuth?: boolean;
+  /** Strings never repeated in a log or an answer (OPENAI_API_KEY, store passwords, …). */
+  secrets?: readonly string[];
+  /** Requests per second per key (per client address without keys), past which 429 with Retry-After. Default: none. */
+  requestsPerSecond?: number;
   /** Asynchronous computations (`Prefer: respond-async`) running at once; the others wait their turn. Default 2. */
   maxConcurrentComputations?: number;
   /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
   maxFinishedComputations?: number;
+  /** Asynchronous computations waiting at most; more are refused with 429 and Retry-After. Default 100. */
+  maxQueuedComputations?: number;
+  /** Asynchronous computations one API key may have queued or running; more are 429. Default: no limit. */
+  maxComputationsPerKey?: number;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
-/** `example.com:8000` → `example.com`; `[::1]:8000` → `[::1]`. */
-const hostName = (host: string) => host.replace(/:\d+$/, '').toLowerCase();
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -205,34 +230,26 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 }
 
 /** The app and the table of its asynchronous computations (which `serveApi` lets finish on close). */
-export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations } {
+export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations; bodyReader: BodyReader } {
   const app = new Hono();
+  const bodyReader = new BodyReader();
   const computations = new Computations({
     ...(options.maxConcurrentComputations !== undefined ? { maxConcurrent: options.maxConcurrentComputations } : {}),
     ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
+    ...(options.maxQueuedComputations !== undefined ? { maxQueued: options.maxQueuedComputations } : {}),
+    ...(options.maxComputationsPerKey !== undefined ? { maxPerCaller: options.maxComputationsPerKey } : {}),
   });
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allowed = options.allowedHosts?.map((h) => h.toLowerCase());
   // Who may ask comes first: a stranger gets 403 / 401, not a word about the body they sent.
-  app.use('*', async (c, next) => {
-    if (allowed) {
-      const host = c.req.header('host');
-      if (host !== undefined && !allowed.includes(hostName(host))) return c.json({ error: `host ${hostName(host)} is not served here` }, 403);
-      const origin = c.req.header('origin');
-      let originHost: string | undefined;
-      try {
-        originHost = origin === undefined || origin === 'null' ? origin : hostName(new URL(origin).host);
-      } catch {
-        originHost = origin;
-      }
-      if (originHost !== undefined && !allowed.includes(originHost)) return c.json({ error: `requests from ${origin} are not accepted` }, 403);
-    }
-    if (options.token !== undefined && c.req.path !== '/healthz' && !bearerMatches(c.req.header('authorization'), options.token)) {
-      c.header('WWW-Authenticate', 'Bearer');
-      return c.json({ error: 'missing or wrong bearer token' }, 401);
-    }
-    await next();
-  });
+  const guard: GuardOptions = {
+    keys: [...(options.keys ?? []), ...(options.token !== undefined ? [{ name: 'token', hash: hashApiKey(options.token), scopes: API_SCOPES }] : [])],
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
+    secrets: [...(options.secrets ?? []), ...(options.token !== undefined ? [options.token] : [])],
+    ...(options.requestsPerSecond !== undefined ? { requestsPerSecond: options.requestsPerSecond } : {}),
+  };
+  app.use('*', accessLog(guard), hostCheck(guard.allowedHosts), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
   app.use(
     '*',
     bodyLimit({
@@ -264,14 +281,29 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
-    if (error instanceof ComputationsClosedError) return c.json({ error: error.message }, 503);
+    if (error instanceof ComputationsClosedError) {
+      c.header('Retry-After', '5');
+      return c.json({ error: error.message }, 503);
+    }
+    if (error instanceof BodyReaderBusyError) {
+      c.header('Retry-After', '1');
+      return c.json({ error: error.message }, 503);
+    }
+    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') return c.json({ error: 'request body needs more memory to read than the server gives one body' }, 413);
+    if (error instanceof ComputationsFullError) {
+      c.header('Retry-After', '5');
+      return c.json({ error: error.message }, 429);
+    }
     if (isLocked(error)) {
       c.header('Retry-After', '1');
       return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
     }
     // A document nested deeper than the validator's stack: the client's input, not the server's failure.
     if (error instanceof RangeError && /call stack/i.test(error.message)) return c.json({ error: 'request body is nested too deeply' }, 400);
-    return c.json({ error: error.message }, 500);
+    // The cause goes to the log (with the request's id), not to the client: a store's raw error text is no answer.
+    const requestId = c.get('requestId');
+    options.logger?.error({ requestId, method: c.req.method, path: cut(redactSecrets(c.req.path, guard.secrets), 256), err: loggedError(error, guard.secrets) }, 'request failed');
+    return c.json({ error: `internal server error (request ${requestId})` }, 500);
   });
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/openapi.json', (c) => c.json(OPENAPI));
@@ -297,27 +329,11 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   });
 
   app.post('/sessions', async (c) => {
-    const text = await bodyText(c);
-    const doc = parseSessionDocument(parseJson(text));
-    // Places in the body's text (line and column) are looked up only when there is something to name.
-    if ('issues' in doc) throw new BadRequest(`not an mce session document: ${issuesInText(text, doc.issues)}`);
-    const sessions = doc.sessions;
-    await client.store.writeSessions(sessions);
-    // Fields the format does not define are ignored, and said: a misspelt one would otherwise go unnoticed.
-    const notes = doc.unknownFields.notes();
-    const found = locateInJson(text, notes.map(notePlace));
-    const warnings = notes.map(({ message, count, path, suggestion }, i) => {
-      const at = found[i];
-      return {
-        code: 'unknown-field' as const,
-        message,
-        ...(path === undefined ? {} : { path }),
-        ...(at ? { line: at.line, column: at.column } : {}),
-        count,
-        ...(suggestion === undefined ? {} : { suggestion }),
-      };
-    });
-    return c.json({ sessionIds: sessions.map((s) => s.id), warnings }, 201);
+    // Parsed and validated off the event loop when big (body-reader.ts): a 20 MB body would stall every request.
+    const read = await bodyReader.read(await bodyText(c));
+    if ('error' in read) throw new BadRequest(read.error);
+    await client.store.writeSessions(read.sessions);
+    return c.json({ sessionIds: read.sessions.map((s) => s.id), warnings: read.warnings }, 201);
   });
 
   app.get('/sessions/:id', async (c) => {
@@ -343,19 +359,23 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     }
     // Everything the synchronous form would refuse is refused before the 202: the plan throws its selection errors.
     client.plan(request);
-    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!);
+    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!, c.get('apiKeyName') ?? '');
     c.header('Location', `/computations/${status.id}`);
     c.header('Preference-Applied', 'respond-async');
     return c.json(status, 202);
   });
 
   app.get('/computations', (c) => {
-    const given = knownQuery(c, ['status']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
+    const given = knownQuery(c, ['status', 'limit', 'offset']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
     const bad = given?.filter((s) => !(COMPUTATION_STATUSES as readonly string[]).includes(s));
     if (given?.length === 0 || (bad && bad.length > 0)) {
       throw new BadRequest(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
     }
-    return c.json(computations.list(given && new Set(given as ComputationStatus['status'][])));
+    const limit = pageSize(int(c, 'limit'));
+    const offset = int(c, 'offset') ?? 0;
+    const page = computations.list(given && new Set(given as ComputationStatus['status'][]), { limit, offset });
+    linkNextPage(c, limit, offset, page.length);
+    return c.json(page);
   });
 
   app.get('/computations/:id', (c) => {
@@ -394,5 +414,5 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   app.get('/results/summary', async (c) => c.json(await client.summarizeResults(resultQuery(c, SUMMARY_FIELDS))));
   // The read-only web view (/, /view/…): HTML pages over the same store.
   app.route('/', webRoutes(client));
-  return { app, computations };
+  return { app, computations, bodyReader };
 }

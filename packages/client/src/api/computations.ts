@@ -1,10 +1,11 @@
 /**
  * The computations the REST API runs in the background (`Prefer: respond-async`), held in memory: a few at a time,
- * the rest waiting in the order they came, and the last finished ones kept for their clients to read. The table is
- * lost at restart; the results a computation stored are not.
+ * the rest waiting in the order they came (a bounded number: more are refused), and the last finished ones kept for
+ * their clients to read — as a summary and where the stored results are, never the results themselves (a computation
+ * of a big session holds megabytes of them). The table is lost at restart; the results a computation stored are not.
  */
 import { randomUUID } from 'node:crypto';
-import type { SessionComputation } from '@mce/core';
+import type { FailedRecord, SessionComputation } from '@mce/core';
 
 interface Submitted {
   id: string;
@@ -15,11 +16,25 @@ interface Started extends Submitted {
   startedAt: string;
 }
 
-/** Where a computation stands: a succeeded one always has its computation, a failed one its error. */
+/** What a succeeded computation made: counts, the first metrics that failed, and where its stored results are. */
+export interface ComputationSummary {
+  results: number;
+  failed: number;
+  skipped: number;
+  /** The first FAILURES_KEPT failures (`failed` counts them all): a failure is never stored, so it is kept here. */
+  failures: FailedRecord[];
+  /** `GET /results` of the session over the computation's run: its stored results, paged. */
+  resultsUrl: string;
+}
+
+/** Failures a summary keeps (a judge down fails every judged metric of every call: thousands). */
+export const FAILURES_KEPT = 20;
+
+/** Where a computation stands: a succeeded one always has its summary, a failed one its error. */
 export type ComputationStatus =
   | (Submitted & { status: 'queued' })
   | (Started & { status: 'running' })
-  | (Started & { status: 'succeeded'; finishedAt: string; computation: SessionComputation })
+  | (Started & { status: 'succeeded'; finishedAt: string; summary: ComputationSummary })
   | (Started & { status: 'failed'; finishedAt: string; error: string });
 
 export interface ComputationsOptions {
@@ -27,15 +42,35 @@ export interface ComputationsOptions {
   maxConcurrent?: number;
   /** Finished computations kept, the oldest finished dropped first (default 1000); queued and running ones always stay. */
   maxFinished?: number;
+  /** Computations waiting at most (default 100): more are refused (ComputationsFullError, 429). */
+  maxQueued?: number;
+  /** Computations queued or running at once for one caller (an API key's name); default: no limit but maxQueued. */
+  maxPerCaller?: number;
 }
 
 export const COMPUTATION_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const satisfies ReadonlyArray<ComputationStatus['status']>;
 
 export const DEFAULT_MAX_CONCURRENT_COMPUTATIONS = 2;
 export const DEFAULT_MAX_FINISHED_COMPUTATIONS = 1000;
+export const DEFAULT_MAX_QUEUED_COMPUTATIONS = 100;
 
 /** Submitted to a table that is closing: the server is shutting down. */
 export class ComputationsClosedError extends Error {}
+
+/** Submitted to a full queue, or past the caller's share of it: retry later. */
+export class ComputationsFullError extends Error {}
+
+/** The summary of a succeeded computation, `startedAt`–`finishedAt` bounding the timestamps of its stored results. */
+function summaryOf(computation: SessionComputation, startedAt: string, finishedAt: string): ComputationSummary {
+  const query = new URLSearchParams({ session: computation.sessionId, from: startedAt, to: finishedAt });
+  return {
+    results: computation.results.length,
+    failed: computation.failed.length,
+    skipped: computation.skipped.length,
+    failures: computation.failed.slice(0, FAILURES_KEPT),
+    resultsUrl: `/results?${query.toString()}`,
+  };
+}
 
 const now = () => new Date().toISOString();
 
@@ -47,6 +82,10 @@ function positiveInteger(name: string, value: number): number {
 export class Computations {
   readonly #maxConcurrent: number;
   readonly #maxFinished: number;
+  readonly #maxQueued: number;
+  readonly #maxPerCaller: number;
+  /** Queued and running computations per caller. */
+  readonly #perCaller = new Map<string, number>();
   /** Every computation still known, by id. */
   readonly #entries = new Map<string, ComputationStatus>();
   /** Waiting ones in submission order, with the work each will do. */
@@ -60,14 +99,31 @@ export class Computations {
   constructor(options: ComputationsOptions = {}) {
     this.#maxConcurrent = positiveInteger('maxConcurrentComputations', options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_COMPUTATIONS);
     this.#maxFinished = positiveInteger('maxFinishedComputations', options.maxFinished ?? DEFAULT_MAX_FINISHED_COMPUTATIONS);
+    this.#maxQueued = positiveInteger('maxQueuedComputations', options.maxQueued ?? DEFAULT_MAX_QUEUED_COMPUTATIONS);
+    this.#maxPerCaller = options.maxPerCaller === undefined ? Infinity : positiveInteger('maxComputationsPerKey', options.maxPerCaller);
   }
 
-  /** Queues `run` (started at once when a place is free) and answers its status; ComputationsClosedError once closing. */
-  submit(sessionId: string, run: () => Promise<SessionComputation>): ComputationStatus {
+  /**
+   * Queues `run` (started at once when a place is free) and answers its status; ComputationsClosedError once closing,
+   * ComputationsFullError when the queue is full or `caller` has its share queued or running.
+   */
+  submit(sessionId: string, run: () => Promise<SessionComputation>, caller = ''): ComputationStatus {
     if (this.#closed) throw new ComputationsClosedError('the server is shutting down: it takes no new computations');
+    if (this.#queue.length >= this.#maxQueued) throw new ComputationsFullError(`${this.#queue.length} computations are waiting already (the most the server queues); retry later`);
+    const mine = this.#perCaller.get(caller) ?? 0;
+    if (mine >= this.#maxPerCaller) throw new ComputationsFullError(`${mine} computations of this API key are queued or running already (the most one key may have); retry later`);
+    this.#perCaller.set(caller, mine + 1);
     const id = randomUUID();
     this.#entries.set(id, { id, sessionId, submittedAt: now(), status: 'queued' });
-    this.#queue.push({ id, run });
+    this.#queue.push({ id, run: async () => {
+      try {
+        return await run();
+      } finally {
+        const left = (this.#perCaller.get(caller) ?? 1) - 1;
+        if (left === 0) this.#perCaller.delete(caller);
+        else this.#perCaller.set(caller, left);
+      }
+    } });
     this.#startWaiting();
     return this.get(id)!;
   }
@@ -76,11 +132,12 @@ export class Computations {
     return this.#entries.get(id);
   }
 
-  /** The computations known, newest submitted first; only those in one of `statuses` when given. */
-  list(statuses?: ReadonlySet<ComputationStatus['status']>): ComputationStatus[] {
+  /** A page of the computations known, newest submitted first; only those in one of `statuses` when given. */
+  list(statuses?: ReadonlySet<ComputationStatus['status']>, page: { limit: number; offset: number } = { limit: Infinity, offset: 0 }): ComputationStatus[] {
     // A Map keeps the order of first insertion (an entry updated in place keeps its place): submission order.
     const all = [...this.#entries.values()].reverse();
-    return statuses ? all.filter((c) => statuses.has(c.status)) : all;
+    const kept = statuses ? all.filter((c) => statuses.has(c.status)) : all;
+    return kept.slice(page.offset, page.offset + page.limit);
   }
 
   /** Computations known: queued, running and the finished ones kept. */
@@ -116,7 +173,8 @@ export class Computations {
     let finished: ComputationStatus;
     try {
       const computation = await run();
-      finished = { ...started, status: 'succeeded', finishedAt: now(), computation };
+      const finishedAt = now();
+      finished = { ...started, status: 'succeeded', finishedAt, summary: summaryOf(computation, started.startedAt, finishedAt) };
     } catch (error) {
       finished = { ...started, status: 'failed', finishedAt: now(), error: error instanceof Error ? error.message : String(error) };
     }

@@ -1,7 +1,7 @@
 /** The OpenAPI 3.1 description of the REST API (served at /openapi.json). */
 import { createRequire } from 'node:module';
 import { MAX_UNKNOWN_FIELD_PLACES, ONTOLOGY_LEVELS } from '@mce/core';
-import { COMPUTATION_STATUSES } from './computations.js';
+import { COMPUTATION_STATUSES, FAILURES_KEPT } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 
 // The published JSON Schema of the session format, embedded: OpenAPI 3.1 schemas are JSON Schema 2020-12, and its
@@ -37,7 +37,20 @@ const sessionComputation = {
   },
 };
 
-/** An asynchronous computation's status: `computation` once it succeeded, `error` once it failed. */
+/** What a succeeded asynchronous computation made (its results are in the store, at `resultsUrl`). */
+const computationSummary = {
+  type: 'object',
+  required: ['results', 'failed', 'skipped', 'failures', 'resultsUrl'],
+  properties: {
+    results: { type: 'integer', minimum: 0, description: 'results stored' },
+    failed: { type: 'integer', minimum: 0, description: 'metrics that failed (never stored)' },
+    skipped: { type: 'integer', minimum: 0 },
+    failures: { ...sessionComputation.properties.failed, maxItems: FAILURES_KEPT, description: `the first ${FAILURES_KEPT} failures` },
+    resultsUrl: { type: 'string', description: 'GET /results of the session over the run: its stored results, paged' },
+  },
+};
+
+/** An asynchronous computation's status: `summary` once it succeeded, `error` once it failed. */
 const computationStatus = (() => {
   const base = { id: { type: 'string' }, sessionId: { type: 'string' }, submittedAt: { type: 'string', format: 'date-time' } };
   const started = { ...base, startedAt: { type: 'string', format: 'date-time' } };
@@ -53,17 +66,18 @@ const computationStatus = (() => {
     oneOf: [
       shape('queued', base, []),
       shape('running', started, ['startedAt']),
-      shape('succeeded', { ...finished, computation: sessionComputation }, ['startedAt', 'finishedAt', 'computation']),
+      shape('succeeded', { ...finished, summary: computationSummary }, ['startedAt', 'finishedAt', 'summary']),
       shape('failed', { ...finished, error: { type: 'string' } }, ['startedAt', 'finishedAt', 'error']),
     ],
   };
 })();
 
 const error = (description: string) => ({ description, content: json(ref('Error')) });
-/** What any route may answer besides its own statuses (401 only with a token, 403 only with an allow-list of hosts). */
+/** What any route may answer besides its own statuses (401 and 403 for keys only when the server has keys). */
 const common = {
-  401: error('missing or wrong bearer token (when the server has one)'),
-  403: error('a Host or Origin the server does not serve'),
+  401: error('a missing or unknown API key (when the server has keys; WWW-Authenticate says Bearer)'),
+  403: error('a Host or Origin the server does not serve, or an API key without the scope the route needs'),
+  429: error('past the rate limit of the API key (Retry-After says when to retry)'),
   405: error('a known path asked with another method (the Allow header lists the methods)'),
   500: error('the server failed'),
   503: error('the store is busy (Retry-After says when to retry)'),
@@ -114,7 +128,8 @@ const resultFilterParams = [
 export const OPENAPI = {
   openapi: '3.1.0',
   info: { title: 'mce REST API', version: '0.3.0', description: 'Sessions, metric computation and stored metric results of mce.' },
-  // The bearer token is required only when the server was started with one (MCE_API_TOKEN / --token).
+  // An API key is required only when the server has keys (api.keys, MCE_API_KEYS, MCE_API_TOKEN); its scope follows
+  // the method: GET read, POST write, DELETE admin.
   security: [{}, { bearerAuth: [] }],
   paths: {
     '/healthz': {
@@ -226,6 +241,7 @@ export const OPENAPI = {
           404: error('no such session'),
           ...withBody,
           ...common,
+          429: error('asynchronous: the queue is full, or the API key has its most computations queued or running (Retry-After says when to retry)'),
           503: error('the store is busy (Retry-After says when to retry), or the server is shutting down (no new asynchronous computation)'),
         },
       },
@@ -243,9 +259,10 @@ export const OPENAPI = {
             style: 'form',
             explode: true,
           },
+          ...pageParams,
         ],
         responses: {
-          200: { description: 'their statuses', content: json({ type: 'array', items: ref('ComputationStatus') }) },
+          200: { description: 'their statuses, a page of them', content: json({ type: 'array', items: ref('ComputationStatus') }) },
           400: error('an unknown status or query parameter'),
           ...common,
         },

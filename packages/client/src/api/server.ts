@@ -3,6 +3,21 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { MCEClient } from '../mce-client.js';
 import { LOOPBACK_HOSTS, apiApp, type ApiOptions } from './app.js';
+import { isLoopbackHost } from './auth.js';
+
+/** Serving beyond loopback with no API key, not told `insecureNoAuth`: anyone reaching the port could delete the store. */
+export class InsecureServeError extends Error {
+  override name = 'InsecureServeError';
+}
+
+export interface ServeOptions extends ApiOptions {
+  port?: number;
+  host?: string;
+  /** Time a client has to send the request's headers (ms, default 10 s): a slow sender holds a socket no longer. */
+  headersTimeoutMs?: number;
+  /** Time a client has to send the whole request, body included (ms, default 60 s). */
+  requestTimeoutMs?: number;
+}
 
 export interface ApiServer {
   port: number;
@@ -16,13 +31,21 @@ export interface ApiServer {
 }
 
 /** Resolves once listening; rejects when the server cannot listen (the port is taken, …). */
-export function serveApi(client: MCEClient, options: { port?: number; host?: string } & ApiOptions = {}): Promise<ApiServer> {
+export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   // On a loopback address only the loopback names are served: a site whose name was rebound to 127.0.0.1 is not.
-  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
-  const { app, computations } = apiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
+  const loopback = isLoopbackHost(host);
+  const keyed = (options.keys?.length ?? 0) > 0 || options.token !== undefined;
+  if (!loopback && !keyed && !options.insecureNoAuth) {
+    return Promise.reject(new InsecureServeError(
+      `no API key is configured: refusing to serve on ${host}, beyond loopback (configure api.keys or MCE_API_KEYS, or accept anyone reaching the port with --insecure-no-auth)`,
+    ));
+  }
+  const { app, computations, bodyReader } = apiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port ?? 8000, hostname: host }, (info: AddressInfo) => {
+    // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): once a second keeps them honest.
+    const serverOptions = { headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 60_000, connectionsCheckingInterval: 1000 };
+    const server = serve({ fetch: app.fetch, port: options.port ?? 8000, hostname: host, serverOptions }, (info: AddressInfo) => {
       server.off('error', reject);
       resolve({
         port: info.port,
@@ -33,6 +56,7 @@ export function serveApi(client: MCEClient, options: { port?: number; host?: str
           const drained = computations.close();
           await new Promise<void>((done, fail) => server.close((e) => (e ? fail(e) : done())));
           await drained;
+          await bodyReader.close();
         },
       });
     });

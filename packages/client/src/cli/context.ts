@@ -35,9 +35,10 @@ export function globals(cmd: Command): GlobalOptions {
   return cmd.optsWithGlobals() as GlobalOptions;
 }
 
-export function logger(cmd: Command, io: CliIO): Logger {
+/** The command's logger on stderr; `atLeast: 'info'` for a server, whose access log is always written. */
+export function logger(cmd: Command, io: CliIO, atLeast?: 'info'): Logger {
   const g = globals(cmd);
-  const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 ? 'info' : 'warn';
+  const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 || atLeast === 'info' ? 'info' : 'warn';
   return pino({ level, base: undefined }, { write: (line: string) => io.stderr.write(line) });
 }
 

@@ -25,6 +25,7 @@ const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Register>
   { names: ['serve'], load: async () => (await import('./commands/serve.js')).registerServeCommand },
   { names: ['report'], load: async () => (await import('./commands/report.js')).registerReportCommand },
   { names: ['check'], load: async () => (await import('./commands/check.js')).registerCheckCommand },
+  { names: ['api-key'], load: async () => (await import('./commands/api-key.js')).registerApiKeyCommands },
 ];
 
 /** The global options that take a value: what follows them is not the command's name. */

@@ -11,6 +11,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
 import { parseStoreUrl } from '../store/url.js';
 import { readThresholds, type Threshold } from './thresholds.js';
+import type { ApiKey } from '../api/auth.js';
 import { ONTOLOGY_LEVELS, type MetricOptionsError, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';
 
 const require = createRequire(import.meta.url);
@@ -27,6 +28,8 @@ export interface MceConfig {
   engine: { maxWorkers?: number; strategy?: StrategyName; recursive: boolean; metricTimeoutMs?: number };
   cache: { path: string | null; read: boolean; write: boolean; enabled: boolean };
   store: { url?: string };
+  /** `mce serve`: the API keys (`api.keys`: name, hash, scopes), with those of MCE_API_KEYS / MCE_API_TOKEN added by serve. */
+  api: { keys: ApiKey[] };
   /** Provider plugins to load (package names or paths relative to the config file). */
   providers: string[];
   /** Where the file wrote each `providers` entry (for errors about loading it). */
@@ -75,6 +78,7 @@ export function defaultMceConfig(): MceConfig {
     engine: { recursive: true },
     cache: { path: null, read: true, write: true, enabled: true },
     store: {},
+    api: { keys: [] },
     providers: [],
     discoverProviders: true,
     metricOptions: {},
@@ -157,6 +161,9 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
       throw new ConfigError(file, [{ line: lineOf(['store', 'url']), field: 'store.url', message: (error as Error).message }]);
     }
   }
+  const keyNames = config.api.keys.map((k) => k.name);
+  const twice = keyNames.findIndex((name, i) => keyNames.indexOf(name) !== i);
+  if (twice >= 0) throw new ConfigError(file, [{ line: lineOf(['api', 'keys', twice]), field: `api.keys.${twice}.name`, message: `key name ${keyNames[twice]} is given twice` }]);
   if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
   config.optionPlaces = optionPlaces(lineOf, keyLineOf, raw);
   if (config.providers.length > 0) config.providerLines = config.providers.map((_, i) => lineOf(['providers', i]));
@@ -267,6 +274,8 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
   };
   const store = (raw.store ?? {}) as Record<string, unknown>;
   if (typeof store.url === 'string') config.store.url = store.url;
+  const api = (raw.api ?? {}) as { keys?: ApiKey[] };
+  config.api = { keys: (api.keys ?? []).map((k) => ({ name: k.name, hash: k.hash, scopes: [...k.scopes] })) };
   if (Array.isArray(raw.providers)) config.providers = [...(raw.providers as string[])];
   if (typeof raw.provider_discovery === 'boolean') config.discoverProviders = raw.provider_discovery;
   for (const [name, options] of Object.entries((raw.metric_options ?? {}) as Record<string, MetricOptions>)) {

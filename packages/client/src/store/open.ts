@@ -16,8 +16,8 @@ export interface OpenStoreOptions {
   /** Neo4j only: rows per UNWIND batch, database, or an injected driver. */
   neo4j?: Neo4jStoreOptions;
   /**
-   * SQLite only: the file must exist already (commands that only read: a misspelt path is an error, not a new
-   * empty store).
+   * The store must exist already (commands that only read: a misspelt path or schema is an error, not a new empty
+   * store): SQLite its file, PostgreSQL its schema's tables.
    */
   mustExist?: boolean;
 }
@@ -75,6 +75,7 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
   } catch (error) {
     throw cannotOpen(error);
   }
+  if (options.mustExist && store instanceof PostgresStore) await mustHaveTables(store, resolved.url, cannotOpen);
   try {
     await store.init();
   } catch (error) {
@@ -82,6 +83,20 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
     throw cannotOpen(error);
   }
   return store;
+}
+
+/** A PostgreSQL schema without the store's tables is no store to read (a misspelt `schema=` would answer empty). */
+async function mustHaveTables(store: PostgresStore, url: string, cannotOpen: (error: unknown) => Error): Promise<void> {
+  let exists: boolean;
+  try {
+    exists = await store.exists();
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw cannotOpen(error);
+  }
+  if (exists) return;
+  await store.close();
+  throw new StoreNotFoundError(`no store in PostgreSQL schema ${store.schemaName} at ${shownUrl(url)}: nothing has been ingested there yet, or schema= is misspelt`);
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));

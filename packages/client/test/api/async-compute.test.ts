@@ -91,34 +91,35 @@ describe('asynchronous compute', () => {
     return { ...built, id, submit };
   }
 
-  it('answers 202 with Location and Preference-Applied, then the computation the synchronous form gives, stored', async () => {
+  it('answers 202 with Location and Preference-Applied, then a summary of what it stored and where, never the results', async () => {
     slow(0);
     const { app, id, submit } = await withSession();
     const body = { metrics: ['AnswerRelevancy', 'Duration'], recursive: false };
     const accepted = await submit(body);
     expect(accepted).toEqual({ id: expect.stringMatching(UUID), sessionId: id, status: 'running', submittedAt: expect.stringMatching(ISO), startedAt: expect.stringMatching(ISO) });
     const done = await finished(app, accepted.id);
-    expect(done).toEqual({ ...accepted, status: 'succeeded', finishedAt: expect.stringMatching(ISO), computation: expect.any(Object) });
-    const computation = (done as Extract<ComputationStatus, { status: 'succeeded' }>).computation;
-    expect(comparable(computation)).toEqual({
-      sessionId: id,
-      results: [
-        { name: 'AnswerRelevancy', level: 'Session', measures: id, result: 0.75 }, // Score 4 of 1–5
-        { name: 'Duration', level: 'Session', measures: id, result: 4200 },
-      ],
-      failed: [],
-      skipped: [],
-    });
+    if (done.status !== 'succeeded') throw new Error(`computation ${done.status}`);
+    const resultsUrl = `/results?session=${id}&from=${encodeURIComponent(done.startedAt)}&to=${encodeURIComponent(done.finishedAt)}`;
+    expect(done).toEqual({ ...accepted, status: 'succeeded', finishedAt: expect.stringMatching(ISO), summary: { results: 2, failed: 0, skipped: 0, failures: [], resultsUrl } });
     expect(judge.requests).toHaveLength(1);
 
+    // The summary's URL answers this run's stored results (and not those of the synchronous run after it).
     const sync = await app.request(`/sessions/${id}/compute`, { method: 'POST', body: JSON.stringify(body), headers: JSON_TYPE });
     expect(sync.status).toBe(200);
-    expect(comparable((await sync.json()) as SessionComputation)).toEqual(comparable(computation));
-
-    // Stored as the synchronous form stores its results: both runs are there.
+    const rows = (await (await app.request(resultsUrl)).json()) as Array<{ result: { name: string; result: number } }>;
+    expect(rows.map((r) => [r.result.name, r.result.result]).sort()).toEqual([['AnswerRelevancy', 0.75], ['Duration', 4200]]); // Score 4 of 1–5
+    const synchronous = (await sync.json()) as SessionComputation;
+    expect(comparable(synchronous).results.map((r) => [r.name, r.result])).toEqual([['AnswerRelevancy', 0.75], ['Duration', 4200]]);
     const stored = (await (await app.request(`/sessions/${id}/metrics?metrics=AnswerRelevancy,Duration`)).json()) as SessionComputation;
-    expect(stored.results.filter((r) => computation.results.some((c) => c.id === r.id))).toEqual(computation.results);
     expect(stored.results).toHaveLength(4);
+  });
+
+  it('keeps the first failures of a computation in its summary, counting them all', async () => {
+    judge.setScript([], { text: 'no score in this answer' }); // a failure without retries
+    const { app, submit } = await withSession();
+    const done = await finished(app, (await submit({ metrics: ['AnswerRelevancy', 'Duration'], recursive: false })).id);
+    if (done.status !== 'succeeded') throw new Error(`computation ${done.status}`);
+    expect(done.summary).toMatchObject({ results: 1, failed: 1, skipped: 0, failures: [{ name: 'AnswerRelevancy', level: 'Session', error: expect.any(String) }] });
   });
 
   it('a session deleted while computed: the computation fails (the synchronous form: 404) and stores nothing of it', async () => {
@@ -167,7 +168,12 @@ describe('asynchronous compute', () => {
     expect(await listed('?status=failed&status=queued')).toEqual([200, [[second.id, 'queued']]]);
     expect(await listed('?status=done')).toEqual([400, 'query parameter status must name statuses: queued, running, succeeded, failed (got "done")']);
     expect(await listed('?status=')).toEqual([400, 'query parameter status must name statuses: queued, running, succeeded, failed (got "")']);
-    expect(await listed('?limit=1')).toEqual([400, 'unknown query parameter "limit" (known: status)']);
+    expect(await listed('?limt=1')).toEqual([400, 'unknown query parameter "limt" (known: status, limit, offset)']);
+    // Paged: a full page links the next one.
+    const page = await app.request('/computations?limit=1');
+    expect([((await page.json()) as ComputationStatus[]).map((s) => s.id), page.headers.get('link')]).toEqual([[second.id], '</computations?limit=1&offset=1>; rel="next"']);
+    expect(await listed('?limit=1&offset=1')).toEqual([200, [[first.id, 'running']]]);
+    expect(await listed('?limit=5000')).toEqual([400, 'query parameter limit must be at most 1000 (got 5000); follow the Link header for the next page']);
     await finished(app, second.id);
     expect(await listed('?status=succeeded')).toEqual([200, [[second.id, 'succeeded'], [first.id, 'succeeded']]]);
   });
@@ -231,6 +237,22 @@ describe('asynchronous compute', () => {
     expect([(await app.request(`/computations/${a.id}`)).status, (await app.request(`/computations/${b.id}`)).status]).toEqual([404, 404]);
   });
 
+  it('refuses a computation past the queue (429 with Retry-After) or past its key\'s share, and takes one again once a place is free', async () => {
+    slow(300);
+    const keyed = await withSession({ maxConcurrentComputations: 1, maxQueuedComputations: 1 });
+    await keyed.submit({ metrics: ['AnswerRelevancy'], recursive: false }); // running
+    const queued = await keyed.submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const full = await keyed.app.request(`/sessions/${keyed.id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
+    expect([full.status, full.headers.get('retry-after'), await full.json()]).toEqual([429, '5', { error: '1 computations are waiting already (the most the server queues); retry later' }]);
+    await finished(keyed.app, queued.id);
+    await keyed.submit({ metrics: ['Duration'] });
+
+    const perKey = await withSession({ maxComputationsPerKey: 1 });
+    await perKey.submit({ metrics: ['AnswerRelevancy'], recursive: false });
+    const second = await perKey.app.request(`/sessions/${perKey.id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
+    expect([second.status, await second.json()]).toEqual([429, { error: '1 computations of this API key are queued or running already (the most one key may have); retry later' }]);
+  });
+
   it('close refuses new computations (503) and resolves once the queued and running ones have stored their results', async () => {
     slow(200);
     const { app, computations, id, submit } = await withSession({ maxConcurrentComputations: 1 });
@@ -238,7 +260,7 @@ describe('asynchronous compute', () => {
     await submit({ metrics: ['AnswerRelevancy'], recursive: false });
     const closed = computations.close();
     const late = await app.request(`/sessions/${id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
-    expect([late.status, await late.json()]).toEqual([503, { error: 'the server is shutting down: it takes no new computations' }]);
+    expect([late.status, late.headers.get('retry-after'), await late.json()]).toEqual([503, '5', { error: 'the server is shutting down: it takes no new computations' }]);
     await closed;
     expect((await client.getMetrics(id, { metricIds: ['AnswerRelevancy'] })).length).toBe(2);
 
@@ -281,7 +303,9 @@ describe('asynchronous compute', () => {
     expect(res.status).toBe(202);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
-    expect(stderr.split('\n').slice(1)).toEqual(['mce API stopping: waiting for 1 computation to finish (signal again to stop at once)', '']);
+    // Besides the access log's JSON lines (one per request).
+    const said = stderr.split('\n').slice(1).filter((line) => !line.startsWith('{'));
+    expect(said).toEqual(['mce API stopping: waiting for 1 computation to finish (signal again to stop at once)', '']);
     const store = await openStore(`sqlite:${join(ws, 'mce.db')}`);
     const reader = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
     try {

@@ -15,14 +15,38 @@ const count = z.number().int().nonnegative();
 export const NO_CONTROL_CHARACTER = 'must not contain a control character (U+0000–U+001F, U+007F)';
 
 /**
+ * The longest key, in UTF-8 bytes: PostgreSQL's index refuses a row over ~2.7 KB (with its raw error), SQLite does
+ * not; one limit for every store.
+ */
+export const MAX_KEY_BYTES = 1024;
+export const NO_LONE_SURROGATE = 'must not contain a lone surrogate (\\ud800–\\udfff without its pair): no UTF-8 text can hold it';
+
+/**
  * A key the stores index (session id, call id, MCP server name): no control character. PostgreSQL text cannot hold a
  * NUL, and a newline or escape in an id breaks the lines, tables and URLs it is printed in. Trace ingestion applies
- * the same rule (`hasControlCharacter`) to the ids it reads from spans.
+ * the same rule (`hasControlCharacter`) to the ids it reads from spans. No lone surrogate and at most MAX_KEY_BYTES:
+ * the stores must keep two ids apart and accept every id alike.
  */
 const key = z
   .string()
   .min(1)
-  .refine((s) => !hasControlCharacter(s), NO_CONTROL_CHARACTER);
+  .refine((s) => !hasControlCharacter(s), NO_CONTROL_CHARACTER)
+  .refine((s) => !hasLoneSurrogate(s), NO_LONE_SURROGATE)
+  .refine((s) => Buffer.byteLength(s, 'utf8') <= MAX_KEY_BYTES, `must be at most ${MAX_KEY_BYTES} bytes in UTF-8`);
+
+/**
+ * Whether `s` holds half of a surrogate pair alone: written as UTF-8 (PostgreSQL, a URL) it becomes U+FFFD, so two
+ * different such ids would become one, and the id stored could no longer be asked for by URL.
+ */
+export function hasLoneSurrogate(s: string): boolean {
+  return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+}
+
+/** A free-text name the stores keep as text (service, app): no NUL, which PostgreSQL would drop, no lone surrogate. */
+const text = z
+  .string()
+  .refine((s) => !s.includes('\u0000'), 'must not contain a NUL character (U+0000)')
+  .refine((s) => !hasLoneSurrogate(s), NO_LONE_SURROGATE);
 
 /** Whether `s` holds a control character (U+0000–U+001F, U+007F): such a string is no id. */
 export function hasControlCharacter(s: string): boolean {
@@ -174,8 +198,8 @@ export const SessionSchema = z.object({
   id: key,
   startTime: epochMs,
   endTime: epochMs,
-  serviceName: z.string().optional(),
-  appName: z.string().optional(),
+  serviceName: text.optional(),
+  appName: text.optional(),
   traceIds: z.array(z.string()).default([]),
   userInput: z.string().optional(),
   finalResponse: z.string().optional(),

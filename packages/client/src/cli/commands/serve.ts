@@ -1,59 +1,104 @@
 /** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document). */
 import type { Command } from 'commander';
-import { UsageError, openClient, type CliIO } from '../context.js';
-import { serveApi } from '../../api/server.js';
+import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
+import { InsecureServeError, serveApi } from '../../api/server.js';
+import { apiKeysFromEnv } from '../../api/auth.js';
+import { environmentSecrets } from '../../api/redact.js';
+
+interface ServeOptions {
+  port: string;
+  host: string;
+  maxBodyMb: string;
+  allowedHosts?: string;
+  maxComputations: string;
+  maxQueued: string;
+  maxComputationsPerKey?: string;
+  rateLimit?: string;
+  insecureNoAuth?: boolean;
+}
+
+function positiveInteger(text: string, option: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < 1) throw new UsageError(`${option} must be a positive integer (got "${text}")`);
+  return n;
+}
+
+/** The numeric options, checked: each error names its option. */
+function limitsOf(opts: ServeOptions) {
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
+  const maxBodyMb = Number(opts.maxBodyMb);
+  // At least one byte once in bytes: 1e-9 MiB would round to a limit that refuses every body.
+  if (!(maxBodyMb * 1024 * 1024 >= 1)) throw new UsageError(`--max-body-mb must be a positive number of at least 1 byte (got "${opts.maxBodyMb}")`);
+  const rate = opts.rateLimit === undefined ? undefined : Number(opts.rateLimit);
+  if (rate !== undefined && !(rate > 0 && Number.isFinite(rate))) throw new UsageError(`--rate-limit must be a positive number of requests per second (got "${opts.rateLimit}")`);
+  return {
+    port,
+    maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
+    maxConcurrentComputations: positiveInteger(opts.maxComputations, '--max-computations'),
+    maxQueuedComputations: positiveInteger(opts.maxQueued, '--max-queued'),
+    ...(opts.maxComputationsPerKey !== undefined ? { maxComputationsPerKey: positiveInteger(opts.maxComputationsPerKey, '--max-computations-per-key') } : {}),
+    ...(rate !== undefined ? { requestsPerSecond: rate } : {}),
+  };
+}
 
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
     .command('serve')
     .description('serve the REST API and the read-only web view (/)')
     .option('--port <n>', 'port', '8000')
-    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--host <host>', 'interface to listen on (beyond loopback only with an API key, or --insecure-no-auth)', '127.0.0.1')
     .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
     .option('--allowed-hosts <names>', 'comma-separated host names served (default: the loopback names on a loopback --host, else any)')
     .option('--max-computations <n>', 'asynchronous computations (Prefer: respond-async) running at once; the others wait', '2')
-    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string; maxComputations: string }, cmd: Command) => {
-      const port = Number(opts.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
-      const maxBodyMb = Number(opts.maxBodyMb);
-      // At least one byte once in bytes: 1e-9 MiB would round to a limit that refuses every body.
-      if (!(maxBodyMb * 1024 * 1024 >= 1)) throw new UsageError(`--max-body-mb must be a positive number of at least 1 byte (got "${opts.maxBodyMb}")`);
-      const maxComputations = Number(opts.maxComputations);
-      if (!/^\d+$/.test(opts.maxComputations) || !Number.isSafeInteger(maxComputations) || maxComputations < 1) {
-        throw new UsageError(`--max-computations must be a positive integer (got "${opts.maxComputations}")`);
-      }
+    .option('--max-queued <n>', 'asynchronous computations waiting at most; more get 429', '100')
+    .option('--max-computations-per-key <n>', 'asynchronous computations one API key may have queued or running; more get 429')
+    .option('--rate-limit <n>', 'requests per second per API key (per client address without keys); more get 429')
+    .option('--insecure-no-auth', 'serve beyond loopback with no API key: anyone reaching the port may read, write and delete')
+    .action(async (opts: ServeOptions, cmd: Command) => {
+      const limits = limitsOf(opts);
+      // api.keys of the config, then MCE_API_KEYS and MCE_API_TOKEN (a key named `token` with every scope).
+      const keys = [...resolveConfig(cmd, io).api.keys, ...apiKeysFromEnv(io.env)];
+      const log = logger(cmd, io, 'info');
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       try {
-        // MCE_API_TOKEN: a bearer token every request but /healthz must send (for an API reachable by others).
-        const token = io.env.MCE_API_TOKEN?.trim() || undefined;
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
         server = await serveApi(client, {
-          port,
+          ...limits,
           host: opts.host,
-          maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
-          maxConcurrentComputations: maxComputations,
-          ...(token ? { token } : {}),
+          keys,
+          logger: log,
+          secrets: environmentSecrets(io.env),
+          ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
         });
       } catch (error) {
         await client.close();
-        throw new Error(`cannot listen on ${opts.host}:${port}: ${(error as Error).message}`, { cause: error });
+        if (error instanceof InsecureServeError) throw new UsageError(error.message);
+        throw new Error(`cannot listen on ${opts.host}:${limits.port}: ${(error as Error).message}`, { cause: error });
       }
       io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /)\n`);
-      await new Promise<void>((resolve) => {
-        // Both handlers go at the first signal: a second one (of either kind) stops the process at once, without waiting.
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      if (keys.length === 0 && opts.insecureNoAuth) {
+        io.stderr.write(`mce: WARNING: no API key is configured and --insecure-no-auth is given: anyone reaching ${opts.host}:${server.port} may read, write and delete\n`);
+      }
+      await untilSignalled();
       const pending = server.pendingComputations;
       if (pending > 0) io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
       await server.close();
       await client.close();
     });
+}
+
+/** Resolves at the first SIGINT or SIGTERM; both handlers go then, so a second signal stops the process at once. */
+function untilSignalled(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

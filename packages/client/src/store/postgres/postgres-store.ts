@@ -170,13 +170,28 @@ export class PostgresStore implements KnowledgeGraphStore {
     this.pool.on('error', (error) => this.logger.warn({ error: error.message }, 'idle PostgreSQL connection lost'));
   }
 
+  /** Whether the store's tables exist (its schema holds the migrations table): a read-only command needs them. */
+  async exists(): Promise<boolean> {
+    const found = await this.pool.query('SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2', [this.schema, 'schema_migrations']);
+    return (found.rowCount ?? 0) > 0;
+  }
+
+  /** The schema the tables live in. */
+  get schemaName(): string {
+    return this.schema;
+  }
+
   /** Create the schema and apply pending migrations; two processes starting together take turns. */
   async init(): Promise<void> {
     await this.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_NAMESPACE, `migrate:${this.schema}`]);
       // Only when missing: CREATE SCHEMA checks the database privilege even when the schema exists.
       const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [this.schema]);
-      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${quoteIdent(this.schema)}`);
+      if (exists.rowCount === 0) {
+        await client.query(`CREATE SCHEMA ${quoteIdent(this.schema)}`);
+        // Said, so a misspelt schema= is seen: everything after it would read an empty store.
+        this.logger.warn({ schema: this.schema }, `PostgreSQL schema ${this.schema} did not exist: created it, empty`);
+      }
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       const applied = new Set(

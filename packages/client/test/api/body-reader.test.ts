@@ -1,0 +1,75 @@
+/**
+ * Big `POST /sessions` bodies are read in a worker thread (the built one: `npm run build` first): the answer is the
+ * one read in place would give, and the event loop stays free meanwhile.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MCEClient, apiApp, defaultMceConfig, openStore } from '../../src/index.js';
+import { BIG_BODY_CHARS, BodyReader } from '../../src/api/body-reader.js';
+import { readSessionBody } from '../../src/api/session-body.js';
+
+const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string; llmCalls: object[] };
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** A session of `calls` LLM calls (at least BIG_BODY_CHARS of text for 1,000), each changed by `change`. */
+function bigBody(id: string, calls: number, change: (i: number) => object = () => ({})): string {
+  const llmCalls = Array.from({ length: calls }, (_, i) => ({ ...example.llmCalls[0], id: `call-${i}`, ...change(i) }));
+  return JSON.stringify({ ...example, id, llmCalls }, null, 1);
+}
+
+describe('big request bodies', () => {
+  let client: MCEClient;
+  beforeAll(async () => {
+    client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-body-')), 'kg.db')}`), cache: false });
+  });
+  afterAll(async () => {
+    await client.store.close();
+    await client.close();
+  });
+
+  it('reads a big body in the worker thread with the answer read in place gives: faults with their lines, warnings, sessions', async () => {
+    const reader = new BodyReader();
+    expect(reader.threaded, 'the built body worker (npm run build)').toBe(true);
+    const invalid = bigBody('bad', 1000, (i) => (i === 700 ? { startTime: 'late' } : i === 900 ? { startTme: 1 } : {}));
+    const unknown = bigBody('typo', 1000, (i) => (i % 2 ? { inputTokns: 3 } : {}));
+    expect(invalid.length).toBeGreaterThan(BIG_BODY_CHARS);
+    const inPlace = [readSessionBody(invalid), readSessionBody(unknown), readSessionBody(`${invalid.slice(0, 600_000)}`)];
+    expect(inPlace[0]).toEqual({ error: expect.stringMatching(/^not an mce session document: llmCalls\.700\.startTime \(line \d+, column \d+\): Invalid input/) });
+    expect(inPlace[2]).toEqual({ error: expect.stringMatching(/^request body is not JSON \(line \d+, column \d+\)$/) });
+    expect(await Promise.all([reader.read(invalid), reader.read(unknown), reader.read(invalid.slice(0, 600_000))])).toEqual(inPlace);
+    await reader.close();
+  });
+
+  it('answers other requests while a big body is validated (in place, they would wait for it)', async () => {
+    const { app, bodyReader } = apiApp(client);
+    const invalid = bigBody('stalling', 8000, () => ({ startTime: 'late' }));
+    const order: string[] = [];
+    const posted = app.request('/sessions', { method: 'POST', body: invalid, headers: JSON_TYPE }).then(async (res) => order.push(`post ${res.status}`));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the body is in the worker
+    const health = app.request('/healthz').then((res) => order.push(`health ${res.status}`));
+    await Promise.all([posted, health]);
+    expect(order).toEqual(['health 200', 'post 400']);
+    await bodyReader.close();
+  });
+
+  it('stores a big valid body read in the worker as it is, with its warnings', async () => {
+    const { app, bodyReader } = apiApp(client);
+    const res = await app.request('/sessions', { method: 'POST', body: bigBody('big-valid', 1200, (i) => (i === 5 ? { startTme: 1 } : {})), headers: JSON_TYPE });
+    expect([res.status, await res.json()]).toEqual([201, {
+      sessionIds: ['big-valid'],
+      warnings: [expect.objectContaining({ code: 'unknown-field', path: 'llmCalls[5].startTme', count: 1, suggestion: 'startTime' })],
+    }]);
+    const stored = (await (await app.request('/sessions/big-valid')).json()) as { llmCalls: Array<{ id: string }> };
+    expect(stored.llmCalls.map((c) => c.id).sort()).toEqual(Array.from({ length: 1200 }, (_, i) => `call-${i}`).sort());
+    await bodyReader.close();
+  });
+
+  it('a body the worker has not the memory to read fails alone (the app answers 413): the next one is read by a new worker', async () => {
+    const reader = new BodyReader({ heapMb: 32 });
+    await expect(reader.read(bigBody('huge', 20_000))).rejects.toMatchObject({ code: 'ERR_WORKER_OUT_OF_MEMORY' });
+    expect(await reader.read(bigBody('after', 1000))).toMatchObject({ sessions: [{ id: 'after' }] });
+    await reader.close();
+  });
+});
