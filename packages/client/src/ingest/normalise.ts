@@ -81,7 +81,7 @@ function num(v: unknown): number | undefined {
 
 /** Token counts of an LLM span; a count that is there but is no count ("12abc", -3, 1e30) is said, and left out. */
 function usageOf(span: SpanRecord, warn: (message: string) => void): TokenUsage {
-  const count = (name: keyof TokenUsage): number | undefined => {
+  const count = (name: Exclude<keyof TokenUsage, 'reported'>): number | undefined => {
     const raw = field(span, name);
     const n = num(raw);
     if (raw !== undefined && raw !== null && raw !== '' && n === undefined) {
@@ -89,16 +89,22 @@ function usageOf(span: SpanRecord, warn: (message: string) => void): TokenUsage 
     }
     return n;
   };
-  const input = count('inputTokens') ?? 0;
-  const output = count('outputTokens') ?? 0;
-  return {
+  const inputCount = count('inputTokens');
+  const outputCount = count('outputTokens');
+  const totalCount = count('totalTokens');
+  const input = inputCount ?? 0;
+  const output = outputCount ?? 0;
+  const usage: TokenUsage = {
     inputTokens: input,
     outputTokens: output,
     cacheReadTokens: count('cacheReadTokens') ?? 0,
     cacheWriteTokens: count('cacheWriteTokens') ?? 0,
     reasoningTokens: count('reasoningTokens') ?? 0,
-    totalTokens: count('totalTokens') ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
+    totalTokens: totalCount ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
   };
+  // No count at all is "usage not reported", not "0 tokens": the metrics skip such a call instead of summing a 0.
+  if (inputCount === undefined && outputCount === undefined && totalCount === undefined) usage.reported = false;
+  return usage;
 }
 
 function finishReasonsOf(span: SpanRecord): string[] {

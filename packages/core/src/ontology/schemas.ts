@@ -72,6 +72,7 @@ export const TokenUsageSchema = z.object({
   cacheWriteTokens: count,
   reasoningTokens: count,
   totalTokens: count,
+  reported: z.boolean().optional(),
 });
 
 export const MCPServerSchema = z.object({
