@@ -35,6 +35,8 @@ export function checkpointNamespace(span: Pick<SpanRecord, 'attributes'>): strin
 export interface AgentCandidate {
   id: string;
   name: string;
+  /** Other names the agent span goes by (an ioa_observe method's own `agent_id`, `moderator-agent.invoke`). */
+  aliases?: readonly string[];
   namespace?: string;
   start: number;
   end: number;
@@ -48,6 +50,7 @@ export class AgentMatcher {
     for (const a of agents) {
       if (a.namespace) push(this.byNamespace, a.namespace, a);
       push(this.byName, a.name, a);
+      for (const alias of a.aliases ?? []) if (alias !== a.name) push(this.byName, alias, a);
     }
   }
 

@@ -38,7 +38,8 @@ export function foldInnerLlm(c: LLMCall, inner: InnerLlm): void {
   if (c.requestModel === undefined && inner.requestModel !== undefined) c.requestModel = inner.requestModel;
   if (c.responseModel === undefined && inner.responseModel !== undefined) c.responseModel = inner.responseModel;
   if (inner.provider !== undefined) c.provider = inner.provider;
-  if (c.usage.totalTokens === 0) c.usage = inner.usage;
+  // The inner span's counts when the outer one reported none (or 0), unless the inner one reported none either.
+  if (c.usage.reported === false || (c.usage.totalTokens === 0 && inner.usage.reported !== false)) c.usage = inner.usage;
   else {
     // The same call's counts: the cache and reasoning breakdown the outer span left at 0 (they lower or explain the
     // cost) comes from the inner one.

@@ -50,6 +50,8 @@ import { errorMessage, type IngestWarning, type WarningSink } from './errors.js'
 import type { DocumentPositions } from './json-position.js';
 import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './links.js';
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
+import { requestModelOf, responseModelOf } from './model-name.js';
+import { foldDuplicateToolRuns } from './duplicate-tools.js';
 import { foldInnerLlm } from './nested.js';
 import { spanPath, type SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
@@ -81,7 +83,7 @@ function num(v: unknown): number | undefined {
 
 /** Token counts of an LLM span; a count that is there but is no count ("12abc", -3, 1e30) is said, and left out. */
 function usageOf(span: SpanRecord, warn: (message: string) => void): TokenUsage {
-  const count = (name: keyof TokenUsage): number | undefined => {
+  const count = (name: Exclude<keyof TokenUsage, 'reported'>): number | undefined => {
     const raw = field(span, name);
     const n = num(raw);
     if (raw !== undefined && raw !== null && raw !== '' && n === undefined) {
@@ -89,16 +91,22 @@ function usageOf(span: SpanRecord, warn: (message: string) => void): TokenUsage 
     }
     return n;
   };
-  const input = count('inputTokens') ?? 0;
-  const output = count('outputTokens') ?? 0;
-  return {
+  const inputCount = count('inputTokens');
+  const outputCount = count('outputTokens');
+  const totalCount = count('totalTokens');
+  const input = inputCount ?? 0;
+  const output = outputCount ?? 0;
+  const usage: TokenUsage = {
     inputTokens: input,
     outputTokens: output,
     cacheReadTokens: count('cacheReadTokens') ?? 0,
     cacheWriteTokens: count('cacheWriteTokens') ?? 0,
     reasoningTokens: count('reasoningTokens') ?? 0,
-    totalTokens: count('totalTokens') ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
+    totalTokens: totalCount ?? Math.min(input + output, Number.MAX_SAFE_INTEGER),
   };
+  // No count at all is "usage not reported", not "0 tokens": the metrics skip such a call instead of summing a 0.
+  if (inputCount === undefined && outputCount === undefined && totalCount === undefined) usage.reported = false;
+  return usage;
 }
 
 function finishReasonsOf(span: SpanRecord): string[] {
@@ -308,6 +316,43 @@ class Inventory {
   }
 }
 
+/** OpenInference's span for a whole openai-agents trace: a root AGENT span (named after the trace, `Agent workflow`). */
+const isTraceAgent = (n: Node): boolean => !n.parent && n.cls.kind === 'agent' && n.span.attributes['openinference.span.kind'] === 'AGENT';
+
+/** The names an agent span goes by besides its agent name: the raw ids that other spans' attributes name it with. */
+function aliasesOf(span: SpanRecord): string[] {
+  return ['agent_id', 'ioa_observe.entity.name'].map((k) => span.attributes[k]).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * Microsoft Agent Framework workflows run each agent inside an executor span, and record the agent's LLM and tool
+ * spans as siblings of its `invoke_agent` span, not as its children: a call without an agent ancestor belongs to the
+ * agent span that is a child of one of its ancestors (the nearest such ancestor) and whose window holds the call's start.
+ */
+class SiblingAgents {
+  private byParent = new Map<Node, Node[]>();
+  constructor(agents: readonly Node[]) {
+    for (const a of agents) {
+      if (!a.parent) continue;
+      const l = this.byParent.get(a.parent);
+      if (l) l.push(a);
+      else this.byParent.set(a.parent, [a]);
+    }
+  }
+  of(n: Node): Node | undefined {
+    if (this.byParent.size === 0) return undefined;
+    const t = n.span.startTime;
+    for (let p = n.parent; p; p = p.parent) {
+      const agents = this.byParent.get(p);
+      if (!agents) continue;
+      let best: Node | undefined;
+      for (const a of agents) if (a !== n && a.span.startTime <= t && t <= a.span.endTime && (!best || a.span.startTime > best.span.startTime)) best = a;
+      return best;
+    }
+    return undefined;
+  }
+}
+
 export function normaliseSession(sessionId: string, spans: readonly SpanRecord[], opts: NormaliseOptions): Session {
   const { warnings } = opts;
   /**
@@ -381,6 +426,12 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     });
   }
 
+  const agentName = (n: Node) =>
+    stringField(n.span, 'agentName') ?? (stripKindSuffix(n.span.name.replace(/^invoke_agent\s+/, '')) || 'agent');
+  /** The name a span's run goes by: the agent's, the task's or the workflow's (`LangGraph.workflow` → LangGraph). */
+  const runName = (n: Node) =>
+    n.cls.kind === 'agent' ? agentName(n) : (stringField(n.span, n.cls.kind === 'mas' ? 'workflowName' : 'taskName') ?? stripKindSuffix(n.span.name));
+
   // 2. Final kinds: nested workflows are tasks; tool-in-same-tool and LLM-in-LLM spans merge into the outer one.
   for (const n of nodes) {
     if (n.cls.kind === 'mas' && nearest(n, (p) => p.cls.kind === 'agent' || p.cls.kind === 'mas')) n.cls = { kind: 'task' };
@@ -391,6 +442,16 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   // A node already marked has its ancestors marked too: each chain is climbed once.
   for (const n of nodes) if (n.cls.kind === 'agent') for (let p = n.parent; p && !hasAgentBelow.has(p); p = p.parent) hasAgentBelow.add(p);
   for (const n of nodes) if (n.cls.kind === 'task' && !n.parent && hasAgentBelow.has(n)) n.cls = { kind: 'mas' };
+  // OpenInference's openai-agents instrumentation makes the trace itself (`Agent workflow`, the trace's name) a root
+  // AGENT span around the agents: the run of the system, not an agent.
+  for (const n of nodes) if (isTraceAgent(n) && hasAgentBelow.has(n)) n.cls = { kind: 'mas' };
+  // The same run seen by two instrumentations (OpenLLMetry's `invoke_agent LangGraph` around `LangGraph.workflow`, an
+  // agent span inside an agent span of its own name) is one agent call: the inner span is plumbing.
+  for (const n of nodes) {
+    if (n.cls.kind !== 'agent' && n.cls.kind !== 'task' && n.cls.kind !== 'mas') continue;
+    const outer = nearest(n, (p) => p.cls.kind !== 'other');
+    if (outer?.cls.kind === 'agent' && runName(n) === agentName(outer)) n.cls = { kind: 'other' };
+  }
   const mergedInto = new Map<Node, Node>();
   for (const n of nodes) {
     if (n.cls.kind !== 'tool' && n.cls.kind !== 'llm') continue;
@@ -411,12 +472,11 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
 
   // 3. Agent candidates for the attribution fallback.
   const agentNodes = nodes.filter((n) => n.element && n.cls.kind === 'agent');
-  const agentName = (n: Node) =>
-    stringField(n.span, 'agentName') ?? (stripKindSuffix(n.span.name.replace(/^invoke_agent\s+/, '')) || 'agent');
   const matcher = new AgentMatcher(
     agentNodes.map((n): AgentCandidate => ({
       id: n.span.spanId,
       name: agentName(n),
+      aliases: aliasesOf(n.span),
       ...ifDefined('namespace', checkpointNamespace(n.span)),
       start: n.span.startTime,
       end: n.span.endTime,
@@ -444,10 +504,12 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     const { [MISSING_PARENT_KEY]: _reserved, ...own } = n.span.attributes;
     return own;
   };
+  const siblings = new SiblingAgents(agentNodes);
   const agentOf = (n: Node): string | undefined => {
     const a = nearestAgent(n);
     if (a) return a.span.spanId;
-    return n.cls.kind === 'agent' || n.cls.kind === 'mas' ? undefined : matcher.match(n.span);
+    if (n.cls.kind === 'agent' || n.cls.kind === 'mas') return undefined;
+    return matcher.match(n.span) ?? siblings.of(n)?.span.spanId;
   };
 
   // 4. MAS calls, explicit or implicit.
@@ -590,8 +652,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
         case 'llm': {
           const c = withBase<LLMCall>(n, 'LLMCall');
           c.operation = n.cls.operation ?? 'chat';
-          set(c, 'requestModel', stringField(s, 'requestModel'));
-          set(c, 'responseModel', stringField(s, 'responseModel'));
+          set(c, 'requestModel', requestModelOf(s));
+          set(c, 'responseModel', responseModelOf(s));
           set(c, 'provider', stringField(s, 'provider'));
           c.usage = usageOf(s, badCount(s));
           c.inputMessages = inputMessages(s);
@@ -603,8 +665,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
           for (const inner of innerOf.get(n) ?? []) {
             const is = inner.span;
             foldInnerLlm(c, {
-              requestModel: stringField(is, 'requestModel'),
-              responseModel: stringField(is, 'responseModel'),
+              requestModel: requestModelOf(is),
+              responseModel: responseModelOf(is),
               provider: stringField(is, 'provider'),
               usage: usageOf(is, badCount(is)),
               inputMessages: () => inputMessages(is),
@@ -661,6 +723,10 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
       warnAbout(s, { code: 'malformed-span', message: `skipped span ${s.spanId} (${s.name}): ${errorMessage(err)}`, span: s.spanId, sessionId });
     }
   }
+
+  // The ioa_observe copy of a LangChain tool run is the same call (duplicate-tools.ts).
+  const folded = foldDuplicateToolRuns(toolCalls, [agentCalls, taskCalls, llmCalls, masCalls]);
+  if (folded.length !== toolCalls.length) toolCalls.splice(0, toolCalls.length, ...folded);
 
   // 6. Tool definitions offered to the model (else listed by its MCP server, else the tool span's own description) →
   // each ToolCall's definition; MCP calls → the server inventory.

@@ -97,17 +97,20 @@ describe('ClickHouse fixtures', () => {
     expect(s.toolCalls.find((t) => t.id === 'bd1fd08d6bf3e364')?.toolCallId).toBe('call_qrmWsYF4Pe7TpEXIyGxn6UUq');
   });
 
-  it('autogen_langgraph_moderator.json: moderator agents; web-surfer LLM calls have no agent span', async () => {
+  it('autogen_langgraph_moderator.json: the moderator\'s methods are one agent; web-surfer LLM calls have no agent span', async () => {
     const s = await read('autogen_langgraph_moderator.json');
     expect(s.id).toBe('noa-moderator_4d798de1-e517-49f9-9a77-9f86a314d6b7');
     expect(s.traceIds).toHaveLength(28);
-    const inv = 'moderator-agent.invoke';
+    // ioa_observe records each method of the ModeratorAgent object (`init_run`, `invoke`) as an agent span with
+    // agent_id `moderator-agent.<method>`: three runs of the one agent `moderator-agent`, no transition between them.
+    const inv = 'moderator-agent';
+    expect(s.agentCalls.map((a) => a.name)).toEqual(['moderator-agent.init_run.agent', 'moderator-agent.invoke.agent', 'moderator-agent.invoke.agent']);
     expect(summarise(s)).toEqual({
       // No top-level workflow span: one implicit MAS call per trace holding an agent or LLM call (3 + 5).
       counts: { MASCall: 8, AgentCall: 3, TaskCall: 6, LLMCall: 7, ToolCall: 0 },
       tokens: { input: 28963, output: 270, cacheRead: 1280, total: 29233 },
-      agents: ['moderator-agent.init_run', inv, inv],
-      transitions: [`moderator-agent.init_run -> ${inv}`],
+      agents: [inv, inv, inv],
+      transitions: [],
       tools: [],
       llmAgents: [inv, null, null, null, null, null, inv],
       toolAgents: [],

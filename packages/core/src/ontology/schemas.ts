@@ -96,6 +96,7 @@ export const TokenUsageSchema = z.object({
   cacheWriteTokens: count,
   reasoningTokens: count,
   totalTokens: count,
+  reported: z.boolean().optional(),
 });
 
 export const MCPServerSchema = z.object({

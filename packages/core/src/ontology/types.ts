@@ -78,6 +78,11 @@ export interface TokenUsage {
   reasoningTokens: number;
   /** As reported by the source; otherwise input + output. */
   totalTokens: number;
+  /**
+   * false when the source recorded no token count for the call ("usage not reported"): the counts above are then 0
+   * placeholders, not measurements, and token and cost metrics skip the call. Absent: the counts were reported.
+   */
+  reported?: boolean;
 }
 
 export type LLMOperation = 'chat' | 'text_completion' | 'generate_content' | 'embeddings';

@@ -4,3 +4,6 @@ export * from './price-table.js';
 export * from './cost.js';
 export * from './committed-prices.js';
 export * from './refresh.js';
+export * from './genai-prices.js';
+export * from './recorded-cost.js';
+export * from './call-price.js';

@@ -153,7 +153,7 @@ describe('Cost', () => {
     const r = await valueOf(Cost, 'LLMCall', llm('l1'), s);
     expect(r.value).toBeCloseTo(0.0035, 15);
     expect(r.details).toMatchObject({ model: 'gpt-4o', priceKey: 'gpt-4o', matchedBy: 'responseModel', fallback: false });
-    expect(r.reasoning).toBe("LLM call to 'gpt-4o', priced as 'gpt-4o' (responseModel).");
+    expect(r.reasoning).toBe("LLM call to 'gpt-4o', priced as 'gpt-4o' from the LiteLLM table (responseModel).");
   });
 
   it('prices an unknown model like gpt-4o, cached reads at the cached price, and says so', async () => {
@@ -177,15 +177,15 @@ describe('Cost', () => {
     expect(models).toEqual({
       'gpt-4o': {
         model: 'gpt-4o', calls: 1, cost: expect.closeTo(0.0035, 15),
-        inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o', fallback: false,
+        inputTokens: 1000, outputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o', source: 'litellm', fallback: false,
       },
       'mystery-model': {
         model: 'mystery-model', calls: 1, cost: expect.closeTo(0.00575, 15),
-        inputTokens: 2000, outputTokens: 200, cacheReadTokens: 1000, cacheWriteTokens: 0, priceKey: 'gpt-4o', fallback: true,
+        inputTokens: 2000, outputTokens: 200, cacheReadTokens: 1000, cacheWriteTokens: 0, priceKey: 'gpt-4o', source: 'gpt-4o-fallback', fallback: true,
       },
       'gpt-4o-mini': {
         model: 'gpt-4o-mini', calls: 1, cost: expect.closeTo(2.1e-5, 15),
-        inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o-mini', fallback: false,
+        inputTokens: 100, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, priceKey: 'gpt-4o-mini', source: 'litellm', fallback: false,
       },
     });
     expect(r.details).toMatchObject({ fallbackModels: ['mystery-model'] });

@@ -1,6 +1,7 @@
 /**
  * `mce compute <session_id…> | --all | --input FILE…`: compute the configured metrics and store the results
- * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`.
+ * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`, with
+ * `"warnings"` when the run priced calls like gpt-4o (also said once on stderr).
  */
 import type { Command } from 'commander';
 import { SessionNotFoundError, type SessionComputation } from '@mce/core';
@@ -9,6 +10,7 @@ import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '../../store/index.js';
 import { formatComputation } from '../format.js';
+import { priceFallbackWarning } from '../price-fallback.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
 
@@ -98,7 +100,10 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
           progress.stop();
         }
       }
-      if (opts.json) writeJson(io, { sessions: computations });
+      // One warning for the whole run, not one per call: which models were priced like gpt-4o, and how often.
+      const fallback = priceFallbackWarning(computations);
+      if (fallback) io.stderr.write(`warning: ${fallback.message}\n`);
+      if (opts.json) writeJson(io, { sessions: computations, ...(fallback ? { warnings: [fallback] } : {}) });
       const failed = computations.reduce((n, c) => n + c.failed.length, 0);
       const results = computations.reduce((n, c) => n + c.results.length, 0);
       const skipped = computations.reduce((n, c) => n + c.skipped.length, 0);

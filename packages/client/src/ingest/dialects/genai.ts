@@ -51,7 +51,8 @@ export const genai: Dialect = {
     finishReasons: ['gen_ai.response.finish_reasons', outputFinishReasons],
     toolName: ['gen_ai.tool.name'],
     toolCallId: ['gen_ai.tool.call.id'],
-    toolArguments: ['gen_ai.tool.call.arguments'],
+    // `gen_ai.tool.args`: any-agent's spelling.
+    toolArguments: ['gen_ai.tool.call.arguments', 'gen_ai.tool.args'],
     toolResult: ['gen_ai.tool.call.result'],
     toolDescription: ['gen_ai.tool.description'],
     agentName: ['gen_ai.agent.name'],

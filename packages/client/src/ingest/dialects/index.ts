@@ -13,6 +13,7 @@ import { genaiLegacy } from './genai-legacy.js';
 import { ioaObserve } from './ioa-observe.js';
 import { mcp } from './mcp.js';
 import { openinference } from './openinference.js';
+import { pydanticAi } from './pydantic-ai.js';
 import { traceloop } from './traceloop.js';
 import type { Classification, Dialect, Field, FieldSource } from './types.js';
 import { vercel } from './vercel.js';
@@ -20,8 +21,8 @@ import { vercel } from './vercel.js';
 export type { Classification, Dialect, ElementKind, Field } from './types.js';
 export { stripKindSuffix } from './traceloop.js';
 
-const CLASSIFY_ORDER: readonly Dialect[] = [mcp, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
-const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, braintrust, folk];
+const CLASSIFY_ORDER: readonly Dialect[] = [mcp, pydanticAi, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
+const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, braintrust, folk];
 
 export function classify(span: SpanRecord): Classification {
   for (const d of CLASSIFY_ORDER) {
@@ -54,6 +55,14 @@ export function field(span: SpanRecord, name: Field): unknown {
     if (present(v)) return v;
   }
   return undefined;
+}
+
+/** Every value the dialects have for `field` on this span, in their order (for a field whose first value may be a placeholder). */
+export function* fieldValues(span: SpanRecord, name: Field): Generator<unknown> {
+  for (const src of SOURCES.get(name) ?? []) {
+    const v = typeof src === 'string' ? span.attributes[src] : src(span);
+    if (present(v)) yield v;
+  }
 }
 
 /** The attribute `field` read the value from (undefined when no attribute holds it, or a dialect's function gave it). */

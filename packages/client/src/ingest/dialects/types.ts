@@ -63,6 +63,8 @@ const LLM_OPERATIONS: Record<string, LLMOperation> = {
   generate_content: 'generate_content',
   embeddings: 'embeddings',
   embedding: 'embeddings',
+  // any-agent's name for a model call.
+  call_llm: 'chat',
 };
 
 /** `chat`, `completion`, `embeddings`… → the ontology's LLM operation. */

@@ -18,6 +18,8 @@ export interface ContainerStats {
   llmErrors: number;
   toolErrors: number;
   tokens: Record<SummedTokenField, number>;
+  /** LLM calls whose source recorded no token count (`usage.reported === false`): left out of the sums. */
+  callsWithoutUsage: number;
   /** The first invalid count met per field: a sum over it is reported as that error, never as NaN. */
   tokenErrors?: Partial<Record<SummedTokenField, Error>>;
 }
@@ -30,7 +32,15 @@ interface SessionStats {
 
 
 function empty(): ContainerStats {
-  return { llmCalls: 0, toolCalls: 0, agentCalls: 0, llmErrors: 0, toolErrors: 0, tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 } };
+  return {
+    llmCalls: 0,
+    toolCalls: 0,
+    agentCalls: 0,
+    llmErrors: 0,
+    toolErrors: 0,
+    tokens: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+    callsWithoutUsage: 0,
+  };
 }
 
 const EMPTY: Readonly<ContainerStats> = Object.freeze(empty());
@@ -61,6 +71,10 @@ function addLLMCall(targets: ContainerStats[], n: number, call: LLMCall): void {
     if (errored) stats.llmErrors += 1;
   }
   const usage = call.usage as Partial<TokenUsage> | undefined;
+  if (usage?.reported === false) {
+    for (let t = 0; t < n; t++) targets[t]!.callsWithoutUsage += 1;
+    return;
+  }
   const input = usage?.inputTokens;
   const output = usage?.outputTokens;
   const total = usage?.totalTokens;

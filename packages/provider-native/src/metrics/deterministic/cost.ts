@@ -1,29 +1,28 @@
-import type { LLMCall, Session } from '@mce/core';
-import { costBreakdown, type CostBreakdown } from '../../prices/cost.js';
-import { defaultPriceTable } from '../../prices/committed-prices.js';
-import type { PriceLookup, PriceTable } from '../../prices/price-table.js';
+import { skip, type LLMCall, type Session } from '@mce/core';
+import { priceCall, type CallPrice } from '../../prices/call-price.js';
+import { defaultPriceRefresher, defaultPriceTable } from '../../prices/committed-prices.js';
+import type { PriceTable } from '../../prices/price-table.js';
 import { fmt, nativeMetric, type NativeMetric } from './define.js';
 import { sessionCache } from './session-cache.js';
-import { tokenCount } from './token-counts.js';
+import { tokenCount, USAGE_NOT_REPORTED, withoutUsageNote } from './token-counts.js';
 
-export interface LLMCallCost {
-  lookup: PriceLookup;
-  breakdown: CostBreakdown;
-}
+export type LLMCallCost = CallPrice;
 
-/** Cost of one LLM call priced with `table`; throws on an invalid token count. */
-export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost {
-  const lookup = table.lookupModel(call.responseModel, call.requestModel, call.provider);
-  const breakdown = costBreakdown(
-    {
-      inputTokens: tokenCount(call, 'inputTokens'),
-      outputTokens: tokenCount(call, 'outputTokens'),
-      cacheReadTokens: tokenCount(call, 'cacheReadTokens'),
-      cacheWriteTokens: tokenCount(call, 'cacheWriteTokens'),
-    },
-    lookup.prices,
-  );
-  return { lookup, breakdown };
+/**
+ * Cost of one LLM call priced with `table`, then genai-prices, the recorded cost, gpt-4o (call-price.ts); undefined for
+ * a call without usage or recorded cost. Throws on an invalid token count.
+ */
+export function llmCallCost(call: LLMCall, table: PriceTable): LLMCallCost | undefined {
+  const reported = call.usage.reported !== false;
+  const usage = reported
+    ? {
+        inputTokens: tokenCount(call, 'inputTokens'),
+        outputTokens: tokenCount(call, 'outputTokens'),
+        cacheReadTokens: tokenCount(call, 'cacheReadTokens'),
+        cacheWriteTokens: tokenCount(call, 'cacheWriteTokens'),
+      }
+    : { inputTokens: 0, outputTokens: 0 };
+  return priceCall(call, usage, table);
 }
 
 interface ModelTotals {
@@ -36,6 +35,8 @@ interface ModelTotals {
   cacheReadTokens: number;
   cacheWriteTokens: number;
   priceKey: string;
+  /** Which source priced the calls (litellm, genai-prices, recorded, gpt-4o-fallback). */
+  source: string;
   fallback: boolean;
 }
 
@@ -44,6 +45,8 @@ interface ContainerCost {
   value: number;
   calls: number;
   byModel: Map<string, ModelTotals>;
+  /** Calls neither priced nor with a recorded cost: their trace records no usage. */
+  withoutUsage: number;
   error?: Error;
 }
 
@@ -52,18 +55,22 @@ interface ContainerCost {
  * this one (not a copy per result), so a 50,000-call session keeps one details object per call and nothing else.
  */
 interface PricedCall {
-  lookup: PriceLookup;
+  lookup: CallPrice;
   total: number;
   reasoning: string;
   details: Record<string, unknown>;
 }
 
-function pricedCall(call: LLMCall, table: PriceTable): PricedCall {
-  const { lookup, breakdown } = llmCallCost(call, table);
+/** A call's price with its sentence and details, or undefined when its trace records no usage (and no cost). */
+function pricedCall(call: LLMCall, table: PriceTable): PricedCall | undefined {
+  const lookup = llmCallCost(call, table);
+  if (!lookup) return undefined;
+  const { breakdown } = lookup;
   const text = lookupText(lookup);
-  // Written out in the order of the details' keys: model, price key, match, fallback, the breakdown, the note.
+  // Written out in the order of the details' keys: model, source, price key, match, fallback, the breakdown, the note.
   const details: Record<string, unknown> = {
     model: text.model,
+    source: lookup.source,
     priceKey: lookup.key,
     matchedBy: lookup.matchedBy,
     fallback: lookup.fallback,
@@ -81,7 +88,7 @@ function pricedCall(call: LLMCall, table: PriceTable): PricedCall {
 interface SessionCosts {
   table: PriceTable;
   generation: number;
-  perCall: Map<LLMCall, PricedCall | Error>;
+  perCall: Map<LLMCall, PricedCall | Error | undefined>;
   byAgent: Map<string, ContainerCost>;
   byMas: Map<string, ContainerCost>;
   session: ContainerCost;
@@ -94,11 +101,15 @@ function modelLabel(call: LLMCall): string {
 }
 
 function emptyContainer(): ContainerCost {
-  return { value: 0, calls: 0, byModel: new Map() };
+  return { value: 0, calls: 0, byModel: new Map(), withoutUsage: 0 };
 }
 
-function addTo(container: ContainerCost, call: LLMCall, cost: PricedCall | Error): void {
+function addTo(container: ContainerCost, call: LLMCall, cost: PricedCall | Error | undefined): void {
   container.calls += 1;
+  if (cost === undefined) {
+    container.withoutUsage += 1;
+    return;
+  }
   if (cost instanceof Error) {
     container.error ??= cost;
     return;
@@ -122,6 +133,7 @@ function addTo(container: ContainerCost, call: LLMCall, cost: PricedCall | Error
       cacheReadTokens: 0,
       cacheWriteTokens: 0,
       priceKey: cost.lookup.key,
+      source: cost.lookup.source,
       fallback: cost.lookup.fallback,
     };
     container.byModel.set(label, totals);
@@ -160,7 +172,7 @@ function sessionCosts(session: Session, table: PriceTable): SessionCosts {
   const calls = session.llmCalls;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    let cost: PricedCall | Error;
+    let cost: PricedCall | Error | undefined;
     try {
       cost = pricedCall(call, table);
     } catch (error) {
@@ -186,35 +198,82 @@ interface LookupText {
   note: string | undefined;
 }
 
-/** The sentences of a price lookup, built once per lookup (the table memoises lookups, so once per model). */
-const lookupTexts = new WeakMap<PriceLookup, LookupText>();
+/** The sentences of a price, built once per model, source and entry (a run prices the same few models). */
+const lookupTexts = new Map<string, LookupText>();
 
-function lookupText(lookup: PriceLookup): LookupText {
-  let text = lookupTexts.get(lookup);
+const SOURCE_WORDS: Record<CallPrice['source'], string> = {
+  litellm: 'the LiteLLM table',
+  'genai-prices': 'genai-prices',
+  recorded: 'the cost recorded on the span',
+  'gpt-4o-fallback': 'the gpt-4o fallback',
+};
+
+function lookupText(lookup: CallPrice): LookupText {
+  const model = lookup.model ?? '(unknown model)';
+  const memoKey = `${lookup.source}\u0000${lookup.key}\u0000${String(lookup.matchedBy)}\u0000${model}`;
+  let text = lookupTexts.get(memoKey);
   if (!text) {
-    const model = lookup.model ?? '(unknown model)';
     const note = lookup.fallback ? fallbackNote([model]) : undefined;
-    const how = note ? `: ${note}` : `, priced as '${lookup.key}' (${lookup.matchedBy})`;
+    const how = note ? `: ${note}` : `, priced as '${lookup.key}' from ${SOURCE_WORDS[lookup.source]} (${lookup.matchedBy})`;
     text = { model, note, reasoning: `LLM call to '${model}'${how}.` };
-    lookupTexts.set(lookup, text);
+    if (lookupTexts.size < 10_000) lookupTexts.set(memoKey, text);
   }
   return text;
 }
 
 const DESCRIPTION =
-  'Estimated USD cost of LLM calls from the LiteLLM price table: (input − cacheRead − cacheWrite)·input price + ' +
-  'cacheRead·cache-read price + cacheWrite·cache-creation price + output·output price (the input price where a ' +
-  'cache price is missing; input tokens include the cached ones). The price is looked up by response model, request ' +
-  'model, provider/model, the name without a date suffix, the name without a provider prefix, an undated (or -latest) ' +
-  'alias\'s dated snapshot (claude-sonnet-4 → claude-sonnet-4-20250514), then the same lower-cased and without a cloud ' +
-  'vendor\'s prefix (us.anthropic.…); a model with no price is priced like gpt-4o and the reasoning says so. AgentCall, MASCall and Session sum their LLM calls ' +
-  '(AgentCall: calls whose nearest enclosing agent call it is), with a per-model breakdown in details.';
+  'Estimated USD cost of LLM calls: (input − cacheRead − cacheWrite)·input price + cacheRead·cache-read price + ' +
+  'cacheWrite·cache-creation price + output·output price (the input price where a cache price is missing; input ' +
+  'tokens include the cached ones). Prices come from the first source that has the model: the LiteLLM table ' +
+  '(committed copy, refreshed at run time; looked up by response model, request model, provider/model, the name ' +
+  'without a date suffix or provider prefix, an undated or -latest alias\'s dated snapshot, lower-cased, without a ' +
+  'cloud vendor\'s prefix), then @pydantic/genai-prices\' bundled data (with the provider from gen_ai.provider.name, ' +
+  'gen_ai.system or server.address), then the cost the framework recorded on the span (gen_ai.usage.cost, ' +
+  'gen_ai.usage.input_cost/output_cost, operation.cost, Langfuse costDetails), and only then gpt-4o\'s price, which ' +
+  'the reasoning names. details.source says which priced the call. A call whose trace records no token count (and no ' +
+  'cost) is skipped as "usage not reported". AgentCall, MASCall and Session sum their LLM calls (AgentCall: calls ' +
+  'whose nearest enclosing agent call it is), with a per-model breakdown in details and the count of calls without usage.';
 
-const NO_CALLS: ContainerCost = Object.freeze({ value: 0, calls: 0, byModel: new Map<string, ModelTotals>() });
+const NO_CALLS: ContainerCost = Object.freeze({ value: 0, calls: 0, byModel: new Map<string, ModelTotals>(), withoutUsage: 0 });
 
-/** The Cost metric pricing with `table` (the package's shared table by default). */
-export function createCostMetric(table: () => PriceTable = defaultPriceTable): NativeMetric {
-  return nativeMetric(
+/** The default table's run-time refresh, awaited (bounded by its timeout) before a batch is priced. */
+const defaultReady = () => defaultPriceRefresher().fresh();
+
+/** A container's Cost: the sum over its priced calls, or a skip when none of its calls reported usage. */
+function containerResult(container: ContainerCost) {
+  if (container.error) throw container.error;
+  if (container.withoutUsage > 0 && container.withoutUsage === container.calls) {
+    return skip(`usage not reported by any of its ${container.calls} LLM call(s)`);
+  }
+  const fallbackModels: string[] = [];
+  for (const totals of container.byModel.values()) {
+    if (totals.fallback && !fallbackModels.includes(totals.model)) fallbackModels.push(totals.model);
+  }
+  const note = fallbackModels.length > 0 ? fallbackNote(fallbackModels) : undefined;
+  const priced = container.calls - container.withoutUsage;
+  return {
+    value: container.value,
+    reasoning:
+      `${fmt(container.value)} USD over ${priced} LLM call(s) of ${container.byModel.size} model(s)` +
+      withoutUsageNote(container.withoutUsage) +
+      (note ? `; ${note}.` : '.'),
+    details: {
+      models: Object.fromEntries(container.byModel),
+      ...(container.withoutUsage > 0 ? { callsWithoutUsage: container.withoutUsage } : {}),
+      ...(note ? { fallbackModels, note } : {}),
+    },
+  };
+}
+
+/**
+ * The Cost metric pricing with `table` (the package's shared table by default). `ready` is awaited before each batch:
+ * for the shared table, its run-time refresh, so that Cost prices with the table the judge prices with in the same run.
+ */
+export function createCostMetric(
+  table: () => PriceTable = defaultPriceTable,
+  ready: (() => Promise<void>) | undefined = table === defaultPriceTable ? defaultReady : undefined,
+): NativeMetric {
+  const metric = nativeMetric(
     'Cost',
     {
       levels: ['Session', 'MASCall', 'AgentCall', 'LLMCall'],
@@ -229,29 +288,26 @@ export function createCostMetric(table: () => PriceTable = defaultPriceTable): N
       if (ctx.level === 'LLMCall') {
         const call = element as LLMCall;
         // A call outside the session's list (not expected from the engine) is priced on its own.
-        const cost = costs.perCall.get(call) ?? pricedCall(call, costs.table);
+        const cost = costs.perCall.has(call) ? costs.perCall.get(call) : pricedCall(call, costs.table);
         if (cost instanceof Error) throw cost;
+        if (cost === undefined) return skip(USAGE_NOT_REPORTED);
         return { value: cost.total, reasoning: cost.reasoning, details: cost.details };
       }
       const container =
         ctx.level === 'Session'
           ? costs.session
           : ((ctx.level === 'AgentCall' ? costs.byAgent : costs.byMas).get(element.id) ?? NO_CALLS);
-      if (container.error) throw container.error;
-      const fallbackModels: string[] = [];
-      for (const totals of container.byModel.values()) {
-        if (totals.fallback && !fallbackModels.includes(totals.model)) fallbackModels.push(totals.model);
-      }
-      const note = fallbackModels.length > 0 ? fallbackNote(fallbackModels) : undefined;
-      return {
-        value: container.value,
-        reasoning:
-          `${fmt(container.value)} USD over ${container.calls} LLM call(s) of ${container.byModel.size} model(s)` +
-          (note ? `; ${note}.` : '.'),
-        details: { models: Object.fromEntries(container.byModel), ...(note ? { fallbackModels, note } : {}) },
-      };
+      return containerResult(container);
     },
   );
+  if (!ready) return metric;
+  return Object.freeze({
+    ...metric,
+    async computeBatch(elements: Parameters<NativeMetric['computeBatch']>[0], ctx: Parameters<NativeMetric['computeBatch']>[1]) {
+      await ready();
+      return metric.computeBatch(elements, ctx);
+    },
+  });
 }
 
 export const Cost = createCostMetric();

@@ -18,3 +18,16 @@ export function tokenCount(call: LLMCall, field: TokenField): number {
   if (!isCount(value)) throw invalidCount(call, field, value);
   return value;
 }
+
+/** Why a call's token and cost results are skipped: its source recorded no token count. */
+export const USAGE_NOT_REPORTED = 'usage not reported: the trace records no token count for this LLM call';
+
+/** Whether the call's source recorded token counts (`usage.reported` is false only when it recorded none). */
+export function usageReported(call: LLMCall): boolean {
+  return (call.usage as Partial<TokenUsage> | undefined)?.reported !== false;
+}
+
+/** The words a container's sum adds about its calls without usage (empty when every call reported it). */
+export function withoutUsageNote(callsWithoutUsage: number): string {
+  return callsWithoutUsage > 0 ? `; ${callsWithoutUsage} LLM call(s) without usage reported, not counted` : '';
+}

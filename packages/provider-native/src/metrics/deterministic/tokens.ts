@@ -1,7 +1,8 @@
 import type { LLMCall } from '@mce/core';
 import { nativeMetric, type NativeMetric } from './define.js';
 import { statsOf, type SummedTokenField } from './container-stats.js';
-import { tokenCount } from './token-counts.js';
+import { skip } from '@mce/core';
+import { tokenCount, USAGE_NOT_REPORTED, usageReported, withoutUsageNote } from './token-counts.js';
 
 const LEVELS = ['Session', 'MASCall', 'AgentCall', 'LLMCall'] as const;
 
@@ -19,18 +20,29 @@ function tokenMetric(name: string, field: SummedTokenField, what: string): Nativ
         `${what} of an LLM call (usage.${field}); for an AgentCall, MASCall or Session the sum over its LLM calls ` +
         '(AgentCall: the LLM calls whose nearest enclosing agent call it is; MASCall: those with its masCallId). ' +
         'A call whose count is NaN or negative makes the metric fail rather than sum a wrong value; trace ingestion ' +
-        'records a count the span does not carry (or cannot be read) as 0, with a warning for an unreadable one.',
+        'records a count it cannot read as 0, with a warning. A call whose trace records no token count at all is ' +
+        '"usage not reported": skipped, and left out of the sums, which say how many such calls they have (a ' +
+        'container all of whose calls have none is skipped).',
       requirements: [`llmCalls.usage.${field}`],
     },
     (element, ctx) => {
       if (ctx.level === 'LLMCall') {
-        return { value: tokenCount(element as LLMCall, field), reasoning: perCall };
+        const call = element as LLMCall;
+        if (!usageReported(call)) return skip(USAGE_NOT_REPORTED);
+        return { value: tokenCount(call, field), reasoning: perCall };
       }
       const stats = statsOf(ctx.level, element, ctx.session);
       const invalid = stats.tokenErrors?.[field];
       if (invalid) throw invalid;
+      const missing = stats.callsWithoutUsage;
+      if (missing > 0 && missing === stats.llmCalls) return skip(`usage not reported by any of its ${missing} LLM call(s)`);
       const value = stats.tokens[field];
-      return { value, reasoning: `${what} summed over ${stats.llmCalls} LLM call(s): ${value}.` };
+      const counted = stats.llmCalls - missing;
+      return {
+        value,
+        reasoning: `${what} summed over ${counted} LLM call(s): ${value}${withoutUsageNote(missing)}.`,
+        ...(missing > 0 ? { details: { llmCalls: stats.llmCalls, callsWithoutUsage: missing } } : {}),
+      };
     },
   );
 }

@@ -1,0 +1,130 @@
+/**
+ * The second price source: `@pydantic/genai-prices` and its bundled data, for models the LiteLLM table does not
+ * hold (Mistral, Fireworks, OpenRouter, Groq, Bedrock and Vertex ids …). Its provider detection is given what the
+ * span says of the provider: `gen_ai.provider.name` / `gen_ai.system` (the call's provider) and `server.address`.
+ * Only the bundled data is used: nothing is fetched.
+ */
+import { calcPrice, findProvider, type ModelPrice as GenaiModelPrice, type TieredPrices } from '@pydantic/genai-prices';
+import type { CostBreakdown, CostUsage } from './cost.js';
+
+/** Where the call went, as far as the span says. */
+export interface ProviderHints {
+  /** The call's provider (`gen_ai.provider.name`, `gen_ai.system`, `llm.provider` …). */
+  provider?: string | undefined;
+  /** `server.address` (a host) or a request URL. */
+  serverAddress?: string | undefined;
+}
+
+export interface GenaiPrice {
+  /** `provider/model` ids of the matched entry (`mistral/mistral-small-latest`). */
+  key: string;
+  /** The model name the entry was found under (after a provider prefix or a router suffix was taken off). */
+  matchedName: string;
+  price: GenaiModelPrice;
+}
+
+type Price = number | TieredPrices | undefined;
+
+const USAGE = { input_tokens: 1, output_tokens: 1 };
+
+/** A provider id genai-prices knows for a name (`mistral_ai` → `mistral`, `gcp.vertex_ai` → `google`), if any. */
+function providerId(name: string | undefined): string | undefined {
+  if (name === undefined || name.trim() === '') return undefined;
+  return findProvider({ providerId: name.trim().toLowerCase() })?.id;
+}
+
+/** `api.mistral.ai` → `https://api.mistral.ai` (genai-prices matches provider API URLs, not bare hosts). */
+function apiUrl(address: string | undefined): string | undefined {
+  if (address === undefined || address.trim() === '') return undefined;
+  return /^[a-z]+:\/\//i.test(address) ? address : `https://${address}`;
+}
+
+/** Providers whose entries match only their own id form (Fireworks: `accounts/fireworks/models/<model>`). */
+const OWN_ID_FORM: Record<string, (model: string) => string> = {
+  fireworks: (model) => `accounts/fireworks/models/${model}`,
+};
+
+/**
+ * The names a model may be priced under, most specific first, each with the provider it names:
+ * `openai/gpt-oss-20b:fireworks-ai` (a router's `model:provider`) → `gpt-oss-20b` at fireworks;
+ * `mistral/mistral-small-latest` → `mistral-small-latest` at mistral; `accounts/fireworks/models/x` as it is (the
+ * provider's own id form); the last path segment.
+ */
+function candidates(model: string, hinted: string | undefined): Array<{ name: string; provider: string | undefined }> {
+  const out: Array<{ name: string; provider: string | undefined }> = [{ name: model, provider: hinted }];
+  const routed = /^(.+):([a-z][a-z0-9_.-]*)$/i.exec(model);
+  if (routed && !/:\d+$/.test(model)) {
+    const provider = providerId(routed[2]!.replace(/-ai$/, '')) ?? providerId(routed[2]);
+    const bare = routed[1]!;
+    out.push({ name: bare, provider: provider ?? hinted });
+    const last = bare.slice(bare.lastIndexOf('/') + 1);
+    if (last !== bare) out.push({ name: last, provider: provider ?? hinted });
+    const own = provider && OWN_ID_FORM[provider];
+    if (own) out.push({ name: own(last), provider });
+  }
+  const slash = model.indexOf('/');
+  if (slash > 0) {
+    const prefixed = providerId(model.slice(0, slash));
+    if (prefixed) out.push({ name: model.slice(slash + 1), provider: prefixed });
+    const last = model.slice(model.lastIndexOf('/') + 1);
+    if (last !== '') out.push({ name: last, provider: hinted });
+  }
+  return out;
+}
+
+/** Lookups memoised by model and hints: a run prices the same few models over and over. */
+export class GenaiPriceIndex {
+  readonly #memo = new Map<string, GenaiPrice | null>();
+
+  lookup(models: readonly (string | undefined)[], hints: ProviderHints): GenaiPrice | undefined {
+    const names = models.map((m) => m?.trim()).filter((m): m is string => !!m);
+    if (names.length === 0) return undefined;
+    const memoKey = JSON.stringify([names, hints.provider ?? '', hints.serverAddress ?? '']);
+    let found = this.#memo.get(memoKey);
+    if (found === undefined) {
+      found = this.#find(names, hints) ?? null;
+      this.#memo.set(memoKey, found);
+    }
+    return found ?? undefined;
+  }
+
+  #find(names: readonly string[], hints: ProviderHints): GenaiPrice | undefined {
+    const hinted = providerId(hints.provider);
+    const url = apiUrl(hints.serverAddress);
+    for (const model of names) {
+      for (const { name, provider } of candidates(model, hinted)) {
+        const result = calcPrice(USAGE, name, {
+          ...(provider ? { providerId: provider } : {}),
+          ...(url && !provider ? { providerApiUrl: url } : {}),
+        });
+        if (result) return { key: `${result.provider.id}/${result.model.id}`, matchedName: name, price: result.model_price };
+      }
+    }
+    return undefined;
+  }
+}
+
+/** Per-million price of a usage unit; a tiered price is the tier the call's input tokens reach (genai-prices' rule). */
+function perMillion(price: Price, inputTokens: number): number | undefined {
+  if (price === undefined) return undefined;
+  if (typeof price === 'number') return price;
+  let value = price.base;
+  for (const tier of price.tiers) if (inputTokens > tier.start) value = tier.price;
+  return value;
+}
+
+/** USD cost of one call at a genai-prices entry, in mce's breakdown (the input price where a cache price is missing). */
+export function genaiCostBreakdown(usage: CostUsage, price: GenaiModelPrice): CostBreakdown {
+  const input = usage.inputTokens;
+  const cacheRead = usage.cacheReadTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens ?? 0;
+  const inputRate = perMillion(price.input_mtok as Price, input) ?? 0;
+  const rate = (key: string) => (perMillion(price[key] as Price, input) ?? inputRate) / 1e6;
+  // Cached counts above the input count: the source reported its input without them (as in costBreakdown).
+  const uncached = input >= cacheRead + cacheWrite ? input - cacheRead - cacheWrite : input;
+  const uncachedInputCost = (uncached * inputRate) / 1e6;
+  const cacheReadCost = cacheRead * rate('cache_read_mtok');
+  const cacheWriteCost = cacheWrite * rate('cache_write_mtok');
+  const outputCost = (usage.outputTokens * (perMillion(price.output_mtok as Price, input) ?? 0)) / 1e6;
+  return { uncachedInputCost, cacheReadCost, cacheWriteCost, outputCost, total: uncachedInputCost + cacheReadCost + cacheWriteCost + outputCost };
+}
