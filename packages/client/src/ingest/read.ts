@@ -262,13 +262,29 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
 
 async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
   const detected = options.format ? { format: options.format, doc: undefined, encoding: undefined } : await detect(path);
-  const format = detected.format;
-  if (format === 'otlp-jsonl') {
+  if (detected.format === 'otlp-jsonl') {
     yield* jsonlSessions(path, grouper, warnings, detected.encoding);
     return;
   }
+  const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
+  if ('sessions' in read) {
+    yield* grouper.addSessions(read.sessions);
+    return;
+  }
+  for (const span of read.spans) grouper.add(span, read.where);
+  yield* grouper.due();
+}
+
+/** What a file that is one document holds: the sessions of a session file, else its spans (and where they are read). */
+type DocumentContent = { sessions: Session[] } | { spans: Iterable<SpanRecord>; where: Where };
+
+/**
+ * The content of a whole-document file of `format` (`doc`: already parsed by detection; `forced`: the format was
+ * given, so the content is checked against it).
+ */
+async function readDocument(path: string, format: TraceFormat, detectedDoc: unknown, forced: boolean, warnings: WarningSink, documents: DocumentPositions): Promise<DocumentContent> {
   // any-agent's integer ids need the text parsed again, with them quoted (formats/any-agent.ts).
-  const parsed = format === 'any-agent' ? await parseAnyAgentFile(path) : (detected.doc ?? (await parseWholeFile(path)));
+  const parsed = format === 'any-agent' ? await parseAnyAgentFile(path) : (detectedDoc ?? (await parseWholeFile(path)));
   // Values back to back are read as their list; their places in the text are not paths from one root, so they go
   // unnamed (their warnings name the file).
   const concatenated = parsed instanceof ConcatenatedValues;
@@ -282,19 +298,42 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
       if (positions) positions.warn(warnings, warning, () => place);
       else warnings.add(warning);
     }
-    yield* grouper.addSessions(read.sessions);
-    return;
+    return { sessions: read.sessions };
   }
   // A forced format must still fit the content.
-  if (options.format && !fitsFormat(parsed, format)) throw new IngestError(`content is not ${format} (${lookedLike(parsed)})`, path);
+  if (forced && !fitsFormat(parsed, format)) throw new IngestError(`content is not ${format} (${lookedLike(parsed)})`, path);
   const where: Where = positions ? { file: path, positions } : { file: path };
   const reader = spanFormat(format);
   const spans = reader ? reader.spans(doc, warnings, where, concatenated ? undefined : []) : documentSpans(doc, format, warnings, path, positions);
+  return { spans: concatenated ? unplaced(spans) : spans, where };
+}
+
+/** Spans whose places are not paths in their text (values back to back): none is named. */
+function* unplaced(spans: Iterable<SpanRecord>): Generator<SpanRecord> {
   for (const span of spans) {
-    if (concatenated) span.listPath = span.listIndex = undefined;
-    grouper.add(span, where);
+    span.listPath = span.listIndex = undefined;
+    yield span;
   }
-  yield* grouper.due();
+}
+
+/**
+ * The spans of one file as its reader delivers them, before they are grouped into sessions (what a reader makes of
+ * a format, seen on its own). Not for session files; JSON Lines are read whole.
+ */
+export async function readSpans(path: string, options: Pick<IngestOptions, 'format'> = {}): Promise<{ format: TraceFormat; spans: SpanRecord[]; warnings: IngestWarning[] }> {
+  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
+  const warnings = new WarningSink();
+  const documents = new DocumentPositions();
+  let spans: SpanRecord[] = [];
+  if (detected.format === 'otlp-jsonl') {
+    for await (const line of readLines(path)) if (line.trim() !== '') spans.push(...otlpSpans(JSON.parse(line), warnings, { file: path }));
+  } else {
+    const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
+    if ('sessions' in read) throw new IngestError('a session file holds sessions, not spans', path);
+    spans = [...read.spans];
+  }
+  await documents.resolve();
+  return { format: detected.format, spans, warnings: warnings.list };
 }
 
 /** Whether a document is of `format` (the first format detection tries need not be the only one it fits). */
@@ -532,7 +571,9 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
         const fields = misspeltSessionFields(record);
         const found = locateOnLine(line, lineNo, fields.map((f) => f.place));
         const hint = misspeltSessionHint(fields, found);
-        if (recognised === 0 && lineNo <= 1) throw new IngestError(`not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session${hint})`, path, lineNo);
+        if (recognised === 0 && lineNo <= 1) {
+          throw new IngestError(`not a known trace format: ${lookedLike(record).replace('the file holds', 'the line holds')}${hint}; the formats read are ${KNOWN_FORMATS}`, path, lineNo);
+        }
         warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo, ...firstColumn(found) });
         continue;
       }

@@ -4,7 +4,7 @@
  * name). The mark is no part of the text, so the lines and columns counted in it are the ones an editor shows.
  */
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { errorMessage, IngestError } from './errors.js';
@@ -102,14 +102,11 @@ const withoutMark = (text: string): string => (text.charCodeAt(0) === 0xfeff ? t
 
 /** The whole decoded text of a file (no byte order mark); an IngestError naming it when it cannot be read. */
 export async function readText(path: string): Promise<string> {
-  const fh = await openFile(path);
   let bytes: Buffer;
   try {
-    bytes = await fh.readFile();
+    bytes = await readFile(path);
   } catch (err) {
     throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
-  } finally {
-    await fh.close();
   }
   return decodeBytes(bytes, path);
 }
