@@ -34,7 +34,7 @@ export function readId(value: unknown, what: string, bytes: 8 | 16, decimal = fa
   try {
     return decodeId(s, what);
   } catch (err) {
-    if (hasControlCharacter(s)) throw new TypeError(`${what} ${quoteControlCharacters(s.slice(0, 40))} ${NO_CONTROL_CHARACTER}`);
+    if (hasControlCharacter(s)) throw new TypeError(`${what} ${quoteControlCharacters(s.slice(0, 40))} ${NO_CONTROL_CHARACTER}`, { cause: err });
     if (s.length > 0 && s.length <= 256) return s; // an opaque id: the tool's own, kept as written
     throw err;
   }
