@@ -25,7 +25,8 @@ export type IngestWarningCode =
   | 'unknown-parent'
   | 'empty-file'
   | 'no-calls'
-  | 'unknown-field';
+  | 'unknown-field'
+  | 'no-times';
 
 export interface IngestWarning {
   code: IngestWarningCode;

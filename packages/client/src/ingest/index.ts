@@ -1,4 +1,4 @@
-export { readSessions, streamSessions, detectFormat, writeSessionsFile, TRACE_FORMATS } from './read.js';
+export { readSessions, readSpans, streamSessions, detectFormat, writeSessionsFile, TRACE_FORMATS } from './read.js';
 export type { TraceFormat, IngestOptions, StreamOptions, ReadResult } from './read.js';
 export { IngestError, WarningSink } from './errors.js';
 export type { IngestWarning, IngestWarningCode } from './errors.js';

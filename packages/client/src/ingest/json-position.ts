@@ -4,9 +4,9 @@
  * type, a missing one, an unknown one, a span skipped or found twice), the text is scanned again here, once for all the
  * places of that report. A document read without a fault is never scanned twice.
  */
-import { readFile } from 'node:fs/promises';
 import jsonc from 'jsonc-parser';
 import { errorMessage, type IngestWarning, type WarningSink } from './errors.js';
+import { readText } from './text.js';
 
 /** Keys and list positions from the document's root, e.g. `['sessions', 0, 'llmCalls', 3, 'startTime']`. */
 export type JsonPath = readonly (string | number)[];
@@ -114,7 +114,7 @@ export const positionText = (at: JsonPosition | undefined): string => (at ? ` (l
 /** The text of a whole-document file, read again to find places in it; undefined when it cannot be read any more. */
 export async function documentText(file: string): Promise<string | undefined> {
   try {
-    return withoutBom(await readFile(file, 'utf8'));
+    return withoutBom(await readText(file));
   } catch {
     return undefined;
   }

@@ -2,7 +2,7 @@
  * Lines of a text file, streamed: chunks are split on `\n` (a trailing `\r` is dropped) without readline's
  * per-line regular expression and event machinery. Memory stays at one chunk plus one partial line.
  */
-import { createReadStream } from 'node:fs';
+import { textChunks, type FileEncoding } from './text.js';
 
 /**
  * Just under V8's largest young-generation object (128 KiB): a chunk of text larger than that is born in the large
@@ -11,14 +11,15 @@ import { createReadStream } from 'node:fs';
  */
 const CHUNK_BYTES = 120 * 1024;
 
-export async function* readLines(path: string, chunkBytes = CHUNK_BYTES): AsyncGenerator<string> {
-  const input = createReadStream(path, { encoding: 'utf8', highWaterMark: chunkBytes });
+/** The lines of a file, decoded as its bytes say (gzip, UTF-16 with a byte order mark: text.ts); no mark kept. */
+export async function* readLines(path: string, chunkBytes = CHUNK_BYTES, encoding?: FileEncoding): AsyncGenerator<string> {
+  const input = textChunks(path, chunkBytes, encoding);
   // The pieces of a line that spans chunks, joined once at its end: appending to one string and searching it for
   // `\n` after every chunk would copy the whole partial line again each time (quadratic in a long line).
   let pieces: string[] = [];
   const withoutCr = (line: string) => (line.endsWith('\r') ? line.slice(0, -1) : line);
   try {
-    for await (const chunk of input as AsyncIterable<string>) {
+    for await (const chunk of input) {
       let start = 0;
       let nl = chunk.indexOf('\n');
       while (nl !== -1) {
@@ -37,6 +38,6 @@ export async function* readLines(path: string, chunkBytes = CHUNK_BYTES): AsyncG
     }
     if (pieces.length) yield withoutCr(pieces.join(''));
   } finally {
-    input.destroy();
+    await input.return(undefined);
   }
 }

@@ -4,22 +4,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
+import { realpath, rename, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
+import { parseAnyAgentText } from './formats/any-agent.js';
 import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
+import { SPAN_FORMAT_NAMES, SPAN_FORMATS, spanFormat, spanFormatOf, type SpanFormatName } from './formats/index.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
 import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
+import { ConcatenatedValues, JsonTextError, parseJsonText } from './json-values.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
 import { spanPath, type SpanRecord } from './span.js';
+import { fileEncoding, readText, textChunks, type FileEncoding } from './text.js';
 
-export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
-export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json'];
+export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json' | SpanFormatName;
+export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json', ...SPAN_FORMAT_NAMES];
 
 export interface IngestOptions {
   /** Force a format instead of detecting it from the content. */
@@ -61,27 +65,31 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
 }
 
 /** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
-async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown }> {
-  const head = await readHead(path, 1 << 16);
-  const text = head.replace(/^\uFEFF/, '');
+async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding: FileEncoding }> {
+  const encoding = await fileEncoding(path);
+  const text = await readHead(path, encoding);
   if (text.trim() === '') throw new IngestError('file is empty', path);
-  const first = text.trimStart().startsWith('{') ? await firstJsonLine(path) : undefined;
-  if (first?.more) return { format: 'otlp-jsonl' };
+  const first = text.trimStart().startsWith('{') ? await firstJsonLine(path, encoding) : undefined;
+  // JSON Lines of OTLP requests, ClickHouse rows or sessions are streamed; objects of another tool one to a line are
+  // values back to back, read whole.
+  if (first?.more && isJsonLinesRecord(first.value)) return { format: 'otlp-jsonl', encoding };
   // A document written on one line was parsed just now: that line is the whole document.
-  const doc = first ? first.value : await parseWholeFile(path);
+  const doc = first && !first.more ? first.value : await parseWholeFile(path);
   const format = documentFormat(doc);
   if (format === undefined) throw await unknownFormat(doc, path);
-  return { format, doc };
+  return { format, doc, encoding };
 }
+
+const isJsonLinesRecord = (v: unknown): boolean => isOtlpRequest(v) || isClickHouseRow(v) || isSessionDocument(v) || spanFormatOf(v) === undefined;
 
 /**
  * The first non-blank line when it is a complete JSON object, and whether another non-blank line follows (then the
  * file is JSON Lines); undefined for anything else (a pretty-printed document). Read as a stream, so a long first
  * line (a big export batch) is no problem, and a document written on one line needs no second read.
  */
-async function firstJsonLine(path: string): Promise<{ value: unknown; more: boolean } | undefined> {
+async function firstJsonLine(path: string, encoding: FileEncoding): Promise<{ value: unknown; more: boolean } | undefined> {
   let first: { value: unknown } | undefined;
-  for await (const raw of readLines(path)) {
+  for await (const raw of readLines(path, undefined, encoding)) {
     const line = raw.trim();
     if (line === '') continue;
     if (first) return { value: first.value, more: true };
@@ -96,8 +104,16 @@ async function firstJsonLine(path: string): Promise<{ value: unknown; more: bool
   return first && { value: first.value, more: false };
 }
 
-/** The format of a whole document, told by its shape; undefined for none. */
-function documentFormat(doc: unknown): TraceFormat | undefined {
+/** The format of a whole document (values back to back: of their list), told by its shape; undefined for none. */
+function documentFormat(parsed: unknown): TraceFormat | undefined {
+  const doc = parsed instanceof ConcatenatedValues ? parsed.values : parsed;
+  const known = ownFormat(doc);
+  if (known !== undefined) return known;
+  return spanFormatOf(doc)?.name;
+}
+
+/** OTLP requests, ClickHouse rows and session files (the formats of this project's own path). */
+function ownFormat(doc: unknown): TraceFormat | undefined {
   if (isOtlpRequest(doc)) return 'otlp-json';
   if (Array.isArray(doc)) {
     const first = doc.find((x) => x !== null && typeof x === 'object');
@@ -118,10 +134,32 @@ function documentFormat(doc: unknown): TraceFormat | undefined {
 async function unknownFormat(doc: unknown, path: string): Promise<IngestError> {
   const fields = misspeltSessionFields(doc);
   const positions = await locateIssues(fields, path);
-  return new IngestError(
-    `not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file${misspeltSessionHint(fields, positions)})`,
-    path,
-  );
+  return new IngestError(`not a known trace format: ${lookedLike(doc)}${misspeltSessionHint(fields, positions)}; the formats read are ${KNOWN_FORMATS}`, path);
+}
+
+const KNOWN_FORMATS = [
+  'OTLP/JSON with resourceSpans',
+  'OTLP JSON Lines',
+  'ClickHouse otel_traces rows',
+  'an mce session file',
+  ...SPAN_FORMATS.map((f) => f.description),
+].join(', ');
+
+/** What a document of no known format looked like: its top-level keys (of its first item, for a list). */
+function lookedLike(parsed: unknown): string {
+  const many = parsed instanceof ConcatenatedValues;
+  const doc = many ? parsed.values : parsed;
+  const keys = (v: unknown) => {
+    const names = Object.keys(v as object);
+    const shown = names.slice(0, 12).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}…` : k));
+    return names.length === 0 ? 'no keys' : `keys ${shown.join(', ')}${names.length > 12 ? `, … (${names.length} in all)` : ''}`;
+  };
+  const what = (v: unknown): string =>
+    v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? `an object with ${keys(v)}` : `a ${typeof v}`;
+  if (!Array.isArray(doc)) return `the file holds ${what(doc)}`;
+  const first = doc.find((x) => x !== null && typeof x === 'object');
+  const intro = many ? `${doc.length} JSON values back to back` : `a list of ${doc.length}`;
+  return first === undefined ? `the file holds ${intro}, none an object` : `the file holds ${intro}; the first object has ${Array.isArray(first) ? 'a list' : keys(first)}`;
 }
 
 /** Where the issues of a whole-document file are in its text (read again for it; not read for none with a place). */
@@ -131,41 +169,35 @@ async function locateIssues(issues: readonly DocumentIssue[], file: string): Pro
   return text === undefined ? [] : locateInJson(text, issues.map((i) => i.place));
 }
 
-async function readHead(path: string, bytes: number): Promise<string> {
-  let fh;
+/** The first decoded characters of a file (a chunk is enough to tell JSON Lines from one document). */
+async function readHead(path: string, encoding: FileEncoding): Promise<string> {
+  const chunks = textChunks(path, 1 << 16, encoding);
   try {
-    fh = await open(path, 'r');
+    const first = await chunks.next();
+    return first.done ? '' : first.value;
   } catch (err) {
-    throw new IngestError(`cannot open: ${errorMessage(err)}`, path, undefined, { cause: err });
-  }
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
+    if (err instanceof IngestError) throw err;
+    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
   } finally {
-    await fh.close();
+    await chunks.return(undefined);
   }
 }
 
+/** The file's JSON: one value, or several back to back (a ConcatenatedValues); invalid JSON named at its line. */
 async function parseWholeFile(path: string): Promise<unknown> {
-  let text: string;
+  const text = await readText(path);
   try {
-    text = await readFile(path, 'utf8');
+    return parseJsonText(text);
   } catch (err) {
-    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
-  }
-  const json = text.replace(/^\uFEFF/, '');
-  try {
-    return JSON.parse(json);
-  } catch (err) {
-    const at = syntaxErrorPosition(json, err);
-    const message = `invalid JSON: ${errorMessage(err)}${positionText(at)}`;
-    throw new IngestError(message, path, at?.line, { cause: err, ...(at ? { column: at.column } : {}) });
+    if (!(err instanceof JsonTextError)) throw err;
+    const at = err.at;
+    const message = `invalid JSON: ${err.reason}${positionText(at)}`;
+    throw new IngestError(message, path, at?.line, { cause: err.cause, ...(at ? { column: at.column } : {}) });
   }
 }
 
 /** Spans of a parsed whole-file document (OTLP request, list of requests, ClickHouse rows). */
-function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink, file: string, positions: PendingPositions): Generator<SpanRecord> {
+function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink, file: string, positions: PendingPositions | undefined): Generator<SpanRecord> {
   if (format === 'clickhouse') {
     yield* clickHouseSpans(doc, warnings, { file, positions });
     return;
@@ -229,27 +261,92 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
 }
 
 async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
-  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
-  const format = detected.format;
-  if (format === 'otlp-jsonl') {
-    yield* jsonlSessions(path, grouper, warnings);
+  const detected = options.format ? { format: options.format, doc: undefined, encoding: undefined } : await detect(path);
+  if (detected.format === 'otlp-jsonl') {
+    yield* jsonlSessions(path, grouper, warnings, detected.encoding);
     return;
   }
-  const doc = detected.doc ?? (await parseWholeFile(path));
-  // Warnings about places of the document get their line and column once the read is over (its text read again only then).
-  const positions = documents.of(path);
-  if (format === 'session-json') {
-    const parsed = parseSessionDocument(doc);
-    if ('issues' in parsed) throw new IngestError(invalidSessionFile(parsed.issues, await locateIssues(parsed.issues, path)), path);
-    for (const { warning, place } of unknownFieldWarnings(parsed.unknownFields, path)) positions.warn(warnings, warning, () => place);
-    yield* grouper.addSessions(parsed.sessions);
+  const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
+  if ('sessions' in read) {
+    yield* grouper.addSessions(read.sessions);
     return;
+  }
+  for (const span of read.spans) grouper.add(span, read.where);
+  yield* grouper.due();
+}
+
+/** What a file that is one document holds: the sessions of a session file, else its spans (and where they are read). */
+type DocumentContent = { sessions: Session[] } | { spans: Iterable<SpanRecord>; where: Where };
+
+/**
+ * The content of a whole-document file of `format` (`doc`: already parsed by detection; `forced`: the format was
+ * given, so the content is checked against it).
+ */
+async function readDocument(path: string, format: TraceFormat, detectedDoc: unknown, forced: boolean, warnings: WarningSink, documents: DocumentPositions): Promise<DocumentContent> {
+  // any-agent's integer ids need the text parsed again, with them quoted (formats/any-agent.ts).
+  const parsed = format === 'any-agent' ? await parseAnyAgentFile(path) : (detectedDoc ?? (await parseWholeFile(path)));
+  // Values back to back are read as their list; their places in the text are not paths from one root, so they go
+  // unnamed (their warnings name the file).
+  const concatenated = parsed instanceof ConcatenatedValues;
+  const doc = concatenated ? parsed.values : parsed;
+  // Warnings about places of the document get their line and column once the read is over (its text read again only then).
+  const positions = concatenated ? undefined : documents.of(path);
+  if (format === 'session-json') {
+    const read = parseSessionDocument(doc);
+    if ('issues' in read) throw new IngestError(invalidSessionFile(read.issues, positions ? await locateIssues(read.issues, path) : []), path);
+    for (const { warning, place } of unknownFieldWarnings(read.unknownFields, path)) {
+      if (positions) positions.warn(warnings, warning, () => place);
+      else warnings.add(warning);
+    }
+    return { sessions: read.sessions };
   }
   // A forced format must still fit the content.
-  if (options.format && documentFormat(doc) !== format) throw new IngestError(`content is not ${format}`, path);
-  const where: Where = { file: path, positions };
-  for (const span of documentSpans(doc, format, warnings, path, positions)) grouper.add(span, where);
-  yield* grouper.due();
+  if (forced && !fitsFormat(parsed, format)) throw new IngestError(`content is not ${format} (${lookedLike(parsed)})`, path);
+  const where: Where = positions ? { file: path, positions } : { file: path };
+  const reader = spanFormat(format);
+  const spans = reader ? reader.spans(doc, warnings, where, concatenated ? undefined : []) : documentSpans(doc, format, warnings, path, positions);
+  return { spans: concatenated ? unplaced(spans) : spans, where };
+}
+
+/** Spans whose places are not paths in their text (values back to back): none is named. */
+function* unplaced(spans: Iterable<SpanRecord>): Generator<SpanRecord> {
+  for (const span of spans) {
+    span.listPath = span.listIndex = undefined;
+    yield span;
+  }
+}
+
+/**
+ * The spans of one file as its reader delivers them, before they are grouped into sessions (what a reader makes of
+ * a format, seen on its own). Not for session files; JSON Lines are read whole.
+ */
+export async function readSpans(path: string, options: Pick<IngestOptions, 'format'> = {}): Promise<{ format: TraceFormat; spans: SpanRecord[]; warnings: IngestWarning[] }> {
+  const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
+  const warnings = new WarningSink();
+  const documents = new DocumentPositions();
+  let spans: SpanRecord[] = [];
+  if (detected.format === 'otlp-jsonl') {
+    for await (const line of readLines(path)) if (line.trim() !== '') spans.push(...otlpSpans(JSON.parse(line), warnings, { file: path }));
+  } else {
+    const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
+    if ('sessions' in read) throw new IngestError('a session file holds sessions, not spans', path);
+    spans = [...read.spans];
+  }
+  await documents.resolve();
+  return { format: detected.format, spans, warnings: warnings.list };
+}
+
+/** Whether a document is of `format` (the first format detection tries need not be the only one it fits). */
+function fitsFormat(parsed: unknown, format: TraceFormat): boolean {
+  const reader = spanFormat(format);
+  if (!reader) return documentFormat(parsed) === format;
+  return reader.matches(parsed instanceof ConcatenatedValues ? parsed.values : parsed);
+}
+
+/** An any-agent file parsed with its decimal ids kept whole. */
+async function parseAnyAgentFile(path: string): Promise<unknown> {
+  const doc = await parseWholeFile(path);
+  return doc instanceof ConcatenatedValues ? doc : parseAnyAgentText(await readText(path));
 }
 
 interface Buffered {
@@ -420,7 +517,7 @@ class SpanGrouper {
 const pendingKey = (traceId: string) => `\u0000${traceId}`;
 
 /** The spans of a JSON Lines file into `grouper` (sessions written whole on a line are yielded as they come). */
-async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: WarningSink): AsyncGenerator<Session> {
+async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: WarningSink, encoding?: FileEncoding): AsyncGenerator<Session> {
   let recognised = 0;
   let lineNo = 0;
   // Unknown fields of the file's session lines, grouped by place over all its lines: one warning per place, named at
@@ -430,7 +527,7 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
   // Warnings about places inside the current line's record, given their column once the record is read.
   const linePositions = new PendingPositions();
   try {
-    for await (const raw of readLines(path)) {
+    for await (const raw of readLines(path, undefined, encoding)) {
       lineNo++;
       const line = lineNo === 1 ? raw.replace(/^\uFEFF/, '') : raw;
       if (line.trim() === '') continue;
@@ -474,7 +571,9 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
         const fields = misspeltSessionFields(record);
         const found = locateOnLine(line, lineNo, fields.map((f) => f.place));
         const hint = misspeltSessionHint(fields, found);
-        if (recognised === 0 && lineNo <= 1) throw new IngestError(`not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session${hint})`, path, lineNo);
+        if (recognised === 0 && lineNo <= 1) {
+          throw new IngestError(`not a known trace format: ${lookedLike(record).replace('the file holds', 'the line holds')}${hint}; the formats read are ${KNOWN_FORMATS}`, path, lineNo);
+        }
         warnings.add({ code: 'malformed-line', message: `skipped line: not an OTLP request, ClickHouse row or session${hint}`, file: path, line: lineNo, ...firstColumn(found) });
         continue;
       }

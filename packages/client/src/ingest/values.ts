@@ -132,6 +132,28 @@ const SPAN_KINDS = ['unspecified', 'internal', 'server', 'client', 'producer', '
 const kindCache = new Map<string, string>();
 const statusCache = new Map<string, 'ok' | 'error' | 'unset'>();
 
+/** `2025-06-20 21:37:08.604225` (UTC), ISO strings, epoch s/ms/µs/ns numbers → fractional epoch ms. */
+export function parseTimestamp(value: unknown): number | undefined {
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))) {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return undefined;
+    if (n > 1e17) return nanosToMillis(typeof value === 'string' ? value.trim() : value);
+    if (n > 1e14) return n / 1e3; // µs
+    if (n > 1e11) return n; // ms
+    return n * 1e3; // s
+  }
+  if (typeof value !== 'string') return undefined;
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  if (!m) {
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  const base = Date.parse(`${m[1]}T${m[2]}${m[4] ?? 'Z'}`);
+  if (Number.isNaN(base)) return undefined;
+  const frac = m[3] ? Number(`0.${m[3]}`) * 1000 : 0;
+  return base + frac;
+}
+
 /** Span kind from 0–5, `SPAN_KIND_CLIENT`, `Client`, `SpanKind.CLIENT`… → lowercase name. */
 export function decodeSpanKind(value: unknown): string {
   if (typeof value === 'number') return SPAN_KINDS[value] ?? 'unspecified';

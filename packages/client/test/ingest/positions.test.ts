@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSessions } from '../../src/ingest/index.js';
 import { locateInJson } from '../../src/ingest/json-position.js';
-import { catchError, tempFiles } from './helpers.js';
+import { catchError, KNOWN, tempFiles } from './helpers.js';
 
 // Both pass through: they only count how often a file is read and a text scanned for places.
 vi.mock('node:fs/promises', async (importOriginal) => {
@@ -103,8 +103,9 @@ describe('a pretty-printed session file', () => {
   it('names the misspelt fields of a session not recognised as one', async () => {
     const p = write(example.replace('"kind": "Session"', '"knd": "Session"').replace('"startTime"', '"startTme"'));
     expect((await catchError(readSessions(p))).message).toBe(
-      `${p}: not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file; ` +
-        'as a session: knd (line 2, column 3): unknown field, ignored (did you mean "kind"?); startTme (line 4, column 3): unknown field, ignored (did you mean "startTime"?))',
+      `${p}: not a known trace format: the file holds an object with keys "knd", "id", "startTme", "endTime", "serviceName", "traceIds", "userInput", "finalResponse", "masCalls", "agentCalls", "taskCalls", "llmCalls", … (14 in all); ` +
+        'as a session: knd (line 2, column 3): unknown field, ignored (did you mean "kind"?); startTme (line 4, column 3): unknown field, ignored (did you mean "startTime"?); ' +
+        `${KNOWN}`,
     );
   });
 

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
 import type { Session } from '@mce/core';
 import { detectFormat, IngestError, readSessions, streamSessions, writeSessionsFile } from '../../src/ingest/index.js';
-import { catchError, dataFile, fixture } from './helpers.js';
+import { catchError, dataFile, fixture, KNOWN } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mce-ingest-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +46,7 @@ describe('format detection', () => {
     const e1 = await catchError(readSessions(unknown));
     expect(e1.file).toBe(unknown);
     expect(e1.message).toContain(unknown);
-    expect(e1.message).toMatch(/not a known trace format/);
+    expect(e1.message).toBe(`${unknown}: not a known trace format: the file holds an object with keys "hello"; ${KNOWN}`);
     expect([e1.line, e1.column]).toEqual([undefined, undefined]);
     const bad = write('{"resourceSpans": [');
     expect((await catchError(readSessions(bad))).message).toMatch(/invalid JSON/);
@@ -648,8 +648,9 @@ describe('fields a session file has that the format does not define', () => {
   it('a session not recognised as one for a misspelt time is told the likely fields meant', async () => {
     const p = write(JSON.stringify({ id: 's', startTme: 0, endTim: 1, llmCalls: [] }, null, 2));
     expect((await catchError(readSessions(p))).message).toBe(
-      `${p}: not a known trace format (expected OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, or an mce session file; ` +
-        'as a session: startTme (line 3, column 3): unknown field, ignored (did you mean "startTime"?); endTim (line 4, column 3): unknown field, ignored (did you mean "endTime"?))',
+      `${p}: not a known trace format: the file holds an object with keys "id", "startTme", "endTim", "llmCalls"; ` +
+        'as a session: startTme (line 3, column 3): unknown field, ignored (did you mean "startTime"?); endTim (line 4, column 3): unknown field, ignored (did you mean "endTime"?); ' +
+        `${KNOWN}`,
     );
     const lines = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ id: 's', startTme: 0, endTime: 1 })}\n{"id":"x","other":1}\n`, 'jsonl');
     const r = await readSessions(lines);
@@ -663,8 +664,8 @@ describe('fields a session file has that the format does not define', () => {
     const e = await catchError(readSessions(first));
     expect([e.line, e.message]).toEqual([
       1,
-      `${first}:1: not a known trace format (JSON Lines record is neither an OTLP request, a ClickHouse row nor a session; ` +
-        'as a session: startTme (line 1, column 11): unknown field, ignored (did you mean "startTime"?))',
+      `${first}:1: not a known trace format: the line holds an object with keys "id", "startTme", "endTime"; ` +
+        `as a session: startTme (line 1, column 11): unknown field, ignored (did you mean "startTime"?); ${KNOWN}`,
     ]);
     // Without an id, a document is no session to guess at, whatever its fields.
     const anonymous = write(`${JSON.stringify({ id: 's0', startTime: 0, endTime: 1 })}\n${JSON.stringify({ startTme: 0, endTime: 1 })}\n`, 'jsonl');

@@ -6,7 +6,7 @@
 import { MAX_EPOCH_MS } from '@mce/core';
 import type { SpanEvent, SpanRecord } from '../span.js';
 import { errorMessage, type WarningSink } from '../errors.js';
-import { decodeIdField, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanosToMillis } from '../values.js';
+import { decodeIdField, decodeInt, decodeKeyValues, decodeSpanKind, decodeStatusCode, parseTimestamp } from '../values.js';
 import { isObj } from '../messages.js';
 import type { JsonPath } from '../json-position.js';
 import { spanLabel, warnAt, type Where } from './otlp.js';
@@ -15,28 +15,6 @@ type Obj = Record<string, unknown>;
 
 export function isClickHouseRow(v: unknown): boolean {
   return isObj(v) && ('SpanId' in v || 'spanId' in v) && ('TraceId' in v || 'traceId' in v) && ('SpanAttributes' in v || 'Timestamp' in v);
-}
-
-/** `2025-06-20 21:37:08.604225` (UTC), ISO strings, epoch s/ms/µs/ns numbers → fractional epoch ms. */
-function parseClickHouseTime(value: unknown): number | undefined {
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()))) {
-    const n = Number(value);
-    if (!Number.isFinite(n)) return undefined;
-    if (n > 1e17) return nanosToMillis(typeof value === 'string' ? value.trim() : value);
-    if (n > 1e14) return n / 1e3; // µs
-    if (n > 1e11) return n; // ms
-    return n * 1e3; // s
-  }
-  if (typeof value !== 'string') return undefined;
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
-  if (!m) {
-    const t = Date.parse(value);
-    return Number.isNaN(t) ? undefined : t;
-  }
-  const base = Date.parse(`${m[1]}T${m[2]}${m[4] ?? 'Z'}`);
-  if (Number.isNaN(base)) return undefined;
-  const frac = m[3] ? Number(`0.${m[3]}`) * 1000 : 0;
-  return base + frac;
 }
 
 /** Python-style `[datetime.datetime(2025, 6, 20, 21, 37, 8, 604341)]` strings, as some exports write event times. */
@@ -59,7 +37,7 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
   if (Array.isArray(nested)) {
     return nested.filter(isObj).map((e) => ({
       name: String(e.Name ?? e.name ?? ''),
-      time: parseClickHouseTime(e.Timestamp ?? e.timestamp) ?? start,
+      time: parseTimestamp(e.Timestamp ?? e.timestamp) ?? start,
       attributes: decodeKeyValues(e.Attributes ?? e.attributes),
     }));
   }
@@ -68,7 +46,7 @@ function decodeEvents(row: Obj, start: number): SpanEvent[] {
   const attrs = column(row, ['Events.Attributes', 'EventsAttributes']);
   const timesRaw = column(row, ['Events.Timestamp', 'EventsTimestamp']);
   const times = Array.isArray(timesRaw)
-    ? timesRaw.map((t) => parseClickHouseTime(t))
+    ? timesRaw.map((t) => parseTimestamp(t))
     : typeof timesRaw === 'string'
       ? parsePythonDatetimes(timesRaw)
       : [];
@@ -86,7 +64,7 @@ function decodeClickHouseRow(row: unknown, sourceSessionId: string | undefined, 
   const spanId = decodeIdField(row, 'span id', ['SpanId', 'spanId']);
   if (!traceId) throw new TypeError('row has no TraceId');
   if (!spanId) throw new TypeError('row has no SpanId');
-  const start = parseClickHouseTime(column(row, ['Timestamp', 'startTime']));
+  const start = parseTimestamp(column(row, ['Timestamp', 'startTime']));
   if (start === undefined) throw new TypeError('row has no readable Timestamp');
   if (start === 0) throw new TypeError('row Timestamp is the epoch, i.e. unset');
   // A duration made up here would become a real Duration result: a row without one is skipped with a warning.

@@ -45,10 +45,11 @@ export function warnAt(warnings: WarningSink, where: Where, warning: IngestWarni
 const keyOf = (v: Record<string, unknown>, keys: readonly string[]): string | undefined => keys.find((k) => v[k] !== undefined && v[k] !== null);
 
 /**
- * Decode one OTLP span object, item `listIndex` of the list at `listPath`; throws on a span that cannot be used (no
- * trace/span id, no start or end time).
+ * Decode one OTLP span object, item `listIndex` of the list at `listPath` (none: its place is not known); throws on a
+ * span that cannot be used (no trace/span id, no start or end time). `untimed`: a span whose times are both unset is
+ * read at the epoch, lasting nothing (a bare span whose times were cleared; its reader says so).
  */
-function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope: string | undefined, listPath: JsonPath, listIndex: number): SpanRecord {
+export function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope: string | undefined, listPath: JsonPath | undefined, listIndex: number | undefined, untimed = false): SpanRecord {
   if (!isObj(raw)) throw new TypeError('span is not an object');
   const traceId = decodeIdField(raw, 'trace id', ['traceId', 'trace_id']);
   const spanId = decodeIdField(raw, 'span id', ['spanId', 'span_id']);
@@ -56,12 +57,15 @@ function decodeOtlpSpan(raw: unknown, resource: Record<string, unknown>, scope: 
   if (!spanId) throw new TypeError('span has no span id');
   // Both times are required; 0 is proto3's unset value, not 1970. A time made up here would become a real Duration
   // (a 56-year session, a 0 ms call in every mean), so such a span is skipped with a warning instead.
-  const start = nanosToMillis(raw.startTimeUnixNano ?? raw.start_time_unix_nano);
+  const startRaw = nanosToMillis(raw.startTimeUnixNano ?? raw.start_time_unix_nano);
+  const endRaw = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano);
+  const cleared = untimed && !startRaw && !endRaw;
+  const start = cleared ? 0 : startRaw;
   if (start === undefined) throw new TypeError('span has no start time (startTimeUnixNano)');
-  if (start === 0) throw new TypeError('span start time is 0, i.e. unset (startTimeUnixNano)');
-  const end = nanosToMillis(raw.endTimeUnixNano ?? raw.end_time_unix_nano);
+  if (start === 0 && !cleared) throw new TypeError('span start time is 0, i.e. unset (startTimeUnixNano)');
+  const end = cleared ? 0 : endRaw;
   if (end === undefined) throw new TypeError('span has no end time (endTimeUnixNano)');
-  if (end === 0) throw new TypeError('span end time is 0, i.e. unset (endTimeUnixNano)');
+  if (end === 0 && !cleared) throw new TypeError('span end time is 0, i.e. unset (endTimeUnixNano)');
   if (start > MAX_EPOCH_MS || end > MAX_EPOCH_MS) throw new TypeError('span time is out of the range of dates (startTimeUnixNano / endTimeUnixNano)');
   const status = isObj(raw.status) ? raw.status : undefined;
   const rawEvents = raw.events;
