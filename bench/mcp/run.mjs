@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * MCP metrics benchmark: the local System One model's agreement with the labelled set (good/bad accuracy per
- * question, on every turn and on the held-out turns never used for calibration), and the throughput of
- * `system_one` metric computations on sessions built from that set.
+ * MCP metrics benchmark on the labelled set (packages/provider-native/test/data/mcp-labelled/): the local System One
+ * model's agreement with the labels (good/bad per question; the held-out split was written by another procedure and
+ * never used for calibration), how far MCPUse and MCPTaskCompletion (system_one mode) put each failure class below
+ * its good twins, the pairwise ranking accuracy, and the throughput of system_one computations.
  *   npm run build && node bench/mcp/run.mjs [--seconds 3]
- * Targets: ≥ 85% agreement, ≥ 5,000 system_one computations/s.
+ * Targets (held-out): gap ≥ 0.3 per failure class for both metrics, pairwise ≥ 95%, agreement ≥ 90%, ≥ 5,000
+ * computations/s.
  */
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import {
   LocalSystemOne,
   SYSTEM_ONE_QUESTIONS,
@@ -16,31 +18,33 @@ import {
   createMCPUse,
   createMultiTurnMCPUse,
   parseLabelledSet,
+  readLabelledSet,
+  twinReport,
 } from '@mce/provider-native';
+import { machineLine } from '../lib/machine.mjs';
 
 const secondsArg = process.argv.indexOf('--seconds');
 const SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 3;
-const data = JSON.parse(readFileSync(new URL('../../packages/provider-native/test/data/mcp-labelled.json', import.meta.url), 'utf8'));
-const items = parseLabelledSet(data);
+console.log(`MCP metrics benchmark\n${machineLine()}\n`);
+const items = parseLabelledSet(readLabelledSet(fileURLToPath(new URL('../../packages/provider-native/test/data/mcp-labelled/', import.meta.url))));
 const turns = items.flatMap((i) => i.turns);
+const heldout = items.filter((i) => i.holdout);
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const r3 = (x) => x.toFixed(3);
 
 // ---------------------------------------------------------------- agreement
 const model = new LocalSystemOne();
 const rows = [
-  ['all turns', turns],
-  ['held-out turns', turns.filter((t) => t.holdout)],
-  ['calibration turns', turns.filter((t) => !t.holdout)],
-  // Items `fresh-*` were written after the model and its features were settled: the most honest figure.
-  ['fresh held-out', turns.filter((t) => t.itemId.startsWith('fresh-'))],
+  ['held-out', turns.filter((t) => t.holdout)],
+  ['training (fitted on)', turns.filter((t) => !t.holdout)],
 ];
-console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${rows[1][1].length} held out)`);
-console.log('\nlocal System One agreement with the labels (value ≥ 0.5 = good):');
-console.log(`${'subset'.padEnd(24)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
+console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${heldout.length} held out)`);
+console.log('\nlocal System One agreement with the labels (value ≥ 0.5 against level ≥ 2):');
+console.log(`${'split'.padEnd(28)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
 for (const [name, subset] of rows) {
   const a = await agreement(model, subset);
   const cells = SYSTEM_ONE_QUESTIONS.map((q) => `${pct(a.perQuestion[q].accuracy)} `.padStart(12));
-  console.log(`${`${name} (${subset.length})`.padEnd(24)}${cells.join('')}${pct(a.overall).padStart(10)}`);
+  console.log(`${`${name} (${subset.length})`.padEnd(28)}${cells.join('')}${pct(a.overall).padStart(10)}`);
 }
 
 // ---------------------------------------------------------------- sessions from the labelled set
@@ -75,6 +79,31 @@ const sessions = items.map(toSession);
 const lookup = { get: () => undefined, all: () => [] };
 const options = { eval_mode: 'system_one' };
 const deps = { env: {}, persistedEvalMode: () => undefined };
+
+/** Each item's system_one value for a metric, computed on its session. */
+async function scores(metric, subset) {
+  const out = new Map();
+  for (const item of subset) {
+    const session = sessions[items.indexOf(item)];
+    out.set(item.id, (await metric.compute(session, { session, level: 'Session', options, results: lookup })).value);
+  }
+  return out;
+}
+const useMetric = createMCPUse(deps);
+const taskMetric = createMCPTaskCompletion(deps);
+for (const [name, subset] of [['held-out', heldout], ['training (fitted on)', items.filter((i) => !i.holdout && !i.category.startsWith('legacy:'))]]) {
+  const use = twinReport(subset, await scores(useMetric, subset));
+  const task = twinReport(subset, await scores(taskMetric, subset));
+  console.log(`\n${name}: mean system_one score of each failure class against its good twins (gap = good − degraded; target ≥ 0.3)`);
+  console.log(`${'class'.padEnd(24)}${'pairs'.padStart(6)}  ${'MCPUse good / bad / gap'.padEnd(28)}${'MCPTaskCompletion good / bad / gap'}`);
+  for (const cls of Object.keys(use.perClass)) {
+    const u = use.perClass[cls];
+    const t = task.perClass[cls];
+    const cell = (g) => `${r3(g.goodMean)} / ${r3(g.degradedMean)} / ${r3(g.gap)}${g.gap >= 0.3 ? '' : ' <'}`;
+    console.log(`${cls.padEnd(24)}${String(u.pairs).padStart(6)}  ${cell(u).padEnd(28)}${cell(t)}`);
+  }
+  console.log(`pairwise ranking (good twin strictly above): MCPUse ${pct(use.pairwiseAccuracy)}, MCPTaskCompletion ${pct(task.pairwiseAccuracy)} of ${use.pairs} pairs (target ≥ 95%)`);
+}
 
 async function throughput(metric) {
   const ctxs = sessions.map((session) => ({ session, level: 'Session', options, results: lookup }));

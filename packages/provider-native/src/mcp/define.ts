@@ -1,10 +1,10 @@
 /**
  * The shared shape of the three MCP metrics: options and eval mode resolved per computation, skip without an MCP
- * server, the flaky retry, threshold / strict mode / reasons, evaluation usage and a record/replay key.
+ * server, the judge model's default, threshold / strict mode / reasons, the flaky mark, verbose output, evaluation
+ * usage and a record/replay key.
  */
 import type {
   Element,
-  EvaluationUsage,
   Metric,
   MetricContext,
   MetricOutcome,
@@ -18,7 +18,7 @@ import { NATIVE_MODULE, NATIVE_PROVIDER } from '../metrics/deterministic/define.
 import { defaultJudge } from '../metrics/llm/default-judge.js';
 import { judgedMetadata, judgeSettings, sha256, stableJson, type JudgeSource } from '../metrics/llm/define.js';
 import { EVAL_MODE_ENV, persistedEvalMode, resolveEvalMode, type EvalMode, type ResolvedEvalMode } from './eval-mode.js';
-import { parseMcpOptions, type McpMetricOptions } from './options.js';
+import { LOCAL_SYSTEM_ONE_NAMES, parseMcpOptions, type McpMetricOptions } from './options.js';
 import { MCP_PROMPT_VERSION } from './rubrics.js';
 import { r3, McpJudging } from './sub-scores.js';
 import { systemOneModelFor } from './system-one/resolve-model.js';
@@ -38,7 +38,16 @@ export interface McpMetricDeps {
   persistedEvalMode?: () => string | undefined;
   /** Library-API options; the config's per-metric options override them. */
   options?: Readonly<Record<string, unknown>>;
+  /** Where verbose_mode prints its steps (default: process.stderr). */
+  verboseOutput?: (text: string) => void;
 }
+
+/** The seed's judge model, used when neither the metric's `model` nor LLM_MODEL_NAME names one. */
+export const DEFAULT_MCP_JUDGE_MODEL = 'gpt-5.4';
+
+const writeStderr = (text: string): void => {
+  process.stderr.write(text);
+};
 
 /** What one metric computes once its target is known. */
 export interface McpEvaluation {
@@ -76,8 +85,15 @@ function judgeGetter(source: JudgeSource | undefined): () => Judge {
 
 export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetricDeps = {}): McpMetric {
   const baseJudge = judgeGetter(deps.judge);
-  /** The judge for the `model` option: the base judge, or its derived judge for that model (same options). */
-  const judgeFor = (model?: string): Judge => (model ? baseJudge().withModel(model) : baseJudge());
+  /**
+   * The judge for the `model` option: its derived judge for that model (same endpoint and options), else the base
+   * judge with its configured model (LLM_MODEL_NAME), else the base judge asking DEFAULT_MCP_JUDGE_MODEL.
+   */
+  const judgeFor = (model?: string): Judge => {
+    const base = baseJudge();
+    return base.withModel(model ?? base.model ?? DEFAULT_MCP_JUDGE_MODEL);
+  };
+  const verboseOutput = deps.verboseOutput ?? writeStderr;
   const resolveSystemOne = deps.systemOne ?? systemOneModelFor;
   // One System One model per id for the metric's lifetime (an endpoint model keeps its judge and client).
   const systemOnes = new Map<string, SystemOneModel>();
@@ -116,7 +132,8 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
   };
 
   function judgingFor(options: McpMetricOptions, signal?: AbortSignal): McpJudging {
-    return new McpJudging(definition.name, options, () => judgeFor(options.model), () => systemOneFor(options.systemOneModel), signal);
+    const print = options.verboseMode ? verboseOutput : undefined;
+    return new McpJudging(definition.name, options, () => judgeFor(options.model), () => systemOneFor(options.systemOneModel), signal, print);
   }
 
   return Object.freeze({
@@ -134,10 +151,9 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
         return undefined; // compute() reports it
       }
       // system_one with the local model is cheaper to recompute than to look up.
-      if ('skipped' in target || (s.evalMode.mode === 'system_one' && s.options.systemOneModel === 'local')) return undefined;
+      if ('skipped' in target || (s.evalMode.mode === 'system_one' && LOCAL_SYSTEM_ONE_NAMES.includes(s.options.systemOneModel))) return undefined;
       const judge = s.evalMode.mode === 'system_one' ? undefined : judgeFor(s.options.model);
       const judgeModel = judge ? judge.model : '-';
-      if (!judgeModel) return undefined;
       // An endpoint System One model asks the judge's endpoint: its URL and sampling are part of the key as well.
       const endpoint = judge ?? (s.options.systemOneModel.startsWith('endpoint:') ? baseJudge() : undefined);
       const inputs = sha256(stableJson({ target: target.target, level: ctx.level }));
@@ -152,23 +168,10 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
       if ('skipped' in found) return skip(found.skipped);
       definition.check(found.target);
 
-      let judging = judgingFor(options, ctx.signal);
-      let evaluation: McpEvaluation;
-      let flakyError: string | undefined;
-      const usages: EvaluationUsage[] = [];
-      let usageUnreported = false;
-      try {
-        evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
-      } catch (error) {
-        if (!options.flaky || ctx.signal?.aborted) throw error;
-        flakyError = error instanceof Error ? error.message : String(error);
-        usages.push(...judging.usages); // the failed attempt's calls were made: they are counted
-        usageUnreported ||= judging.usageUnreported;
-        judging = judgingFor(options, ctx.signal);
-        evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
-      }
-      usages.push(...judging.usages);
-      usageUnreported ||= judging.usageUnreported;
+      const judging = judgingFor(options, ctx.signal);
+      const evaluation = await definition.evaluate(found.target, evalMode.mode, judging);
+      const usages = judging.usages;
+      const usageUnreported = judging.usageUnreported;
 
       const threshold = options.strictMode ? 1 : options.threshold;
       const value = options.strictMode ? (evaluation.score >= 1 ? 1 : 0) : evaluation.score;
@@ -189,7 +192,8 @@ export function mcpMetric<T>(definition: McpMetricDefinition<T>, deps: McpMetric
           ...(evalMode.mode !== 'llm' ? { systemOneModel: options.systemOneModel } : {}),
           ...(evalMode.mode !== 'system_one' ? { judgeModel: judgeFor(options.model).model ?? null } : {}),
           promptVersion: MCP_PROMPT_VERSION,
-          ...(flakyError !== undefined ? { flaky: true, firstAttemptError: flakyError } : {}),
+          // flaky only marks the result (the seed's "marks the metric as flaky"): no retry, the same score.
+          ...(options.flaky ? { flaky: true } : {}),
           // A judge or endpoint reply carried no usage: the evaluation counts 0 for it, which is not what it cost.
           ...(usageUnreported ? { usageReported: false } : {}),
           ...(options.verboseMode ? { steps: judging.steps } : {}),

@@ -63,6 +63,12 @@ function systemOneSummary(
   };
 }
 
+/** Hybrid: how decisive System One was over the sub-scores it decided (absent when the LLM decided them all). */
+function hybridConfidence(scores: readonly SubScore[]): { confidence?: number } {
+  const decided = scores.filter((s) => s.confidence !== undefined);
+  return decided.length ? { confidence: mean(decided.map((s) => s.confidence!)) } : {};
+}
+
 function answerDetails(answers: readonly SystemOneAnswer[]) {
   return answers.map((a) => ({ question: a.question, level: a.level, value: a.value, confidence: a.confidence, probabilities: a.probabilities }));
 }
@@ -102,6 +108,7 @@ async function evaluateUse(t: UseTarget, mode: EvalMode, judging: McpJudging): P
       `Score = the lower of primitive usage (${r3(primitive.value)}) and argument correctness (${r3(argument.value)}) = ${r3(score)}.`,
     ],
     details: {
+      ...hybridConfidence([primitive, argument]),
       subScores: { primitiveUsage: primitive.value, argumentCorrectness: argument.value },
       decisions: { primitiveUsage: subScoreDetails(primitive), argumentCorrectness: subScoreDetails(argument) },
     },
@@ -191,6 +198,7 @@ async function evaluateMultiTurnUse(t: ConversationTarget, mode: EvalMode, judgi
       `Score = the lower of the mean primitive usage (${r3(primitive)}) and the mean argument correctness (${r3(argument)}) over ${perTurn.length} turn(s) = ${r3(score)}.`,
     ],
     details: {
+      ...hybridConfidence(perTurn.flat()),
       subScores: { primitiveUsage: primitive, argumentCorrectness: argument },
       turns: perTurn.map((s, k) => ({
         turn: k + 1,
@@ -239,6 +247,7 @@ async function evaluateTaskCompletion(t: ConversationTarget, mode: EvalMode, jud
       `Score = mean ${LABEL_OF.taskCompletion.toLowerCase()} over ${perTurn.length} turn(s) = ${r3(score)}.`,
     ],
     details: {
+      ...hybridConfidence(perTurn),
       subScores: { taskCompletion: score },
       turns: perTurn.map((s, k) => ({ turn: k + 1, taskCompletion: subScoreDetails(s) })),
     },

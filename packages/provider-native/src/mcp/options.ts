@@ -6,21 +6,27 @@ import { didYouMean, snakeCase } from '@mce/core';
 import { z } from 'zod';
 import { SYSTEM_ONE_QUESTIONS, type SystemOneQuestion } from './system-one/types.js';
 
+/** The seed's default System One model: the local calibrated model. */
+export const DEFAULT_SYSTEM_ONE_MODEL = 'jev-latest';
+/** Names of the local model (`local` kept for configurations written before `jev-latest`). */
+export const LOCAL_SYSTEM_ONE_NAMES: readonly string[] = [DEFAULT_SYSTEM_ONE_MODEL, 'local'];
+export const SYSTEM_ONE_MODEL_HINT = 'expected "jev-latest" (or "local"), or "endpoint:<model>"';
+
 export interface McpMetricOptions {
   /** null = score only (no success verdict). */
   threshold: number | null;
-  /** Judge model for llm / hybrid (default: the configured judge's). */
+  /** Judge model for llm / hybrid (default: `LLM_MODEL_NAME`, else DEFAULT_MCP_JUDGE_MODEL; see define.ts). */
   model?: string;
   includeReason: boolean;
   /** Score becomes 1 or 0 against a threshold of 1. */
   strictMode: boolean;
   /** Sub-judgements (and turns) run concurrently. */
   asyncMode: boolean;
-  /** Intermediate steps kept in `details.steps`. */
+  /** Intermediate steps printed to stderr as they happen, and kept in `details.steps`. */
   verboseMode: boolean;
-  /** A failed computation is retried once and marked flaky. */
+  /** Marks the result `details.flaky` (nothing else changes: no retry, same score). */
   flaky: boolean;
-  /** `local` or `endpoint:<model>`. */
+  /** `jev-latest` (the local calibrated model; `local` is the same), or `endpoint:<model>`. */
   systemOneModel: string;
   /** The raw eval_mode option (resolved with the environment and user config by resolveEvalMode). */
   evalMode?: unknown;
@@ -44,7 +50,7 @@ export const McpOptionsSchema = z.object({
   flaky: z.boolean().optional(),
   system_one_model: z
     .string()
-    .regex(/^(local|endpoint:.+)$/, 'expected "local" or "endpoint:<model>"')
+    .regex(/^(jev-latest|local|endpoint:.+)$/, SYSTEM_ONE_MODEL_HINT)
     .optional(),
   eval_mode: z.string().optional(),
   system_one_weights: weightsSchema.optional(),
@@ -84,7 +90,7 @@ export function parseMcpOptions(...sources: ReadonlyArray<Readonly<Record<string
     asyncMode: o.async_mode ?? true,
     verboseMode: o.verbose_mode ?? false,
     flaky: o.flaky ?? false,
-    systemOneModel: o.system_one_model ?? 'local',
+    systemOneModel: o.system_one_model ?? DEFAULT_SYSTEM_ONE_MODEL,
     ...(o.eval_mode !== undefined ? { evalMode: o.eval_mode } : {}),
     weights: { primitives: w.primitives / total, arguments: w.arguments / total, task: w.task / total },
   };

@@ -17,7 +17,7 @@ import {
   primitivePrompt,
   taskPrompt,
 } from './rubrics.js';
-import { LEVEL_NAMES, LEVEL_VALUES, type SystemOneAnswer, type SystemOneModel, type SystemOneQuestion, type SystemOneResult } from './system-one/types.js';
+import { LEVEL_NAMES, LEVEL_VALUES, QUESTION_TEXT, type SystemOneAnswer, type SystemOneModel, type SystemOneQuestion, type SystemOneResult } from './system-one/types.js';
 
 export type SubScoreName = 'primitiveUsage' | 'argumentCorrectness' | 'taskCompletion';
 
@@ -90,10 +90,14 @@ export class McpJudging {
     private readonly judge: () => Judge,
     private readonly systemOne: () => SystemOneModel,
     private readonly signal?: AbortSignal,
+    /** verbose_mode: where each step is printed as it happens (stderr by default). */
+    private readonly print?: (text: string) => void,
   ) {}
 
   private step(entry: Record<string, unknown>): void {
-    if (this.options.verboseMode) this.steps.push(entry);
+    if (!this.options.verboseMode) return;
+    this.steps.push(entry);
+    this.print?.(verboseText(this.metric, entry));
   }
 
   /** Counts the calls a failed step made (the error carries their priced usage). */
@@ -116,6 +120,7 @@ export class McpJudging {
         : name === 'primitiveUsage'
           ? primitivePrompt(renderInteraction(interaction))
           : argumentPrompt(renderInteraction(interaction));
+    this.step({ step: 'llm-prompt', subScore: name, ...(turn !== undefined ? { turn } : {}), model: judge.model, rubric: RUBRIC_OF[name], prompt });
     const result = await judge.score({ metric: this.metric, rubric: RUBRIC_OF[name], prompt, ...this.sig }).catch((error: unknown) => {
       this.countUsageOf(error);
       throw error;
@@ -130,10 +135,12 @@ export class McpJudging {
   async extract(interaction: MCPInteraction, turn?: number): Promise<string> {
     const judge = this.judge();
     judge.requireModel(this.metric);
+    const prompt = renderInteraction(interaction);
+    this.step({ step: 'llm-prompt', purpose: 'extraction', ...(turn !== undefined ? { turn } : {}), model: judge.model, system: EXTRACTION_SYSTEM_PROMPT, prompt });
     const completion = await judge.complete({
       messages: [
         { role: 'system', content: EXTRACTION_SYSTEM_PROMPT },
-        { role: 'user', content: renderInteraction(interaction) },
+        { role: 'user', content: prompt },
       ],
       temperature: 0,
       logprobs: false,
@@ -167,7 +174,15 @@ export class McpJudging {
       step: 'system-one',
       model: result.model,
       ...(turn !== undefined ? { turn } : {}),
-      answers: result.answers.map((a) => ({ question: a.question, level: a.level, confidence: r3(a.confidence), value: r3(a.value), probabilities: a.probabilities.map(r3) })),
+      answers: result.answers.map((a) => ({
+        question: a.question,
+        text: QUESTION_TEXT[a.question],
+        level: a.level,
+        answer: LEVEL_NAMES[a.level],
+        confidence: r3(a.confidence),
+        value: r3(a.value),
+        probabilities: a.probabilities.map(r3),
+      })),
       ...(result.evidence ? { evidence: result.evidence } : {}),
     });
     return result;
@@ -233,4 +248,24 @@ export function subScoreLine(s: SubScore): string {
   if (s.decidedBy === 'system_one') return s.reason;
   const fallback = s.systemOneError ? ` (System One failed: ${s.systemOneError}; decided by the LLM judge)` : '';
   return `${LABEL_OF[s.name]} ${r3(s.value)}${fallback}: ${s.reason}`;
+}
+
+/** One verbose step as the lines printed to stderr: each question with its answer and probability, prompts in full. */
+export function verboseText(metric: string, step: Record<string, unknown>): string {
+  const turn = typeof step.turn === 'number' ? ` turn ${step.turn + 1}` : '';
+  const head = `[${metric} verbose]${turn} ${String(step.step)}`;
+  const lines: string[] = [];
+  if (step.step === 'system-one') {
+    lines.push(`${head} (${String(step.model)})`);
+    for (const a of step.answers as Array<{ question: string; text: string; answer: string; level: number; confidence: number; value: number }>)
+      lines.push(`  Q ${a.question}: ${a.text}`, `  A ${a.answer} (level ${a.level}/3), p=${a.confidence}, value ${a.value}`);
+    if (step.evidence) lines.push(`  evidence: ${JSON.stringify(step.evidence)}`);
+  } else if (step.step === 'llm-prompt') {
+    lines.push(`${head} ${String(step.subScore ?? step.purpose)} to ${String(step.model)}:`);
+    lines.push(`  system:\n${String(step.rubric ?? step.system)}`, `  prompt:\n${String(step.prompt)}`);
+  } else {
+    const rest = Object.fromEntries(Object.entries(step).filter(([k]) => k !== 'step' && k !== 'turn'));
+    lines.push(`${head} ${JSON.stringify(rest)}`);
+  }
+  return `${lines.join('\n')}\n`;
 }

@@ -1,6 +1,6 @@
 /** Eval-mode resolution (a pure function) and the MCP metric options. */
 import { describe, expect, it } from 'vitest';
-import { createMCPUse, parseEvalMode, parseMcpOptions, persistedEvalMode, resolveEvalMode, setPersistedEvalMode } from '@mce/provider-native';
+import { LocalSystemOne, createMCPUse, systemOneModelFor, parseEvalMode, parseMcpOptions, persistedEvalMode, resolveEvalMode, setPersistedEvalMode } from '@mce/provider-native';
 
 describe('resolveEvalMode', () => {
   it('metric option > MCE_EVAL_MODE > persisted > llm, with the source', () => {
@@ -47,9 +47,21 @@ describe('parseMcpOptions', () => {
       asyncMode: true,
       verboseMode: false,
       flaky: false,
-      systemOneModel: 'local',
+      systemOneModel: 'jev-latest',
       weights: { primitives: 1 / 3, arguments: 1 / 3, task: 1 / 3 },
     });
+  });
+  it('system_one_model accepts the seed default jev-latest, local and endpoint names', () => {
+    expect(parseMcpOptions({ system_one_model: 'jev-latest' }).systemOneModel).toBe('jev-latest');
+    expect(parseMcpOptions({ system_one_model: 'local' }).systemOneModel).toBe('local');
+    expect(parseMcpOptions({ system_one_model: 'endpoint:gpt-4o-mini' }).systemOneModel).toBe('endpoint:gpt-4o-mini');
+    const judge = () => {
+      throw new Error('the local model needs no judge');
+    };
+    expect(systemOneModelFor('jev-latest', judge)).toBe(systemOneModelFor('local', judge));
+    expect(systemOneModelFor('jev-latest', judge)).toBeInstanceOf(LocalSystemOne);
+    expect(systemOneModelFor('endpoint:gpt-4o-mini', judge).id).toBe('endpoint:gpt-4o-mini');
+    expect(() => systemOneModelFor('jev-2', judge)).toThrow('system_one_model "jev-2": expected "jev-latest" (or "local"), or "endpoint:<model>"');
   });
   it('reads snake_case and camelCase, later sources winning', () => {
     const o = parseMcpOptions(
@@ -61,7 +73,8 @@ describe('parseMcpOptions', () => {
   it('rejects bad values naming them', () => {
     expect(() => parseMcpOptions({ threshold: -1 })).toThrow(/threshold/);
     expect(() => parseMcpOptions({ async_mode: 'yes' })).toThrow(/async_mode/);
-    expect(() => parseMcpOptions({ system_one_model: 'endpoint:' })).toThrow(/system_one_model: expected "local" or "endpoint:<model>"/);
+    expect(() => parseMcpOptions({ system_one_model: 'endpoint:' })).toThrow('system_one_model: expected "jev-latest" (or "local"), or "endpoint:<model>"');
+    expect(() => parseMcpOptions({ system_one_model: 'jev-1' })).toThrow(/system_one_model/);
     expect(() => parseMcpOptions({ system_one_weights: [0, 0, 0] })).toThrow(/must not all be 0/);
   });
   it('rejects an option no MCP metric reads, naming it and the likely one (also nested, and at construction)', () => {

@@ -223,16 +223,42 @@ describe('parameters', () => {
     expect(out.value).toBe(0.5);
   });
 
-  it('verbose_mode keeps the intermediate steps', async () => {
+  it('verbose_mode prints each prompt sent to the judge and each judgement to stderr, and keeps them in details.steps', async () => {
     byRubric({ primitive: 5, argument: 3 });
-    const quiet = await value(createMCPUse(deps()), session, 'Session');
+    const printed: string[] = [];
+    const quiet = await value(createMCPUse(deps({ verboseOutput: (t) => printed.push(t) })), session, 'Session');
     expect(quiet.details).not.toHaveProperty('steps');
-    const out = await value(createMCPUse(deps()), session, 'Session', { verbose_mode: true });
+    expect(printed).toEqual([]);
+    const out = await value(createMCPUse(deps({ verboseOutput: (t) => printed.push(t) })), session, 'Session', { verbose_mode: true });
     const steps = out.details!.steps as Array<Record<string, unknown>>;
-    expect(steps.map((s) => [s.step, s.subScore, s.score]).sort()).toEqual([
-      ['llm-judge', 'argumentCorrectness', 3],
-      ['llm-judge', 'primitiveUsage', 5],
+    expect(steps.filter((s) => s.step === 'llm-judge').map((s) => [s.subScore, s.score]).sort()).toEqual([
+      ['argumentCorrectness', 3],
+      ['primitiveUsage', 5],
     ]);
+    const text = printed.join('');
+    // the prompts, in full, as the judge received them
+    const sent = server.requests.slice(-2).map((r) => r.body.messages?.[1]?.content ?? '');
+    for (const prompt of sent) expect(text).toContain(prompt);
+    expect(text).toContain('[MCPUse verbose] llm-prompt primitiveUsage to gpt-4o:');
+    expect(text).toContain('PRIMITIVE USAGE');
+    expect(text).toMatch(/\[MCPUse verbose\] llm-judge \{"subScore":"argumentCorrectness","score":3/);
+    expect(out.value).toBe(quiet.value); // printing changes nothing
+  });
+
+  it('verbose_mode prints to the process stderr by default', async () => {
+    byRubric({ primitive: 5, argument: 5 });
+    const written: string[] = [];
+    const original = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      await value(createMCPUse(deps()), session, 'Session', { verbose_mode: true });
+    } finally {
+      process.stderr.write = original;
+    }
+    expect(written.join('')).toContain('[MCPUse verbose] llm-prompt argumentCorrectness to gpt-4o:');
   });
 
   it('async_mode: sub-judgements run concurrently by default, one at a time when off', async () => {
@@ -250,28 +276,22 @@ describe('parameters', () => {
     }
   });
 
-  it('flaky: a failed computation is retried once, marked flaky, and both attempts are counted', async () => {
+  it('flaky only marks the result: a failure is not retried, a success keeps its score and usage', async () => {
     let n = 0;
     server.setScript(() => (n++ === 0 ? { status: 400, error: { message: 'bad request' } } : { text: 'fine\nScore: 5' }));
-    await expect(value(createMCPUse(deps()), session, 'Session')).rejects.toThrow(/bad request/);
-    n = 0;
-    const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true });
-    expect(out.value).toBe(1);
-    expect(out.details).toMatchObject({ flaky: true });
-    expect(String(out.details!.firstAttemptError)).toContain('bad request');
-    // first attempt: one failed call (no usage) and one answered; second attempt: two answered
-    expect(out.evaluation).toMatchObject({ promptTokens: 300, completionTokens: 60, totalTokens: 360 });
-  });
-
-  it('flaky: an unusable reply is retried, and its call is counted with the others', async () => {
-    let n = 0;
-    server.setScript(() => (n++ === 0 ? { text: 'no score here' } : { text: 'fine\nScore: 5' }));
-    const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true, async_mode: false });
-    expect(out.value).toBe(1);
-    expect(String(out.details!.firstAttemptError)).toContain('has no "Score: N" line');
-    // first attempt: the unusable reply (the second sub-score never asked); second attempt: two answered
-    expect(server.requests).toHaveLength(3);
-    expect(out.evaluation).toMatchObject({ promptTokens: 300, completionTokens: 60, totalTokens: 360 });
+    const before = server.requests.length;
+    await expect(value(createMCPUse(deps()), session, 'Session', { flaky: true, async_mode: false })).rejects.toThrow(/bad request/);
+    expect(server.requests.length - before).toBe(1); // no second attempt
+    byRubric({ primitive: 5, argument: 3 });
+    const plain = await value(createMCPUse(deps()), session, 'Session');
+    const marked = await value(createMCPUse(deps()), session, 'Session', { flaky: true });
+    expect(plain.details).not.toHaveProperty('flaky');
+    expect(marked.details).toMatchObject({ flaky: true });
+    expect(marked.value).toBe(plain.value);
+    expect(marked.reasoning).toBe(plain.reasoning);
+    expect(marked.evaluation).toEqual(plain.evaluation);
+    const { flaky: _mark, ...rest } = marked.details!;
+    expect(rest).toEqual(plain.details);
   });
 
   it('a judge reply without usage is flagged: details.usageReported is false (and absent when every reply had usage)', async () => {
@@ -284,10 +304,17 @@ describe('parameters', () => {
     expect(reported.details).not.toHaveProperty('usageReported');
   });
 
-  it('flaky: a result that succeeds the first time is not marked', async () => {
+  it('model defaults to LLM_MODEL_NAME when set, else gpt-5.4', async () => {
     byRubric({ primitive: 5, argument: 5 });
-    const out = await value(createMCPUse(deps()), session, 'Session', { flaky: true });
-    expect(out.details).not.toHaveProperty('flaky');
+    const noModel = new Judge(judgeConfigFromEnv({ OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url }), { pricing: () => 0 });
+    let before = server.requests.length;
+    const seedDefault = await value(createMCPUse(deps({ judge: noModel })), session, 'Session');
+    expect(server.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-5.4', 'gpt-5.4']);
+    expect(seedDefault.details).toMatchObject({ judgeModel: 'gpt-5.4' });
+    before = server.requests.length;
+    const configured = await value(createMCPUse(deps()), session, 'Session'); // the judge of LLM_MODEL_NAME=gpt-4o
+    expect(server.requests.slice(before).map((r) => r.body.model)).toEqual(['gpt-4o', 'gpt-4o']);
+    expect(configured.details).toMatchObject({ judgeModel: 'gpt-4o' });
   });
 
   it('model: the judge calls use the metric’s model on the same endpoint', async () => {
@@ -313,7 +340,7 @@ describe('parameters', () => {
   it('cacheKey depends on the mode, options, judge model and inputs; none for local system_one', () => {
     const metric = createMCPUse(deps());
     const key = metric.cacheKey!(session, contextFor(session, 'Session'))!;
-    expect(key).toMatch(/^mce\|MCPUse\|v1\|llm\|gpt-4o\|local\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
+    expect(key).toMatch(/^mce\|MCPUse\|v1\|llm\|gpt-4o\|jev-latest\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
     expect(metric.cacheKey!(session, contextFor(session, 'Session'))).toBe(key);
     expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { threshold: 0.7 }))).not.toBe(key);
     expect(metric.cacheKey!(weatherSession({ forecastArgs: { city: 'Porto' } }), contextFor(session, 'Session'))).not.toBe(key);

@@ -92,7 +92,7 @@ describe('hybrid mode', () => {
     expect(out.details).toMatchObject({
       evalMode: 'hybrid',
       evalModeSource: 'metric',
-      systemOneModel: 'local',
+      systemOneModel: 'jev-latest',
       decisions: {
         primitiveUsage: { decidedBy: 'system_one', level: 2, confidence: 0.5 },
         argumentCorrectness: { decidedBy: 'system_one', level: 3, confidence: 0.4 },
@@ -179,7 +179,7 @@ describe('system_one mode', () => {
     expect(answers.map((a) => a.probabilities)).toEqual(SYSTEM_ONE_QUESTIONS.map((q) => PROBS[q]));
   });
 
-  it('a System One failure fails the computation (no LLM to fall back on); flaky retries it once', async () => {
+  it('a System One failure fails the computation (no LLM to fall back on), flaky or not: flaky is a mark, not a retry', async () => {
     await expect(run(createMCPUse(base(new StubSystemOne(['task']))), { eval_mode: 'system_one' })).rejects.toThrow('System One is down');
     let calls = 0;
     const once: SystemOneModel = {
@@ -189,11 +189,53 @@ describe('system_one mode', () => {
         return { model: 'once', answers: req.questions.map((q) => answerFrom(q, PROBS[q])) };
       },
     };
+    await expect(run(createMCPUse(base(once)), { eval_mode: 'system_one', flaky: true })).rejects.toThrow('cold start');
+    expect(calls).toBe(1);
     const out = await run(createMCPUse(base(once)), { eval_mode: 'system_one', flaky: true });
-    expect(calls).toBe(2);
     expect(out.value).toBeCloseTo(1.7 / 3, 12);
-    expect(out.details).toMatchObject({ flaky: true, firstAttemptError: 'cold start' });
-    expect(out.evaluation).toBeUndefined();
+    expect(out.details).toMatchObject({ flaky: true });
+    expect(out.details).not.toHaveProperty('firstAttemptError');
+  });
+
+  it('confidence is reported beside the score (details.confidence) in system_one and hybrid', async () => {
+    const s1 = await run(createMCPUse(base(new StubSystemOne())), { eval_mode: 'system_one' });
+    expect(s1.details!.confidence).toBeCloseTo((0.5 + 0.4 + 0.7) / 3, 12);
+    expect(s1.reasoning).toContain(`confidence ${Math.round((1.6 / 3) * 1000) / 1000}`);
+    hybridScript();
+    const h = await run(createMCPUse(base(new StubSystemOne())), { eval_mode: 'hybrid' });
+    expect(h.details!.confidence).toBeCloseTo((0.5 + 0.4) / 2, 12); // primitives 0.5, arguments 0.4
+    const fallback = await run(createMCPUse(base(new StubSystemOne(['arguments']))), { eval_mode: 'hybrid' });
+    expect(fallback.details!.confidence).toBe(0.5); // only the decision System One made
+  });
+
+  it('verbose_mode prints each question, its answer and probability to stderr (system_one), and the extraction prompt (hybrid)', async () => {
+    const printed: string[] = [];
+    const verboseOutput = (t: string) => printed.push(t);
+    await run(createMCPUse(base(new StubSystemOne(), { verboseOutput })), { eval_mode: 'system_one' });
+    expect(printed).toEqual([]);
+    await run(createMCPUse(base(new StubSystemOne(), { verboseOutput })), { eval_mode: 'system_one', verbose_mode: true });
+    expect(printed.join('')).toBe(
+      [
+        '[MCPUse verbose] system-one (stub)',
+        '  Q primitives: Were the right MCP primitives chosen, with no better one missed and no needless call?',
+        '  A mostly yes (level 2/3), p=0.5, value 0.833',
+        '  Q arguments: Were the arguments of the MCP calls correct: types, structure, required fields, values grounded in the request?',
+        '  A yes (level 3/3), p=0.4, value 0.667',
+        "  Q task: Did the MCP calls and the reply serve the user's request?",
+        '  A no (level 0/3), p=0.7, value 0.2',
+        '',
+      ].join('\n'),
+    );
+    printed.length = 0;
+    hybridScript();
+    const before = server.requests.length;
+    await run(createMCPTaskCompletion(base(new StubSystemOne(), { verboseOutput })), { eval_mode: 'hybrid', verbose_mode: true });
+    const text = printed.join('');
+    const sent = server.requests.slice(before).map((r) => r.body.messages?.[1]?.content ?? '');
+    expect(sent).toHaveLength(2);
+    for (const prompt of sent) expect(text).toContain(prompt);
+    expect(text).toContain('[MCPTaskCompletion verbose] turn 2 llm-prompt extraction to gpt-4o:');
+    expect(text).toContain('[MCPTaskCompletion verbose] turn 2 system-one (stub)');
   });
 
   it('weights are configurable (array or per question) and normalised', async () => {
@@ -227,7 +269,7 @@ describe('system_one mode', () => {
   it('with the default local model: a clean session scores high, a broken one low, deterministically', async () => {
     const metric = createMCPUse({ judge, env: {}, persistedEvalMode: () => undefined });
     const good = await run(metric, { eval_mode: 'system_one' });
-    expect(good.details).toMatchObject({ systemOneModel: 'local', evalMode: 'system_one' });
+    expect(good.details).toMatchObject({ systemOneModel: 'jev-latest', evalMode: 'system_one' });
     const local = await new LocalSystemOne().answer({ interaction: wholeInteraction(sessionConversation(weatherSession())), questions: SYSTEM_ONE_QUESTIONS });
     expect(good.value).toBeCloseTo(local.answers.reduce((s, a) => s + a.value, 0) / 3, 12);
     expect(good.value).toBeGreaterThan(0.8);
@@ -238,7 +280,7 @@ describe('system_one mode', () => {
     // verbose_mode: the step carries the signals the answers rest on
     const verbose = await run(metric, { eval_mode: 'system_one', verbose_mode: true }, broken);
     const step = (verbose.details!.steps as Array<{ step: string; model: string; evidence: Record<string, number> }>)[0]!;
-    expect(step).toMatchObject({ step: 'system-one', model: 'local' });
+    expect(step).toMatchObject({ step: 'system-one', model: 'jev-latest' });
     // one of the two calls lacks `city`, has an unknown `unit` and a mistyped `days`, and failed
     expect(step.evidence).toMatchObject({ schema_invalid: 0.5, missing_required: 0.5, unknown_argument: 0.5, type_error: 0.5, error_result: 0.5, unrecovered_error: 1, argument_error_result: 1 });
     expect(verbose.value).toBe(bad.value);

@@ -1,4 +1,7 @@
-/** Agreement of a System One model with the labelled set: good/bad accuracy per question (value ≥ 0.5 = good). */
+/**
+ * Agreement of a System One model with the labelled set: good/bad accuracy per question, the answer's value ≥ 0.5
+ * against a label of level 2 or 3 ("mostly yes", "yes").
+ */
 import type { LabelledTurn } from './labelled-set.js';
 import type { SystemOneQuestion, SystemOneModel } from './types.js';
 import { SYSTEM_ONE_QUESTIONS } from './types.js';
@@ -9,7 +12,7 @@ export interface Agreement {
   /** Over every (turn, question) pair. */
   overall: number;
   /** The disagreements, for inspection. */
-  misses: Array<{ itemId: string; turn: number; question: SystemOneQuestion; label: 0 | 1; value: number }>;
+  misses: Array<{ itemId: string; turn: number; question: SystemOneQuestion; label: number; value: number }>;
 }
 
 export async function agreement(model: SystemOneModel, turns: readonly LabelledTurn[]): Promise<Agreement> {
@@ -24,7 +27,7 @@ export async function agreement(model: SystemOneModel, turns: readonly LabelledT
       if (label === undefined) continue;
       const slot = perQuestion[a.question];
       slot.total++;
-      if ((a.value >= 0.5 ? 1 : 0) === label) slot.correct++;
+      if (a.value >= 0.5 === label >= 0.5) slot.correct++;
       else misses.push({ itemId: t.itemId, turn: t.turn, question: a.question, label, value: a.value });
     }
   }

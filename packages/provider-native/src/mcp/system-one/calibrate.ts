@@ -1,6 +1,7 @@
 /**
  * Calibration of the local System One model: one L2-regularised logistic regression per question on the
- * structural features, fitted on the labelled set (good = 1, bad = 0). Deterministic (full-batch Newton steps
+ * structural features, fitted on the labelled set's graded labels as soft targets (level / 3: 0, 1/3, 2/3, 1), so
+ * the calibrated probability is the expected level. Deterministic (full-batch Newton steps
  * from zero, fixed count, rounded), so the committed weights can be checked against a fresh fit.
  */
 import { FEATURE_NAMES, type FeatureVector } from './features.js';
@@ -22,7 +23,8 @@ export interface CalibratedWeights {
 
 export interface CalibrationExample {
   features: FeatureVector;
-  labels: Partial<Record<SystemOneQuestion, 0 | 1>>;
+  /** Target per question in [0, 1] (the label's level / 3). */
+  labels: Partial<Record<SystemOneQuestion, number>>;
 }
 
 /** Candidate L2 penalties; the one with the lowest cross-validated log-loss on the calibration data is used. */
@@ -54,7 +56,7 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 /** Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood. */
-export function fitLogistic(xs: readonly FeatureVector[], ys: readonly (0 | 1)[], lambda: number): LogisticWeights {
+export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[], lambda: number): LogisticWeights {
   const d = FEATURE_NAMES.length + 1; // index 0 = bias
   let w = new Array<number>(d).fill(0);
   for (let step = 0; step < NEWTON_STEPS; step++) {
@@ -83,11 +85,12 @@ export function fitLogistic(xs: readonly FeatureVector[], ys: readonly (0 | 1)[]
   return { bias: round(w[0]!), weights: w.slice(1).map(round) };
 }
 
-function logLoss(w: LogisticWeights, x: FeatureVector, y: 0 | 1): number {
+/** Cross-entropy against a soft target y in [0, 1]. */
+function logLoss(w: LogisticWeights, x: FeatureVector, y: number): number {
   let z = w.bias;
   x.forEach((v, i) => (z += (w.weights[i] ?? 0) * v));
   const p = Math.min(1 - 1e-9, Math.max(1e-9, sigmoid(z)));
-  return -(y ? Math.log(p) : Math.log(1 - p));
+  return -(y * Math.log(p) + (1 - y) * Math.log(1 - p));
 }
 
 /** The penalty from LAMBDA_GRID with the lowest 5-fold cross-validated log-loss (folds by position, deterministic). */

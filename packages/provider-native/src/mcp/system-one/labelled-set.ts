@@ -1,14 +1,17 @@
 /**
- * The labelled MCP interactions (test/data/mcp-labelled.json) used to calibrate and evaluate the local System One
- * model: servers by name, items of one or more turns, each turn labelled good/bad per question.
+ * The labelled MCP interactions (test/data/mcp-labelled/) used to calibrate and evaluate the local System One model:
+ * tool catalogs by server name (catalogs.json) and JSON Lines of interactions, each turn labelled per question on the
+ * four levels (0 no … 3 yes; null = does not apply), each degraded interaction naming its good twin.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { MCPServerSchema, type MCPServer } from '@mce/core';
 import type { MCPConversation, MCPInteraction } from '../interaction.js';
 import { turnInteraction } from '../interaction.js';
-import type { SystemOneQuestion } from './types.js';
+import { SYSTEM_ONE_QUESTIONS, type SystemOneQuestion } from './types.js';
 
-const Verdict = z.enum(['good', 'bad']);
+const Level = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).nullable().optional();
 const CallSchema = z.object({
   server: z.string().optional(),
   kind: z.enum(['tool', 'resource', 'prompt']),
@@ -22,21 +25,28 @@ const TurnSchema = z.object({
   request: z.string(),
   output: z.string(),
   calls: z.array(CallSchema),
-  labels: z.object({ primitives: Verdict, arguments: Verdict, task: Verdict.optional() }),
+  labels: z.object({ primitives: Level, arguments: Level, task: Level }),
 });
-export const LabelledSetSchema = z.object({
-  description: z.string().optional(),
+export const LabelledItemSchema = z.object({
+  id: z.string().min(1),
+  split: z.enum(['train', 'heldout']),
+  /** `good`, a failure class (wrong_tool …) or `legacy:<category>`. */
+  class: z.string().min(1),
+  /** A degraded interaction's good counterpart. */
+  twin: z.string().nullable().default(null),
+  servers: z.array(z.string()).min(1),
+  turns: z.array(TurnSchema).min(1),
+});
+export const CatalogsSchema = z.object({
   servers: z.record(z.string(), MCPServerSchema),
-  items: z.array(
-    z.object({
-      id: z.string(),
-      category: z.string(),
-      holdout: z.boolean().default(false),
-      servers: z.array(z.string()),
-      turns: z.array(TurnSchema).min(1),
-    }),
-  ),
+  /** Servers written for the earlier hand-made set (not public servers). */
+  handMade: z.record(z.string(), MCPServerSchema).default({}),
 });
+
+export interface LabelledSetData {
+  catalogs: unknown;
+  items: unknown[];
+}
 
 export interface LabelledTurn {
   itemId: string;
@@ -44,24 +54,42 @@ export interface LabelledTurn {
   category: string;
   holdout: boolean;
   interaction: MCPInteraction;
-  /** 1 = good, 0 = bad. */
-  labels: Partial<Record<SystemOneQuestion, 0 | 1>>;
+  /** The level / 3 per question (0, 1/3, 2/3, 1); absent when the question does not apply. */
+  labels: Partial<Record<SystemOneQuestion, number>>;
 }
 
 export interface LabelledItem {
   id: string;
   category: string;
   holdout: boolean;
+  twin: string | null;
   conversation: MCPConversation;
   turns: LabelledTurn[];
 }
 
-/** Parse the labelled set; every turn becomes an interaction with the earlier turns as context. */
-export function parseLabelledSet(data: unknown): LabelledItem[] {
-  const set = LabelledSetSchema.parse(data);
-  return set.items.map((item) => {
+function levels(labels: z.infer<typeof TurnSchema>['labels']): Partial<Record<SystemOneQuestion, number>> {
+  const out: Partial<Record<SystemOneQuestion, number>> = {};
+  for (const q of SYSTEM_ONE_QUESTIONS) {
+    const level = labels[q];
+    if (level !== null && level !== undefined) out[q] = level / 3;
+  }
+  return out;
+}
+
+/** Parse the set; every turn becomes an interaction with the earlier turns as context. */
+export function parseLabelledSet(data: LabelledSetData): LabelledItem[] {
+  const catalogs = CatalogsSchema.parse(data.catalogs);
+  const known = { ...catalogs.handMade, ...catalogs.servers };
+  const items = data.items.map((raw, k) => {
+    const parsed = LabelledItemSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`labelled item ${k + 1}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return parsed.data;
+  });
+  const ids = new Set(items.map((i) => i.id));
+  return items.map((item) => {
+    if (item.twin !== null && !ids.has(item.twin)) throw new Error(`labelled item ${item.id}: twin ${item.twin} is not in the set`);
     const servers: MCPServer[] = item.servers.map((name) => {
-      const s = set.servers[name];
+      const s = known[name];
       if (!s) throw new Error(`labelled item ${item.id}: unknown server ${name}`);
       return s as MCPServer;
     });
@@ -69,25 +97,44 @@ export function parseLabelledSet(data: unknown): LabelledItem[] {
       servers,
       turns: item.turns.map((t) => ({ request: t.request, output: t.output, calls: t.calls })),
     };
-    const turns = item.turns.map((t, k) => {
-      const labels: Partial<Record<SystemOneQuestion, 0 | 1>> = {
-        primitives: t.labels.primitives === 'good' ? 1 : 0,
-        arguments: t.labels.arguments === 'good' ? 1 : 0,
-      };
-      if (t.labels.task) labels.task = t.labels.task === 'good' ? 1 : 0;
-      return {
-        itemId: item.id,
-        turn: k,
-        category: item.category,
-        holdout: item.holdout,
-        interaction: turnInteraction(conversation, k),
-        labels,
-      };
-    });
-    return { id: item.id, category: item.category, holdout: item.holdout, conversation, turns };
+    const holdout = item.split === 'heldout';
+    const turns = item.turns.map((t, k) => ({
+      itemId: item.id,
+      turn: k,
+      category: item.class,
+      holdout,
+      interaction: turnInteraction(conversation, k),
+      labels: levels(t.labels),
+    }));
+    return { id: item.id, category: item.class, holdout, twin: item.twin, conversation, turns };
   });
 }
 
-export function labelledTurns(data: unknown): LabelledTurn[] {
+/** The files of the set, in this order (calibration folds are taken by position, so the order is fixed). */
+export const LABELLED_SET_FILES = ['train.jsonl', 'legacy.jsonl', 'heldout.jsonl'] as const;
+
+/** JSON Lines → objects; a line that is not JSON fails naming the file and line. */
+export function readJsonLines(path: string): unknown[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .flatMap((line, k) => {
+      if (!line.trim()) return [];
+      try {
+        return [JSON.parse(line) as unknown];
+      } catch (error) {
+        throw new Error(`${path}:${k + 1}: not JSON (${(error as Error).message})`);
+      }
+    });
+}
+
+/** The set as stored in a directory: catalogs.json and the JSON Lines files. */
+export function readLabelledSet(dir: string): LabelledSetData {
+  return {
+    catalogs: JSON.parse(readFileSync(join(dir, 'catalogs.json'), 'utf8')) as unknown,
+    items: LABELLED_SET_FILES.flatMap((file) => readJsonLines(join(dir, file))),
+  };
+}
+
+export function labelledTurns(data: LabelledSetData): LabelledTurn[] {
   return parseLabelledSet(data).flatMap((i) => i.turns);
 }

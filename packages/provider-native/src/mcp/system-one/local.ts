@@ -25,7 +25,8 @@ export function probabilityYes(weights: LogisticWeights, features: FeatureVector
 }
 
 export class LocalSystemOne implements SystemOneModel {
-  readonly id = 'local';
+  /** The seed's name of the local calibrated model. */
+  readonly id = 'jev-latest';
   readonly #weights: CalibratedWeights;
 
   constructor(weights: CalibratedWeights = CALIBRATED_WEIGHTS) {

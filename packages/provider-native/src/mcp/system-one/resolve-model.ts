@@ -1,7 +1,8 @@
-/** `system_one_model` option → a System One model: `local` (shared instance) or `endpoint:<model>`. */
+/** `system_one_model` option → a System One model: `jev-latest` / `local` (one shared instance) or `endpoint:<model>`. */
 import type { Judge } from '../../judge/judge.js';
 import { EndpointSystemOne } from './endpoint.js';
 import { LocalSystemOne } from './local.js';
+import { LOCAL_SYSTEM_ONE_NAMES, SYSTEM_ONE_MODEL_HINT } from '../options.js';
 import type { SystemOneModel } from './types.js';
 
 let local: LocalSystemOne | undefined;
@@ -16,9 +17,9 @@ export function localSystemOne(): LocalSystemOne {
  * with its own model name, through the judge's `withModel` (one derived judge per model, so its client is reused).
  */
 export function systemOneModelFor(id: string, baseJudge: () => Judge): SystemOneModel {
-  if (id === 'local') return localSystemOne();
+  if (LOCAL_SYSTEM_ONE_NAMES.includes(id)) return localSystemOne();
   const match = /^endpoint:(.+)$/.exec(id);
-  if (!match?.[1]) throw new Error(`system_one_model ${JSON.stringify(id)}: expected "local" or "endpoint:<model>"`);
+  if (!match?.[1]) throw new Error(`system_one_model ${JSON.stringify(id)}: ${SYSTEM_ONE_MODEL_HINT}`);
   const model = match[1];
   return new EndpointSystemOne(model, () => baseJudge().withModel(model));
 }
