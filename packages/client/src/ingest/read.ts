@@ -11,6 +11,7 @@ import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCh
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
+import { isProtoFile, otlpProtoFileSpans } from './formats/otlp-proto.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
 import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
 import { readLines } from './lines.js';
@@ -18,8 +19,8 @@ import { normaliseSession } from './normalise.js';
 import { explicitSessionId, sessionIdSource } from './session-id.js';
 import { spanPath, type SpanRecord } from './span.js';
 
-export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json';
-export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json'];
+export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json' | 'otlp-proto';
+export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json', 'otlp-proto'];
 
 export interface IngestOptions {
   /** Force a format instead of detecting it from the content. */
@@ -62,6 +63,7 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
 
 /** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
 async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown }> {
+  if (await isProtoFile(path)) return { format: 'otlp-proto' };
   const head = await readHead(path, 1 << 16);
   const text = head.replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new IngestError('file is empty', path);
@@ -231,6 +233,11 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
 async function* fileSessions(path: string, options: StreamOptions, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
   const detected = options.format ? { format: options.format, doc: undefined } : await detect(path);
   const format = detected.format;
+  if (format === 'otlp-proto') {
+    for (const span of await otlpProtoFileSpans(path, warnings)) grouper.add(span, { file: path });
+    yield* grouper.due();
+    return;
+  }
   if (format === 'otlp-jsonl') {
     yield* jsonlSessions(path, grouper, warnings);
     return;
