@@ -189,6 +189,8 @@ export interface ApiOptions {
   maxConcurrentComputations?: number;
   /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
   maxFinishedComputations?: number;
+  /** The OTLP receiver's `POST /v1/traces` (docs/receiver.md), with its own body limit and content types. */
+  otlpTraces?: Hono;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
@@ -232,6 +234,8 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     }
     await next();
   });
+  // Past who may ask, before the JSON API's body limit and content type: OTLP takes protobuf, and has its own limit.
+  if (options.otlpTraces) app.route('/', options.otlpTraces);
   app.use(
     '*',
     bodyLimit({

@@ -19,6 +19,8 @@ import { registerIngestCommands } from './commands/ingest.js';
 import { registerKgCommands } from './commands/kg.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerReceiveCommand } from './commands/receive.js';
+import { registerExportCommand } from './commands/export.js';
 import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
@@ -55,6 +57,8 @@ export function createProgram(io: CliIO): Command {
   registerEvalModeCommand(program, io);
   registerWorkerCommands(program, io);
   registerServeCommand(program, io);
+  registerReceiveCommand(program, io);
+  registerExportCommand(program, io);
   return program;
 }
 

@@ -1,5 +1,5 @@
 /**
- * `mce_config.yaml`: engine, cache, store, metrics per ontology scope, per-metric options and the worker section.
+ * `mce_config.yaml`: engine, cache, store, metrics per ontology scope, per-metric options, the worker and receiver sections.
  * Validated against the published JSON Schema (`schema/mce_config.schema.json`); every error names the file, the
  * line and the field.
  */
@@ -42,6 +42,8 @@ export interface MceConfig {
   optionPlaces?: Record<string, ConfigPlace>;
   /** The raw `worker:` section (snake_case), interpreted by the worker package. */
   worker: Record<string, unknown>;
+  /** The raw `receiver:` section (snake_case, checked by the schema), interpreted by receiver/settings.ts. */
+  receiver: Record<string, unknown>;
 }
 
 /** Where a value is written in a configuration file. */
@@ -71,6 +73,7 @@ export function defaultMceConfig(): MceConfig {
     providers: [],
     metricOptions: {},
     worker: {},
+    receiver: {},
   };
 }
 
@@ -268,6 +271,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
     config.metrics = selection;
   }
   config.worker = { ...((raw.worker ?? {}) as Record<string, unknown>) };
+  config.receiver = { ...((raw.receiver ?? {}) as Record<string, unknown>) };
   return config;
 }
 

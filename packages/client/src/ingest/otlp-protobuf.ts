@@ -40,7 +40,7 @@ export class OtlpDecodeError extends Error {
 
 /**
  * The protobuf JSON mapping (camelCase fields, int64 as decimal strings, bytes as base64, enums as numbers, unset
- * fields left out): the OTLP reader takes ids in base64 as it takes them in hex.
+ * fields left out); trace requests then get their ids in hex, as OTLP/JSON writes them.
  */
 const JSON_SHAPE: protobuf.IConversionOptions = { longs: String, enums: Number, bytes: String, defaults: false, arrays: false };
 
@@ -54,12 +54,32 @@ function decodeAs(type: protobuf.Type, bytes: Uint8Array): Record<string, unknow
   return type.toObject(message, JSON_SHAPE);
 }
 
+const ID_KEYS = ['traceId', 'spanId', 'parentSpanId'] as const;
+const items = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
+
+/** Ids from base64 to hex in place, as OTLP/JSON writes them: a span named in a warning reads as in its JSON twin. */
+function hexIds(record: Record<string, unknown>): void {
+  for (const key of ID_KEYS) {
+    const id = record[key];
+    if (typeof id === 'string') record[key] = Buffer.from(id, 'base64').toString('hex');
+  }
+}
+
 /**
  * An `ExportTraceServiceRequest` (or `TracesData`: the same wire format) → `{ resourceSpans: [...] }` as OTLP/JSON has
- * it. Throws OtlpDecodeError for bytes that do not decode.
+ * it, ids in hex. Throws OtlpDecodeError for bytes that do not decode.
  */
 export function decodeTraceRequest(bytes: Uint8Array): Record<string, unknown> {
-  return decodeAs(otlpTypes().traceRequest, bytes);
+  const request = decodeAs(otlpTypes().traceRequest, bytes);
+  for (const rs of items(request.resourceSpans)) {
+    for (const ss of items(rs.scopeSpans)) {
+      for (const span of items(ss.spans)) {
+        hexIds(span);
+        for (const link of items(span.links)) hexIds(link);
+      }
+    }
+  }
+  return request;
 }
 
 /** An `ExportLogsServiceRequest` → `{ resourceLogs: [...] }` in the same JSON shape. */
@@ -70,6 +90,11 @@ export function decodeLogsRequest(bytes: Uint8Array): Record<string, unknown> {
 export interface PartialSuccess {
   rejectedSpans: number;
   errorMessage: string;
+}
+
+/** An `ExportTraceServiceResponse` → `{ partialSuccess?: { rejectedSpans, errorMessage } }` (int64 as a decimal string). */
+export function decodeTraceResponse(bytes: Uint8Array): Record<string, unknown> {
+  return decodeAs(otlpTypes().traceResponse, bytes);
 }
 
 /** An `ExportTraceServiceResponse`, with `partialSuccess` when spans were rejected. */
@@ -107,4 +132,12 @@ export function encodeTraceRequest(request: Record<string, unknown>): Uint8Array
     })),
   };
   return traceRequest.encode(traceRequest.fromObject(bytesIds)).finish();
+}
+
+/** `google.rpc.Status` (code, message): the body of an OTLP/HTTP error response. */
+let statusType: protobuf.Type | undefined;
+
+export function encodeRpcStatus(code: number, message: string): Uint8Array {
+  statusType ??= new protobuf.Root().define('google.rpc').add(new protobuf.Type('Status').add(new protobuf.Field('code', 1, 'int32')).add(new protobuf.Field('message', 2, 'string'))).lookupType('Status');
+  return statusType.encode(statusType.fromObject({ code, message })).finish();
 }

@@ -1,7 +1,9 @@
-/** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document). */
+/** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document) and the OTLP receiver (docs/receiver.md). */
 import type { Command } from 'commander';
 import { UsageError, openClient, type CliIO } from '../context.js';
 import { serveApi } from '../../api/server.js';
+import type { ReceiverPipeline } from '../../receiver/pipeline.js';
+import { closeReceiver, startReceiver, untilSignal, type ReceiverFlags } from './receive.js';
 
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
@@ -12,7 +14,9 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--max-body-mb <n>', 'largest request body, in MiB (larger ones get 413)', '32')
     .option('--allowed-hosts <names>', 'comma-separated host names served (default: the loopback names on a loopback --host, else any)')
     .option('--max-computations <n>', 'asynchronous computations (Prefer: respond-async) running at once; the others wait', '2')
-    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string; maxComputations: string }, cmd: Command) => {
+    .option('--export-otlp', 'emit the receiver\'s results as gen_ai.evaluation.result log records over OTLP (receiver.export_otlp)')
+    .option('--session-idle-ms <ms>', 'the receiver completes a session once idle this long (receiver.session_idle_ms)')
+    .action(async (opts: { port: string; host: string; maxBodyMb: string; allowedHosts?: string; maxComputations: string } & ReceiverFlags, cmd: Command) => {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535 (got "${opts.port}")`);
       const maxBodyMb = Number(opts.maxBodyMb);
@@ -24,7 +28,9 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       }
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
+      let pipeline: ReceiverPipeline | undefined;
       try {
+        pipeline = await startReceiver(client, opts, cmd, io);
         // MCE_API_TOKEN: a bearer token every request but /healthz must send (for an API reachable by others).
         const token = io.env.MCE_API_TOKEN?.trim() || undefined;
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
@@ -35,22 +41,18 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           maxConcurrentComputations: maxComputations,
           ...(token ? { token } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
+          otlpTraces: pipeline.app,
         });
       } catch (error) {
+        await pipeline?.close();
         await client.close();
         throw new Error(`cannot listen on ${opts.host}:${port}: ${(error as Error).message}`, { cause: error });
       }
-      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json)\n`);
-      await new Promise<void>((resolve) => {
-        // Both handlers go at the first signal: a second one (of either kind) stops the process at once, without waiting.
-        const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-      });
+      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, OTLP at /v1/traces)\n`);
+      // Both handlers go at the first signal: a second one (of either kind) stops the process at once, without waiting.
+      await untilSignal();
+      // The receiver first: it refuses new spans (503) while it stores those buffered and evaluates its open sessions.
+      await closeReceiver(pipeline, io);
       const pending = server.pendingComputations;
       if (pending > 0) io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
       await server.close();
