@@ -7,5 +7,6 @@ export * from './worker-service.js';
 export * from './api/app.js';
 export * from './api/computations.js';
 export * from './api/server.js';
+export * from './receiver/index.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';

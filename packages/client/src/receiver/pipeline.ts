@@ -19,19 +19,20 @@ export interface PipelineOptions {
   settings: ReceiverSettings;
   env: NodeJS.ProcessEnv;
   logger: ReceiverLogger;
-  /** Queue mode's evaluator (publishes ids to the worker queue); required when `settings.evaluate` is `queue`. */
-  queueEvaluator?: SessionEvaluator;
+  /**
+   * The evaluator to use instead of the one `settings.evaluate` names (required for `queue`: publishing ids to the
+   * worker queue needs the worker package, which the CLI loads).
+   */
+  evaluator?: SessionEvaluator;
 }
 
 export function receiverPipeline(client: MCEClient, options: PipelineOptions): ReceiverPipeline {
   const { settings } = options;
   const exporter = settings.exportOtlp.enabled && settings.evaluate === 'in-process' ? new EvaluationEventExporter(logsEndpoint(settings.exportOtlp.endpoint, options.env)) : undefined;
-  let evaluator: SessionEvaluator | undefined;
-  if (settings.evaluate === 'in-process') evaluator = inProcessEvaluator(client, exporter);
-  else if (settings.evaluate === 'queue') {
-    if (!options.queueEvaluator) throw new Error('receiver.evaluate is queue, but no queue evaluator was given');
-    evaluator = options.queueEvaluator;
-  }
+  let evaluator = options.evaluator;
+  if (settings.evaluate === 'none') evaluator = undefined;
+  else if (settings.evaluate === 'in-process') evaluator ??= inProcessEvaluator(client, exporter);
+  else if (!evaluator) throw new Error('receiver.evaluate is queue, but no queue evaluator was given');
   const receiver = new OtlpReceiver(client, settings, evaluator, options.logger);
   return {
     receiver,

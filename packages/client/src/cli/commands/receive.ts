@@ -22,13 +22,13 @@ export async function startReceiver(client: MCEClient, flags: ReceiverFlags, cmd
     settings.sessionIdleMs = ms;
   }
   if (settings.exportOtlp.enabled && settings.evaluate !== 'in-process') throw new UsageError('--export-otlp needs receiver.evaluate: in-process (the queue\'s workers store results; mce export --otlp sends them)');
-  let queueEvaluator;
+  let evaluator;
   if (settings.evaluate === 'queue') {
     const mod = await loadWorker();
     const { amqpUrl, queue, queueArguments } = mod.workerConfigFrom(client.config.worker, io.env);
-    queueEvaluator = { evaluate: async (ids: readonly string[]) => void (await mod.enqueueSessions(amqpUrl, queue, ids, { queueArguments })) };
+    evaluator = { evaluate: async (ids: readonly string[]) => void (await mod.enqueueSessions(amqpUrl, queue, ids, { queueArguments })) };
   }
-  return receiverPipeline(client, { settings, env: io.env, logger: logger(cmd, io), ...(queueEvaluator ? { queueEvaluator } : {}) });
+  return receiverPipeline(client, { settings, env: io.env, logger: logger(cmd, io), ...(evaluator ? { evaluator } : {}) });
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */
