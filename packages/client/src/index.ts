@@ -10,6 +10,7 @@ export * from './api/server.js';
 export * from './api/auth.js';
 export { redactSecrets } from './api/redact.js';
 export type { ApiLogger } from './api/guard.js';
+export * from './receiver/index.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';
 export * from './report/index.js';

@@ -217,6 +217,8 @@ export interface ApiOptions {
   maxQueuedComputations?: number;
   /** Asynchronous computations one API key may have queued or running; more are 429. Default: no limit. */
   maxComputationsPerKey?: number;
+  /** The OTLP receiver's `POST /v1/traces` (docs/receiver.md), with its own body limit and content types. */
+  otlpTraces?: Hono;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
@@ -250,6 +252,8 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     ...(options.requestsPerSecond !== undefined ? { requestsPerSecond: options.requestsPerSecond } : {}),
   };
   app.use('*', accessLog(guard), hostCheck(guard.allowedHosts), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
+  // Past who may ask, before the JSON API's body limit and content type: OTLP takes protobuf, and has its own limit.
+  if (options.otlpTraces) app.route('/', options.otlpTraces);
   app.use(
     '*',
     bodyLimit({

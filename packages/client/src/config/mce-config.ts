@@ -1,5 +1,5 @@
 /**
- * `mce_config.yaml`: engine, cache, store, metrics per ontology scope, per-metric options and the worker section.
+ * `mce_config.yaml`: engine, cache, store, metrics per ontology scope, per-metric options, the worker and receiver sections.
  * Validated against the published JSON Schema (`schema/mce_config.schema.json`); every error names the file, the
  * line and the field.
  */
@@ -51,6 +51,8 @@ export interface MceConfig {
   worker: Record<string, unknown>;
   /** What `mce check` requires of the results (`thresholds:`), in the file's order within each level. */
   thresholds: Threshold[];
+  /** The raw `receiver:` section (snake_case, checked by the schema), interpreted by receiver/settings.ts. */
+  receiver: Record<string, unknown>;
 }
 
 /** Where a value is written in a configuration file. */
@@ -84,6 +86,7 @@ export function defaultMceConfig(): MceConfig {
     metricOptions: {},
     worker: {},
     thresholds: [],
+    receiver: {},
   };
 }
 
@@ -298,6 +301,7 @@ function fromRaw(raw: Record<string, unknown>, file: string): MceConfig {
     config.metrics = selection;
   }
   config.worker = { ...((raw.worker ?? {}) as Record<string, unknown>) };
+  config.receiver = { ...((raw.receiver ?? {}) as Record<string, unknown>) };
   return config;
 }
 

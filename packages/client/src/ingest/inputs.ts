@@ -1,9 +1,9 @@
-/** `--input` arguments → trace/session files: files as given, directories expanded to their `.json`/`.jsonl` files. */
+/** `--input` arguments → trace/session files: files as given, directories expanded to their `.json`/`.jsonl`/`.pb` files. */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, IngestError } from './errors.js';
 
-const INPUT_FILE = /\.(json|jsonl|ndjson)$/i;
+const INPUT_FILE = /\.(json|jsonl|ndjson|pb|binpb)$/i;
 
 /** Files to ingest for the given paths; directories are walked (sorted, recursive), other files kept as given. */
 export async function listInputFiles(paths: readonly string[]): Promise<string[]> {

@@ -13,6 +13,7 @@ import { parseAnyAgentText } from './formats/any-agent.js';
 import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { SPAN_FORMAT_NAMES, SPAN_FORMATS, spanFormat, spanFormatOf, type SpanFormatName } from './formats/index.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
+import { isProtoFile, otlpProtoFileSpans } from './formats/otlp-proto.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
 import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
 import { ConcatenatedValues, JsonTextError, parseJsonText } from './json-values.js';
@@ -22,8 +23,8 @@ import { explicitSessionId, sessionIdSource } from './session-id.js';
 import { spanPath, type SpanRecord } from './span.js';
 import { fileEncoding, readText, textChunks, type FileEncoding } from './text.js';
 
-export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json' | SpanFormatName;
-export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json', ...SPAN_FORMAT_NAMES];
+export type TraceFormat = 'otlp-json' | 'otlp-jsonl' | 'clickhouse' | 'session-json' | 'otlp-proto' | SpanFormatName;
+export const TRACE_FORMATS: readonly TraceFormat[] = ['otlp-json', 'otlp-jsonl', 'clickhouse', 'session-json', 'otlp-proto', ...SPAN_FORMAT_NAMES];
 
 export interface IngestOptions {
   /** Force a format instead of detecting it from the content. */
@@ -65,8 +66,10 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
 }
 
 /** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
-async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding: FileEncoding }> {
+async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding?: FileEncoding }> {
   const encoding = await fileEncoding(path);
+  // Binary OTLP: a file with no byte order mark and no gzip header whose bytes are not UTF-8 text.
+  if (!encoding.gzip && encoding.encoding === 'utf-8' && (await isProtoFile(path))) return { format: 'otlp-proto' };
   const text = await readHead(path, encoding);
   if (text.trim() === '') throw new IngestError('file is empty', path);
   const first = text.trimStart().startsWith('{') ? await firstJsonLine(path, encoding) : undefined;
@@ -283,6 +286,7 @@ type DocumentContent = { sessions: Session[] } | { spans: Iterable<SpanRecord>; 
  * given, so the content is checked against it).
  */
 async function readDocument(path: string, format: TraceFormat, detectedDoc: unknown, forced: boolean, warnings: WarningSink, documents: DocumentPositions): Promise<DocumentContent> {
+  if (format === 'otlp-proto') return { spans: await otlpProtoFileSpans(path, warnings), where: { file: path } };
   // any-agent's integer ids need the text parsed again, with them quoted (formats/any-agent.ts).
   const parsed = format === 'any-agent' ? await parseAnyAgentFile(path) : (detectedDoc ?? (await parseWholeFile(path)));
   // Values back to back are read as their list; their places in the text are not paths from one root, so they go

@@ -37,7 +37,7 @@ describe('lazy command loading', () => {
     expect(help.code).toBe(0);
     const section = help.stdout.slice(help.stdout.indexOf('Commands:'));
     const commands = [...section.matchAll(/^ {2}([a-z-]+)/gm)].map((m) => m[1]);
-    expect(commands).toEqual(['metric', 'provider', 'compute', 'ingest', 'sessions', 'kg', 'set-eval-mode', 'worker', 'enqueue', 'serve', 'report', 'check', 'api-key', 'help']);
+    expect(commands).toEqual(['metric', 'provider', 'compute', 'ingest', 'sessions', 'kg', 'set-eval-mode', 'worker', 'enqueue', 'serve', 'receive', 'export', 'report', 'check', 'api-key', 'help']);
     const typo = await runCli(['comptue'], ws);
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("unknown command 'comptue'\n(Did you mean compute?)")]);
     expect((await runCli(['--version'], ws)).stdout).toBe('0.1.0\n');

@@ -16,7 +16,7 @@ export const DIALECTS: readonly Dialect[] = ['genai', 'genai-legacy', 'openinfer
 
 export const SESSION_ID = 'trip-2026-001';
 export const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
-const T0 = 1764576000000; // 2025-12-01T08:00:00Z
+export const T0 = 1764576000000; // 2025-12-01T08:00:00Z
 
 export const USER_QUESTION = 'Book me a flight from Paris to New York on 1 December.';
 export const FLIGHT_SUMMARY = 'AF006 on 1 December is full, so I could not book it. The next flight, AF010 at 13:30, has seats.';
@@ -51,7 +51,7 @@ interface Tool {
   result?: string;
   mcpServer?: string;
 }
-interface NeutralSpan {
+export interface NeutralSpan {
   id: string;
   parent?: string;
   name: string;
@@ -206,7 +206,8 @@ function indexed(prefix: string, msgs: Msg[], inner: string, callInner: string):
   return out;
 }
 
-function attributes(s: NeutralSpan, dialect: Dialect): Record<string, unknown> {
+/** The attributes of one span of the scenario in a dialect (before OTLP encoding: plain values). */
+export function attributes(s: NeutralSpan, dialect: Dialect): Record<string, unknown> {
   const a: Record<string, unknown> = {};
   const mcpCall = s.tool?.mcpServer ? { 'mcp.method.name': 'tools/call', 'mcp.server.name': s.tool.mcpServer } : {};
   if (dialect === 'genai') {

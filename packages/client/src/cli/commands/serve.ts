@@ -1,11 +1,13 @@
-/** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document). */
+/** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document), the web view and the OTLP receiver (docs/receiver.md). */
 import type { Command } from 'commander';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 import { InsecureServeError, serveApi } from '../../api/server.js';
 import { apiKeysFromEnv } from '../../api/auth.js';
 import { environmentSecrets } from '../../api/redact.js';
+import type { ReceiverPipeline } from '../../receiver/pipeline.js';
+import { closeReceiver, startReceiver, untilSignal, type ReceiverFlags } from './receive.js';
 
-interface ServeOptions {
+interface ServeOptions extends ReceiverFlags {
   port: string;
   host: string;
   maxBodyMb: string;
@@ -55,6 +57,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--max-computations-per-key <n>', 'asynchronous computations one API key may have queued or running; more get 429')
     .option('--rate-limit <n>', 'requests per second per API key (per client address without keys); more get 429')
     .option('--insecure-no-auth', 'serve beyond loopback with no API key: anyone reaching the port may read, write and delete')
+    .option('--export-otlp', 'emit the receiver\'s results as gen_ai.evaluation.result log records over OTLP (receiver.export_otlp)')
+    .option('--session-idle-ms <ms>', 'the receiver completes a session once idle this long (receiver.session_idle_ms)')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const limits = limitsOf(opts);
       // api.keys of the config, then MCE_API_KEYS and MCE_API_TOKEN (a key named `token` with every scope).
@@ -62,7 +66,9 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       const log = logger(cmd, io, 'info');
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
+      let pipeline: ReceiverPipeline | undefined;
       try {
+        pipeline = await startReceiver(client, opts, cmd, io);
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
         server = await serveApi(client, {
           ...limits,
@@ -72,33 +78,24 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           secrets: environmentSecrets(io.env),
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
+          otlpTraces: pipeline.app,
         });
       } catch (error) {
+        await pipeline?.close();
         await client.close();
         if (error instanceof InsecureServeError) throw new UsageError(error.message);
         throw new Error(`cannot listen on ${opts.host}:${limits.port}: ${(error as Error).message}`, { cause: error });
       }
-      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /)\n`);
+      io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /, OTLP at /v1/traces)\n`);
       if (keys.length === 0 && opts.insecureNoAuth) {
         io.stderr.write(`mce: WARNING: no API key is configured and --insecure-no-auth is given: anyone reaching ${opts.host}:${server.port} may read, write and delete\n`);
       }
-      await untilSignalled();
+      await untilSignal();
+      // The receiver first: it refuses new spans (503) while it stores those buffered and evaluates its open sessions.
+      await closeReceiver(pipeline, io);
       const pending = server.pendingComputations;
       if (pending > 0) io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
       await server.close();
       await client.close();
     });
-}
-
-/** Resolves at the first SIGINT or SIGTERM; both handlers go then, so a second signal stops the process at once. */
-function untilSignalled(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -20,7 +20,7 @@ interface WorkerModule {
   ): Promise<{ messages: number; sessions: number }>;
 }
 
-async function loadWorker(): Promise<WorkerModule> {
+export async function loadWorker(): Promise<WorkerModule> {
   const name = '@mce/worker';
   try {
     return (await import(name)) as WorkerModule;

@@ -1,0 +1,10 @@
+export { OtlpReceiver, ReceiverBusyError, inProcessEvaluator, RECEIVER_RUN_ID } from './receiver.js';
+export type { AcceptOutcome, SessionEvaluator, ReceiverLogger } from './receiver.js';
+export { receiverPipeline } from './pipeline.js';
+export type { ReceiverPipeline, PipelineOptions } from './pipeline.js';
+export { receiverSettings, DEFAULT_RECEIVER_SETTINGS } from './settings.js';
+export type { ReceiverSettings, EvaluateMode } from './settings.js';
+export { EvaluationEventExporter, EVALUATION_EVENT, evaluatedSpan, evaluationAttributes, logsEndpoint } from './evaluation-events.js';
+export { serveOtlp } from './server.js';
+export type { ReceiverServer } from './server.js';
+export { decodeTraceRequest, decodeTraceResponse, decodeLogsRequest, encodeTraceRequest, encodeTraceResponse, OtlpDecodeError } from '../ingest/otlp-protobuf.js';

@@ -1,0 +1,54 @@
+/**
+ * `POST /v1/traces` (OTLP/HTTP): 200 with an ExportTraceServiceResponse (its `partialSuccess` naming the spans
+ * rejected), 400 for a body that does not decode, 413 above the size limit, 415 for another content type, 429 / 503
+ * with Retry-After under back-pressure. Answers in the request's encoding; errors carry a google.rpc.Status.
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { encodeRpcStatus, encodeTraceResponse, type PartialSuccess } from '../ingest/otlp-protobuf.js';
+import { ReceiverBusyError, type OtlpReceiver } from './receiver.js';
+import { decodeOtlpBody, encodingOf, OtlpHttpError, type OtlpEncoding } from './request-body.js';
+
+/** gRPC codes of the statuses (google.rpc.Code): INVALID_ARGUMENT, RESOURCE_EXHAUSTED, UNAVAILABLE. */
+const RPC_CODE: Record<number, number> = { 400: 3, 413: 3, 415: 3, 429: 8, 503: 14 };
+
+function answer(c: Context, encoding: OtlpEncoding, status: number, protobufBody: Uint8Array, jsonBody: unknown): Response {
+  if (encoding === 'protobuf') return c.body(protobufBody as Uint8Array<ArrayBuffer>, status as 200, { 'Content-Type': 'application/x-protobuf' });
+  return c.json(jsonBody, status as 200);
+}
+
+function failure(c: Context, encoding: OtlpEncoding, status: number, message: string): Response {
+  const code = RPC_CODE[status] ?? 13;
+  return answer(c, encoding, status, encodeRpcStatus(code, message), { code, message });
+}
+
+/** The route, on its own app (mounted by `mce serve` and `mce receive`). */
+export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Hono {
+  const app = new Hono();
+  app.post(
+    '/v1/traces',
+    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => failure(c, encodingFor(c), 413, `request body larger than ${maxBodyBytes} bytes`) }),
+    async (c) => {
+      let encoding: OtlpEncoding = encodingFor(c);
+      try {
+        encoding = encodingOf(c.req.header('content-type'));
+        receiver.checkAvailable(); // before reading the body: a busy receiver spends nothing on it
+        const request = await decodeOtlpBody(new Uint8Array(await c.req.arrayBuffer()), encoding, c.req.header('content-encoding'), maxBodyBytes);
+        const outcome = await receiver.accept(request);
+        const partial: PartialSuccess | undefined = outcome.rejected > 0 ? { rejectedSpans: outcome.rejected, errorMessage: outcome.message } : undefined;
+        return answer(c, encoding, 200, encodeTraceResponse(partial), partial ? { partialSuccess: partial } : {});
+      } catch (error) {
+        if (error instanceof ReceiverBusyError) {
+          c.header('Retry-After', String(error.retryAfterSeconds));
+          return failure(c, encoding, error.status, error.message);
+        }
+        if (error instanceof OtlpHttpError) return failure(c, encoding, error.status, error.message);
+        throw error;
+      }
+    },
+  );
+  return app;
+}
+
+/** The encoding to answer in before the Content-Type is checked: JSON unless it says protobuf. */
+const encodingFor = (c: Context): OtlpEncoding => (/protobuf/i.test(c.req.header('content-type') ?? '') ? 'protobuf' : 'json');
