@@ -54,15 +54,21 @@ export function isConnectionError(error: unknown, depth = 0): boolean {
   return isConnectionError(cause, depth + 1);
 }
 
+/** An embedded database another connection holds locked (SQLite's BUSY / LOCKED): a retry may get through. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
 /**
- * The kind of any thrown value: an MceError's own; a driver's connection failure is `unavailable`; an error of a
- * package loaded on demand is recognised by its `kind` field (its class may come from another copy of core);
- * anything else is `internal`.
+ * The kind of any thrown value: an MceError's own; a driver's connection failure or a locked SQLite file is
+ * `unavailable`; an error of a package loaded on demand is recognised by its `kind` field (its class may come from
+ * another copy of core); anything else is `internal`.
  */
 export function errorKind(error: unknown): ErrorKind {
   if (error instanceof MceError) return error.kind;
   const kind = (error as { kind?: unknown } | null)?.kind;
   if (error instanceof Error && typeof kind === 'string' && (ERROR_KINDS as readonly string[]).includes(kind)) return kind as ErrorKind;
-  if (isConnectionError(error)) return 'unavailable';
+  if (isConnectionError(error) || isBusy(error)) return 'unavailable';
   return 'internal';
 }

@@ -2,29 +2,29 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { SessionNotFoundError, MetricSelectionError, ONTOLOGY_LEVELS, shownId } from '@mce/core';
+import { SessionNotFoundError, ONTOLOGY_LEVELS, shownId } from '@mce/core';
 import { issuesInText, schemaIssues } from '../ingest/formats/session-json.js';
 import { positionText, syntaxErrorPosition } from '../ingest/json-position.js';
 import { excessDepthAt, MAX_JSON_DEPTH } from '../ingest/json-depth.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
-import { isLocked } from '../store/open.js';
 import { parseTimeText } from '../store/rows.js';
-import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
+import { parseResultQueryText, RESULT_QUERY_FIELDS, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
-import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, ComputationsFullError, type ComputationStatus } from './computations.js';
+import { COMPUTATION_STATUSES, Computations, type ComputationStatus } from './computations.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { webRoutes } from '../web/routes.js';
+import { BadRequestError, UnsupportedMediaTypeError, errorAnswer } from './status.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
 import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
 import { cut, redactSecrets } from './redact.js';
-import { BodyReader, BodyReaderBusyError } from './body-reader.js';
+import { BodyReader } from './body-reader.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
 /** The page size a listing asks for (`limit`, already a non-negative integer), within MAX_PAGE_SIZE. */
 function pageSize(limit: number | undefined): number {
   if (limit === undefined) return DEFAULT_PAGE_SIZE;
-  if (limit > MAX_PAGE_SIZE) throw new BadRequest(`query parameter limit must be at most ${MAX_PAGE_SIZE} (got ${limit}); follow the Link header for the next page`);
+  if (limit > MAX_PAGE_SIZE) throw new BadRequestError(`query parameter limit must be at most ${MAX_PAGE_SIZE} (got ${limit}); follow the Link header for the next page`);
   return limit;
 }
 
@@ -37,14 +37,14 @@ function names(c: Context, param: string): string[] | undefined {
   const values = c.req.queries(param);
   if (values === undefined) return undefined;
   const out = values.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (out.length === 0) throw new BadRequest(`query parameter ${param}: give at least one metric name`);
+  if (out.length === 0) throw new BadRequestError(`query parameter ${param}: give at least one metric name`);
   return out;
 }
 
 function int(c: Context, name: string): number | undefined {
   const v = c.req.query(name);
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new BadRequest(`query parameter ${name} must be a non-negative integer (got "${v}")`);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new BadRequestError(`query parameter ${name} must be a non-negative integer (got "${v}")`);
   return Number(v);
 }
 
@@ -55,7 +55,7 @@ function time(c: Context, name: string): number | undefined {
   try {
     return parseTimeText(v);
   } catch {
-    throw new BadRequest(`query parameter ${name} must be an ISO 8601 time or epoch milliseconds (got "${v}")`);
+    throw new BadRequestError(`query parameter ${name} must be an ISO 8601 time or epoch milliseconds (got "${v}")`);
   }
 }
 
@@ -89,7 +89,7 @@ function resultQuery(c: Context, fields: readonly ResultQueryField[] = RESULT_QU
 function knownQuery(c: Context, known: readonly string[]): Record<string, string[]> {
   const given = c.req.queries();
   const unknown = Object.keys(given).filter((param) => !known.includes(param));
-  if (unknown.length > 0) throw new BadRequest(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${known.join(', ')})`);
+  if (unknown.length > 0) throw new BadRequestError(`unknown query parameter ${unknown.map((p) => JSON.stringify(p)).join(', ')} (known: ${known.join(', ')})`);
   return given;
 }
 
@@ -118,10 +118,10 @@ async function computeRequest(c: Context): Promise<ComputeRequest> {
   const parsed = ComputeBodySchema.safeParse(parseJson(text));
   if (!parsed.success) {
     // Each fault with its line and column in the body, as POST /sessions names them.
-    throw new BadRequest(`request body: ${issuesInText(text, schemaIssues(parsed.error))}`);
+    throw new BadRequestError(`request body: ${issuesInText(text, schemaIssues(parsed.error))}`);
   }
   const { metrics, runId, recursive } = parsed.data;
-  if (metrics && fromQuery) throw new BadRequest('give the metrics in the query or in the body, not both');
+  if (metrics && fromQuery) throw new BadRequestError('give the metrics in the query or in the body, not both');
   const selected = metrics ?? fromQuery;
   return { ...(selected ? { metrics: selected } : {}), ...(runId ? { runId } : {}), ...(recursive !== undefined ? { recursive } : {}) };
 }
@@ -132,24 +132,21 @@ async function computeRequest(c: Context): Promise<ComputeRequest> {
  */
 async function bodyText(c: Context): Promise<string> {
   const text = await c.req.text();
-  if (text.trim() !== '' && c.req.header('content-type') === undefined) throw new UnsupportedMediaType('request body must be application/json (got no content type)');
+  if (text.trim() !== '' && c.req.header('content-type') === undefined) throw new UnsupportedMediaTypeError('request body must be application/json (got no content type)');
   return text;
 }
 
 /** A request body's JSON (400 when it is none, naming where it stops being JSON or nests too deeply). */
 function parseJson(text: string): unknown {
   const tooDeep = excessDepthAt(text);
-  if (tooDeep) throw new BadRequest(`request body nests deeper than ${MAX_JSON_DEPTH} levels${positionText(tooDeep)}`);
+  if (tooDeep) throw new BadRequestError(`request body nests deeper than ${MAX_JSON_DEPTH} levels${positionText(tooDeep)}`);
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new BadRequest(`request body is not JSON${positionText(syntaxErrorPosition(text, err))}`);
+    throw new BadRequestError(`request body is not JSON${positionText(syntaxErrorPosition(text, err))}`);
   }
 }
 
-class UnsupportedMediaType extends Error {}
-
-class BadRequest extends Error {}
 
 /**
  * Whether the request asks to be answered before its work is done (RFC 7240 `Prefer: respond-async`, among other
@@ -281,29 +278,9 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     return c.json({ error: `no route ${c.req.method} ${c.req.path}` }, 404);
   });
   app.onError((error, c) => {
-    if (error instanceof SessionNotFoundError) return c.json({ error: error.message }, 404);
-    if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
-    if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
-    if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
-    if (error instanceof ComputationsClosedError) {
-      c.header('Retry-After', '5');
-      return c.json({ error: error.message }, 503);
-    }
-    if (error instanceof BodyReaderBusyError) {
-      c.header('Retry-After', '1');
-      return c.json({ error: error.message }, 503);
-    }
-    if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') return c.json({ error: 'request body needs more memory to read than the server gives one body' }, 413);
-    if (error instanceof ComputationsFullError) {
-      c.header('Retry-After', '5');
-      return c.json({ error: error.message }, 429);
-    }
-    if (isLocked(error)) {
-      c.header('Retry-After', '1');
-      return c.json({ error: `the store is busy (${error.message}); retry` }, 503);
-    }
-    // A document nested deeper than the validator's stack: the client's input, not the server's failure.
-    if (error instanceof RangeError && /call stack/i.test(error.message)) return c.json({ error: 'request body is nested too deeply' }, 400);
+    const answer = errorAnswer(error);
+    if (answer.retryAfterSeconds !== undefined) c.header('Retry-After', String(answer.retryAfterSeconds));
+    if (answer.status !== 500) return c.json({ error: answer.message }, answer.status);
     // The cause goes to the log (with the request's id), not to the client: a store's raw error text is no answer.
     const requestId = c.get('requestId');
     options.logger?.error({ requestId, method: c.req.method, path: cut(redactSecrets(c.req.path, guard.secrets), 256), err: loggedError(error, guard.secrets) }, 'request failed');
@@ -319,7 +296,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     const offset = int(c, 'offset') ?? 0;
     const from = time(c, 'from');
     const to = time(c, 'to');
-    if (from !== undefined && to !== undefined && from > to) throw new BadRequest('query parameter from is later than to');
+    if (from !== undefined && to !== undefined && from > to) throw new BadRequestError('query parameter from is later than to');
     const page = await client.store.listSessions({
       ...(from !== undefined ? { from } : {}),
       ...(to !== undefined ? { to } : {}),
@@ -335,7 +312,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   app.post('/sessions', async (c) => {
     // Parsed and validated off the event loop when big (body-reader.ts): a 20 MB body would stall every request.
     const read = await bodyReader.read(await bodyText(c));
-    if ('error' in read) throw new BadRequest(read.error);
+    if ('error' in read) throw new BadRequestError(read.error);
     await client.store.writeSessions(read.sessions);
     return c.json({ sessionIds: read.sessions.map((s) => s.id), warnings: read.warnings }, 201);
   });
@@ -373,7 +350,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     const given = knownQuery(c, ['status', 'limit', 'offset']).status?.flatMap((v) => v.split(',')).map((v) => v.trim());
     const bad = given?.filter((s) => !(COMPUTATION_STATUSES as readonly string[]).includes(s));
     if (given?.length === 0 || (bad && bad.length > 0)) {
-      throw new BadRequest(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
+      throw new BadRequestError(`query parameter status must name statuses: ${COMPUTATION_STATUSES.join(', ')} (got ${JSON.stringify(bad?.join(',') ?? '')})`);
     }
     const limit = pageSize(int(c, 'limit'));
     const offset = int(c, 'offset') ?? 0;
@@ -393,7 +370,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     const metricIds = names(c, 'metrics');
     const recursive = c.req.query('recursive');
     if (recursive !== undefined && recursive !== 'true' && recursive !== 'false') {
-      throw new BadRequest(`query parameter recursive must be true or false (got "${recursive}")`);
+      throw new BadRequestError(`query parameter recursive must be true or false (got "${recursive}")`);
     }
     const id = c.req.param('id');
     // Stored results only (compute is POST …/compute); an unknown session is a SessionNotFoundError (404).

@@ -4,6 +4,7 @@
  * worker thread, one at a time (a flood of them is parsed one after the other, not all at once in the heap); smaller
  * ones are read in place. A worker that dies (out of its own memory) fails its body, not the server.
  */
+import { MceError } from '@mce/core';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -13,7 +14,9 @@ import { readSessionBody, type SessionBody } from './session-body.js';
 export const BIG_BODY_CHARS = 512 * 1024;
 
 /** More big bodies than the reader lets wait: the server is busy, retry. */
-export class BodyReaderBusyError extends Error {}
+export class BodyReaderBusyError extends MceError {
+  readonly kind = 'unavailable' as const;
+}
 
 /**
  * The compiled worker: beside this module once built; from the source (under tests) the built one in dist. Without

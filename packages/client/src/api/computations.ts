@@ -4,6 +4,7 @@
  * their clients to read — as a summary and where the stored results are, never the results themselves (a computation
  * of a big session holds megabytes of them). The table is lost at restart; the results a computation stored are not.
  */
+import { MceError } from '@mce/core';
 import { randomUUID } from 'node:crypto';
 import type { FailedRecord, SessionComputation } from '@mce/core';
 
@@ -55,7 +56,11 @@ export const DEFAULT_MAX_FINISHED_COMPUTATIONS = 1000;
 export const DEFAULT_MAX_QUEUED_COMPUTATIONS = 100;
 
 /** Submitted to a table that is closing: the server is shutting down. */
-export class ComputationsClosedError extends Error {}
+export class ComputationsClosedError extends MceError {
+  readonly kind = 'unavailable' as const;
+  /** A server shutting down: another instance, or this one restarted, may take it in a few seconds. */
+  readonly retryAfterSeconds = 5;
+}
 
 /** Submitted to a full queue, or past the caller's share of it: retry later. */
 export class ComputationsFullError extends Error {}
