@@ -13,7 +13,7 @@ import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { isConnectionError } from './failure.js';
+import { isOutage } from './failure.js';
 import { bodyBytes, messageKey, parseMessage, runIdFor } from './message.js';
 import { WorkerMetrics } from './metrics.js';
 import type { BatchItem, BatchOutcome, BatchProcessor } from './processor.js';
@@ -263,7 +263,7 @@ export class MceWorker {
     }
     this.metrics.batchesFailed.inc();
     const pauseMs = this.pauseAfterFailure();
-    if (batch.length > 1 && !isConnectionError(run.error)) {
+    if (batch.length > 1 && !isOutage(run.error)) {
       await this.splitFailed(batch, run.error, pauseMs);
       return;
     }
@@ -336,7 +336,7 @@ export class MceWorker {
    * goes to `split.failed` with `split.outage` set. k messages at fault spread over every half (a pair split between
    * the halves) look like an outage at first; each attempt they spend doubles the parts tried, so by the attempt a
    * with 2^a > k a part without them is stored and the search finds them: their neighbours are dragged to the
-   * dead-letter queue only when k ≥ 2^max_attempts. A part failing on a connection error ends the search as an outage.
+   * dead-letter queue only when k ≥ 2^max_attempts. A part failing on an outage (a service unavailable: failure.ts) ends the search as one.
    */
   private async search(batch: PendingMessage[], split: Split): Promise<void> {
     const blindLevels = Math.max(...batch.map((entry) => entry.attempt));
@@ -350,7 +350,7 @@ export class MceWorker {
           if (split.stored === 0) this.endPause(split.pausedUntil);
           split.stored += part.length;
           await this.settle(part, run);
-        } else if (isConnectionError(run.error)) {
+        } else if (isOutage(run.error)) {
           split.outage = true;
           for (const rest of [...failed.map((failure) => failure.part), ...parts.slice(i)]) {
             for (const entry of rest) split.failed.push({ entry, error: run.error });

@@ -29,3 +29,16 @@ describe('isConnectionError', () => {
     expect(isConnectionError(loop)).toBe(false);
   });
 });
+
+describe('isOutage', () => {
+  it('is the unavailable kind: a connection failure, a locked SQLite store, an unavailable MceError; not a refused batch', async () => {
+    const { isOutage } = await import('../src/failure.js');
+    const { SessionNotFoundError, MetricTimeoutError } = await import('@mce/core');
+    expect(isOutage(coded('ECONNREFUSED'))).toBe(true);
+    expect(isOutage(coded('SQLITE_BUSY', 'database is locked'))).toBe(true);
+    expect(isOutage(new MetricTimeoutError(5))).toBe(true);
+    expect(isOutage(new SessionNotFoundError(['s']))).toBe(false);
+    expect(isOutage(coded('23505', 'duplicate key'))).toBe(false);
+    expect(isOutage(new Error('a session the store refuses'))).toBe(false);
+  });
+});
