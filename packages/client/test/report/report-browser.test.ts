@@ -114,6 +114,25 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     await page.close();
   });
 
+  it('prints whole: every element open, every call table built (also a large session’s), without the controls', async () => {
+    const ws = tempWorkspace();
+    const { syntheticSession } = (await import(pathToFileURL(join(repo, 'bench/lib/synthetic.mjs')).href)) as { syntheticSession: (spans: number) => unknown };
+    const sessionFile = join(ws.dir, 'medium.json');
+    writeFileSync(sessionFile, JSON.stringify(syntheticSession(400))); // above OPEN_ALL_UP_TO: collapsed, tables as data
+    for (const input of [example('sessions/handoff-three-agents.json'), sessionFile]) {
+      const { file, computations } = await reportOf([input]);
+      const { page, errors } = await open(file);
+      expect(await page.locator('details:not([open])').count()).toBeGreaterThan(0);
+      await page.pdf({ path: join(ws.dir, 'print.pdf') }); // Chromium fires beforeprint, as on paper
+      expect(await page.locator('details:not([open])').count()).toBe(0);
+      expect(await page.locator('tr[data-metric]').count()).toBe(computations[0]!.results.length);
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.getByRole('button', { name: 'Expand all' }).isVisible()).toBe(false);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('a real ClickHouse fixture renders with its agents, tools and values', async () => {
     const { file, computations } = await reportOf([fixture('langgraph_supervisor_research.json')]);
     const { page, errors } = await open(file);
