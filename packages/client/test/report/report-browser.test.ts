@@ -123,6 +123,10 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
       const { file, computations } = await reportOf([input]);
       const { page, errors } = await open(file);
       expect(await page.locator('details:not([open])').count()).toBeGreaterThan(0);
+      // Printing lays the page out right after beforeprint: the tables must be there when it returns, not on the
+      // toggle events that follow.
+      const rowsAtOnce = await page.evaluate("dispatchEvent(new Event('beforeprint')), document.querySelectorAll('tr[data-metric]').length");
+      expect(rowsAtOnce).toBe(computations[0]!.results.length);
       await page.pdf({ path: join(ws.dir, 'print.pdf') }); // Chromium fires beforeprint, as on paper
       expect(await page.locator('details:not([open])').count()).toBe(0);
       expect(await page.locator('tr[data-metric]').count()).toBe(computations[0]!.results.length);
