@@ -112,6 +112,23 @@ describe('mce check', () => {
     expect(all.json<CheckJson>().checked).toBe(3);
   });
 
+  it('stored results are held by their newest run: an older run’s value fails nothing', async () => {
+    const ws = workspace('metrics:\n  LLMCall: [Duration]\nthresholds:\n  LLMCall:\n    Duration: { max: 2000 }\n');
+    const original = readFileSync(example('sessions/single-agent-tool.json'), 'utf8');
+    const slow = JSON.parse(original) as { llmCalls: { endTime: number }[] };
+    slow.llmCalls[0]!.endTime += 60_000; // a first run over a slower copy of the call
+    writeFileSync(join(ws.dir, 'slow.json'), JSON.stringify(slow));
+    expect((await runCli(['ingest', join(ws.dir, 'slow.json')], ws)).code).toBe(0);
+    expect((await runCli(['compute', 'weather-001', '--run-id', 'run-1'], ws)).code).toBe(0);
+    expect((await runCli(['check', 'weather-001'], ws)).code).toBe(1);
+    // The call as it is now (ingesting replaces it by id), computed in a second run.
+    expect((await runCli(['ingest', example('sessions/single-agent-tool.json')], ws)).code).toBe(0);
+    expect((await runCli(['compute', 'weather-001', '--run-id', 'run-2'], ws)).code).toBe(0);
+    const run = await runCli(['check', 'weather-001', '--json'], ws);
+    expect(run.code).toBe(0);
+    expect(run.json<CheckJson>().cases[0]).toMatchObject({ status: 'pass', count: 2, value: 1800 });
+  });
+
   it('--input stores the sessions and results unless --no-store; check then reads them back', async () => {
     const ws = workspace('thresholds:\n  Session:\n    Duration: { max: 100000 }\n');
     expect((await runCli(['check', '--input', example('sessions/single-agent-tool.json')], ws)).code).toBe(0);

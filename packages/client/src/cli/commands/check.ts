@@ -15,6 +15,7 @@ import { evaluateSession, namesMetric, totals, type CheckCase, type CheckInput }
 import { junitXml } from '../../check/junit.js';
 import { githubAnnotations } from '../../check/annotations.js';
 import { formatCheckTable } from '../../check/table.js';
+import { newestResults } from '../../report/newest.js';
 import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
 import { UsageError, logger, openClient, resolveConfig, writeJson, type CliIO } from '../context.js';
 
@@ -140,7 +141,9 @@ async function storedInputs(client: MCEClient, ids: readonly string[]): Promise<
     const missing = chunk.filter((id) => !sessions.has(id));
     if (missing.length > 0) throw new SessionNotFoundError(missing);
     for (const id of chunk) {
-      inputs.push({ session: sessions.get(id)!, results: await client.getMetrics(id, { recursive: true }), failed: [], skipped: [], outcomesKnown: false });
+      // The newest run's result of each metric on each element: an older run's must not fail (or pass) the build.
+      const results = newestResults(await client.getMetrics(id, { recursive: true }));
+      inputs.push({ session: sessions.get(id)!, results, failed: [], skipped: [], outcomesKnown: false });
     }
   }
   return inputs;
