@@ -33,13 +33,13 @@ export function sessionSection(report: SessionReport, anchor: string): string {
 ${sessionFacts(report)}
 ${resultsTable(report.root.results, 'Session metrics')}
 ${outcomes(report)}
+<h3 id="${esc(anchor)}-tree">Call tree and timeline</h3>
+<div class="controls"><button type="button" data-tree="expand">Expand all</button><button type="button" data-tree="collapse">Collapse all</button></div>
+${callTree(report)}
 <h3>Cost</h3>
 ${costTable(report.costByModel, 'Cost by model', 'Model')}
 ${costTable(report.costByAgent, 'Cost by agent', 'Agent')}
 <p>Judge: ${report.judge.results} judged result${report.judge.results === 1 ? '' : 's'}, ${report.judge.totalTokens} tokens, ${formatValue(report.judge.costUsd)} USD${report.judge.models.length ? ` (${esc(report.judge.models.join(', '))})` : ''}.</p>
-<h3 id="${esc(anchor)}-tree">Call tree and timeline</h3>
-<div class="controls"><button type="button" data-tree="expand">Expand all</button><button type="button" data-tree="collapse">Collapse all</button></div>
-${callTree(report)}
 </section>`;
 }
 
