@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { SessionComputation } from '@mce/core';
-import { launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
+import { accessibilityViolations, launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
 import { formatValue } from '../../src/cli/format.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
@@ -87,6 +87,7 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     expect(await refund.isVisible()).toBe(true);
     expect(await support.getByText('None failed.').isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath('report-examples.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     expect(browser.blocked).toEqual([]);
     await page.close();
