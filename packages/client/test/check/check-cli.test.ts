@@ -160,6 +160,21 @@ describe('mce check', () => {
     expect(missing.stderr).toContain('no-such-session');
   });
 
+  it('a plugin metric is held as provider:name; its bare name is refused with that hint', async () => {
+    const plugin = `export default { name: 'acme', metrics: () => [{
+      metadata: { name: 'SpanCount', provider: 'acme', levels: ['Session'], nature: 'deterministic', unit: 'count',
+        valueRange: 'non-negative integer', description: 'Calls', requirements: [], dependsOn: [] },
+      compute: (s) => ({ value: s.llmCalls.length + s.toolCalls.length, reasoning: 'counted' }) }] };\n`;
+    const ws = workspace('providers: [./acme.mjs]\nthresholds:\n  Session:\n    acme:SpanCount: { max: 2 }\n');
+    writeFileSync(join(ws.dir, 'acme.mjs'), plugin);
+    const out = await runCli(['check', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--json'], ws);
+    expect(out.code).toBe(1); // weather-001: 2 LLM calls and 1 tool call
+    expect(out.json<CheckJson>().cases[0]).toMatchObject({ metric: 'acme:SpanCount', status: 'fail', value: 3 });
+    writeFileSync(join(ws.dir, 'mce_config.yaml'), 'providers: [./acme.mjs]\nthresholds:\n  Session:\n    SpanCount: { max: 2 }\n');
+    const bare = await runCli(['check', '--input', example('sessions/single-agent-tool.json'), '--no-store'], ws);
+    expect(bare.stderr).toContain('mce_config.yaml:4: thresholds.Session.SpanCount: unknown metric "SpanCount" (write a plugin\'s metric as acme:SpanCount)');
+  });
+
   it('--github prints one annotation per threshold not held, at its line in the config', async () => {
     const ws = workspace(THRESHOLDS);
     const run = await runCli(['check', '--input', example('sessions/handoff-three-agents.json'), '--no-store', '--github'], ws);

@@ -99,7 +99,11 @@ function checkThresholdMetrics(config: MceConfig, engine: MetricEngine): void {
   const metrics = engine.registry.list().map((r) => r.metric.metadata);
   const problems = config.thresholds.flatMap((t) => {
     const found = metrics.filter((m) => namesMetric(t.metric, m.name, m.provider));
-    if (found.length === 0) return [{ line: t.line, field: t.field, message: `unknown metric "${t.metric}" (mce metric list shows them)` }];
+    if (found.length === 0) {
+      const plugin = metrics.find((m) => m.name === t.metric);
+      const hint = plugin ? `write a plugin's metric as ${plugin.provider}:${plugin.name}` : 'mce metric list shows them';
+      return [{ line: t.line, field: t.field, message: `unknown metric "${t.metric}" (${hint})` }];
+    }
     if (!found.some((m) => m.levels.includes(t.level))) return [{ line: t.line, field: t.field, message: `${t.metric} is not computed at ${t.level} (it is at ${found[0]!.levels.join(', ')})` }];
     return [];
   });
