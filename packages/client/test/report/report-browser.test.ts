@@ -145,8 +145,10 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     const c = computations[0]!;
     const region = page.getByRole('region', { name: `Session ${c.sessionId}` });
     expect(await region.isVisible()).toBe(true);
+    // Every value as compute --json printed it (the calls' tables are in the page: 36 spans open whole).
     const shown = await shownResults(page);
-    expect(shown).toHaveLength(c.results.length);
+    const expected = c.results.map((r) => ({ key: `${r.level}|${r.measures}|${r.name}`, shown: formatValue(r.result) }));
+    expect(shown.sort((a, b) => a.key.localeCompare(b.key))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
     const llmCalls = c.results.filter((r) => r.level === 'Session' && r.name === 'LLMCallCount')[0]!.result;
     expect(llmCalls).toBe(4); // the fixture's README: 4 LLM calls
     expect(await page.locator('li.node .lvl', { hasText: 'LLMCall' }).count()).toBe(4);
