@@ -4,11 +4,12 @@
  * that is a failure (as `needService` does for PostgreSQL and RabbitMQ). Screenshots go to SCREENSHOT_DIR
  * (git-ignored; CI keeps it as an artifact).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.MCE_TEST_CHROMIUM ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../.screenshots/', import.meta.url));
@@ -57,4 +58,17 @@ export async function launchBrowser(allowedOrigin?: string): Promise<{ context: 
 export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return join(SCREENSHOT_DIR, name);
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The WCAG 2 A and AA rules axe-core finds broken on the page (contrast, labels, roles, …), one line each. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: AXE }); // inline: the pages' policy allows no script from elsewhere
+  const violations = (await page.evaluate("axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] }).then((r) => r.violations)")) as Array<{
+    id: string;
+    help: string;
+    nodes: Array<{ target: string[] }>;
+  }>;
+  return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target.join(' ')})`);
 }

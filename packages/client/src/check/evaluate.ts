@@ -33,9 +33,12 @@ export interface CheckInput {
   outcomesKnown: boolean;
 }
 
-/** Does a record of metric `name` from `provider` answer to the name a threshold was written with? */
+/**
+ * Does a record of metric `name` from `provider` answer to the name a threshold was written with? A bare name is the
+ * built-in metric; a plugin's is written `provider:name` (as it is selected), so the two never mix.
+ */
 export function namesMetric(written: string, name: string, provider: string = nativeProvider.name): boolean {
-  return written === name ? provider === nativeProvider.name || !written.includes(':') : written === `${provider}:${name}`;
+  return written === name ? provider === nativeProvider.name : written === `${provider}:${name}`;
 }
 
 export function evaluateSession(input: CheckInput, thresholds: readonly Threshold[]): CheckCase[] {
@@ -44,11 +47,11 @@ export function evaluateSession(input: CheckInput, thresholds: readonly Threshol
 
 function evaluateThreshold(input: CheckInput, t: Threshold): CheckCase {
   const base = { sessionId: input.session.id, threshold: t, count: 0, failing: [] };
-  const ofMetric = <R extends { name: string; level: string }>(records: readonly R[], provider: (r: R) => string | undefined) =>
-    records.filter((r) => r.level === t.level && namesMetric(t.metric, r.name, provider(r)));
-  const results = ofMetric(input.results, (r) => r.provider);
-  const failed = ofMetric(input.failed, () => undefined);
-  const skipped = ofMetric(input.skipped, () => undefined);
+  const results = input.results.filter((r) => r.level === t.level && namesMetric(t.metric, r.name, r.provider));
+  // Failed and skipped records carry no provider: matched by the name alone.
+  const bare = t.metric.slice(t.metric.indexOf(':') + 1);
+  const failed = input.failed.filter((r) => r.level === t.level && r.name === bare);
+  const skipped = input.skipped.filter((r) => r.level === t.level && r.name === bare);
   const elements = elementsAt(input.session, t.level).length;
   if (failed.length > 0) {
     const more = failed.length > 1 ? ` (and ${failed.length - 1} more)` : '';

@@ -29,7 +29,7 @@ export function trendChart(title: string, unit: string, points: readonly TrendPo
   const y = (v: number) => H - PAD.bottom - (v / yMax) * (H - PAD.top - PAD.bottom);
   const mid = (p: TrendPoint) => (p.from + p.to) / 2;
   const line = (value: (p: TrendPoint) => number) => filled.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(mid(p)).toFixed(1)},${y(value(p)).toFixed(1)}`).join(' ');
-  const dots = filled.map((p) => `<circle cx="${x(mid(p)).toFixed(1)}" cy="${y(p.mean).toFixed(1)}" r="3" data-mean="${p.mean}"><title>${esc(`${isoTime(p.from)}: mean ${formatValue(p.mean)} ${unit} over ${p.count}`)}</title></circle>`);
+  const dots = filled.map((p) => `<circle cx="${x(mid(p)).toFixed(1)}" cy="${y(p.mean).toFixed(1)}" r="3" data-mean="${p.mean}" data-from="${p.from}" data-to="${p.to}"><title>${esc(`${isoTime(p.from)}: mean ${formatValue(p.mean)} ${unit} over ${p.count}`)}</title></circle>`);
   const ticks = [0, 0.5, 1].map((f) => `<text x="${PAD.left - 6}" y="${y(yMax * f) + 4}" text-anchor="end">${esc(formatValue(Number((yMax * f).toPrecision(3))))}</text>`);
   const svg = `<svg class="chart" role="img" aria-label="${esc(`${title}: mean and p95 per period`)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}">
 <line class="axis" x1="${PAD.left}" y1="${H - PAD.bottom}" x2="${W - PAD.right}" y2="${H - PAD.bottom}"/><line class="axis" x1="${PAD.left}" y1="${PAD.top}" x2="${PAD.left}" y2="${H - PAD.bottom}"/>

@@ -10,7 +10,7 @@ import type { CostRow, ReportNode, SessionReport } from './model.js';
 import { SCRIPT } from './script.js';
 import { STYLES } from './styles.js';
 
-/** Up to this many elements a session's tree opens whole; a larger one opens its first two levels only. */
+/** Up to this many elements a session's tree opens whole; a larger one opens its first level, the rest as data. */
 export const OPEN_ALL_UP_TO = 300;
 
 /** A whole page; its policy lets it load nothing (inline style and script only), opened from a file or served. */
@@ -33,13 +33,13 @@ export function sessionSection(report: SessionReport, anchor: string): string {
 ${sessionFacts(report)}
 ${resultsTable(report.root.results, 'Session metrics')}
 ${outcomes(report)}
+<h3 id="${esc(anchor)}-tree">Call tree and timeline</h3>
+<div class="controls"><button type="button" data-tree="expand">Expand all</button><button type="button" data-tree="collapse">Collapse all</button></div>
+${callTree(report)}
 <h3>Cost</h3>
 ${costTable(report.costByModel, 'Cost by model', 'Model')}
 ${costTable(report.costByAgent, 'Cost by agent', 'Agent')}
 <p>Judge: ${report.judge.results} judged result${report.judge.results === 1 ? '' : 's'}, ${report.judge.totalTokens} tokens, ${formatValue(report.judge.costUsd)} USD${report.judge.models.length ? ` (${esc(report.judge.models.join(', '))})` : ''}.</p>
-<h3 id="${esc(anchor)}-tree">Call tree and timeline</h3>
-<div class="controls"><button type="button" data-tree="expand">Expand all</button><button type="button" data-tree="collapse">Collapse all</button></div>
-${callTree(report)}
 </section>`;
 }
 
@@ -91,18 +91,46 @@ function costTable(rows: readonly CostRow[], caption: string, what: string): str
 
 /**
  * The tree as nested lists, each call a row of label, duration and timeline bar (its offset and length within the
- * session), its results in a table under it. Built with an explicit stack: a chain of thousands of spans is no deeper
- * a recursion. Closed elements are not laid out, and off-screen rows skip rendering (content-visibility).
+ * session), its results in a table under it. A large session opens its first level; the calls below a closed
+ * one are not in the page but in its data, as markup written here, and enter the page when opened — a 10,000-span
+ * page then holds a few hundred elements, not tens of thousands. Off-screen rows skip rendering (content-visibility).
  */
 function callTree(report: SessionReport): string {
   const { root } = report;
-  const span = Math.max(root.endTime - root.startTime, 1e-9);
   const small = report.elementCount <= OPEN_ALL_UP_TO;
-  // A large session's call tables are data, built by the script when opened: 10,000 tables of reasoning are most of
-  // a page's bytes and of its parse time.
-  const lazy: LazyTable[] | undefined = small ? undefined : [];
-  const out: string[] = ['<ul class="tree" aria-label="Calls of the session in start order">'];
-  const stack: Array<{ node: ReportNode; depth: number } | string> = [...root.children].reverse().map((node) => ({ node, depth: 0 }));
+  // A large session's call tables are data too, built by the script when opened: 10,000 tables of reasoning are most
+  // of a page's bytes and of its parse time.
+  const lazy: LazyData | undefined = small ? undefined : { tables: [], subtrees: [] };
+  const ctx: TreeContext = { origin: root.startTime, span: Math.max(root.endTime - root.startTime, 1e-9), small, lazy };
+  const out = ['<ul class="tree" aria-label="Calls of the session in start order">'];
+  renderCalls(root.children, 0, ctx, out);
+  out.push('</ul>');
+  if (lazy) out.push(`<script type="application/json" class="lazy-data">${scriptJson(lazy)}</script>`);
+  return out.join('');
+}
+
+interface TreeContext {
+  origin: number;
+  span: number;
+  small: boolean;
+  lazy: LazyData | undefined;
+}
+
+/** What a large session's page builds when opened: call tables, and the markup of the calls under a closed call. */
+interface LazyData {
+  tables: LazyTable[];
+  subtrees: string[];
+}
+
+/** The depth whose calls start closed in a large session, and below which calls are data until opened. */
+const CLOSED_DEPTH = 1;
+
+/**
+ * `calls` and their descendants into `out`, with an explicit stack: a chain of thousands of spans is no deeper a
+ * recursion (the only nesting is one level, for a deferred subtree).
+ */
+function renderCalls(calls: readonly ReportNode[], firstDepth: number, ctx: TreeContext, out: string[]): void {
+  const stack: Array<{ node: ReportNode; depth: number } | string> = [...calls].reverse().map((node) => ({ node, depth: firstDepth }));
   while (stack.length > 0) {
     const item = stack.pop()!;
     if (typeof item === 'string') {
@@ -110,25 +138,27 @@ function callTree(report: SessionReport): string {
       continue;
     }
     const { node, depth } = item;
-    const row = callRow(node, root.startTime, span);
-    const detail = nodeDetail(node, lazy);
+    const row = callRow(node, ctx.origin, ctx.span);
+    const detail = nodeDetail(node, ctx.lazy?.tables);
     if (node.children.length === 0 && detail === '') {
       out.push(`<li class="node leaf status-${node.status}" data-start="${node.startTime}">${row}</li>`);
       continue;
     }
-    const open = small || depth < 2 ? ' open' : '';
-    out.push(`<li class="node status-${node.status}" data-start="${node.startTime}"><details class="call"${open}><summary>${row}</summary>${detail}`);
+    const open = ctx.small || depth < CLOSED_DEPTH ? ' open' : '';
+    const head = `<li class="node status-${node.status}" data-start="${node.startTime}"><details class="call"${open}><summary>${row}</summary>${detail}`;
     if (node.children.length === 0) {
-      out.push('</details></li>');
-      continue;
+      out.push(`${head}</details></li>`);
+    } else if (ctx.lazy && depth === CLOSED_DEPTH) {
+      const subtree: string[] = [];
+      renderCalls(node.children, depth + 1, ctx, subtree);
+      const index = ctx.lazy.subtrees.push(subtree.join('')) - 1;
+      out.push(`${head}<ul data-subtree="${index}"></ul></details></li>`);
+    } else {
+      out.push(`${head}<ul>`);
+      stack.push('</ul></details></li>');
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: depth + 1 });
     }
-    out.push('<ul>');
-    stack.push('</ul></details></li>');
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push({ node: node.children[i]!, depth: depth + 1 });
   }
-  out.push('</ul>');
-  if (lazy) out.push(`<script type="application/json" class="lazy-tables">${scriptJson(lazy)}</script>`);
-  return out.join('');
 }
 
 /** A results table the script builds: its caption and rows [metric, level, measures, value, shown value, unit, reasoning, judge]. */

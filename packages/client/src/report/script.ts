@@ -1,19 +1,26 @@
 /**
- * The pages' only script: expand and collapse the call tree; build a large session's call tables from its data when
- * opened (the same table the page writes for a small one); open and build everything before printing (a printed
- * report shows everything). Text goes in through textContent, never as markup.
+ * The pages' only script. A large session's page keeps the calls under a closed call, and the calls' results tables,
+ * as data: opening a call puts its calls in (markup the report wrote, escaped as the rest of the page), opening its
+ * metrics builds its table (text through textContent). Expand/collapse all; before printing, everything is put in
+ * and opened (a printed report shows everything).
  */
 export const SCRIPT = `
 (function(){
   var data=new WeakMap();
-  function tablesOf(section){
-    if(!data.has(section)){var s=section.querySelector('script.lazy-tables');data.set(section,s?JSON.parse(s.textContent):[]);}
+  function dataOf(section){
+    if(!data.has(section)){var s=section.querySelector('script.lazy-data');data.set(section,s?JSON.parse(s.textContent):{tables:[],subtrees:[]});}
     return data.get(section);
   }
   function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined)e.textContent=text;if(cls)e.className=cls;return e;}
-  function build(d){
+  function fillSubtree(d){
+    var ul=d.querySelector(':scope>ul[data-subtree]');
+    if(!ul||ul.hasAttribute('data-filled'))return;
+    ul.innerHTML=dataOf(d.closest('section.session')).subtrees[Number(ul.getAttribute('data-subtree'))];
+    ul.setAttribute('data-filled','');
+  }
+  function fillTable(d){
     if(!d.hasAttribute('data-table')||d.querySelector('table'))return;
-    var t=tablesOf(d.closest('section.session'))[Number(d.getAttribute('data-table'))];
+    var t=dataOf(d.closest('section.session')).tables[Number(d.getAttribute('data-table'))];
     var table=el('table');table.appendChild(el('caption',t[0]));
     var head=el('tr');['Metric','Value','Unit','Reasoning','Judge'].forEach(function(h){var th=el('th',h);th.scope='col';head.appendChild(th);});
     table.appendChild(el('thead')).appendChild(head);
@@ -27,14 +34,25 @@ export const SCRIPT = `
     });
     d.appendChild(table);
   }
-  document.addEventListener('toggle',function(e){if(e.target.open&&e.target.matches('details.metrics'))build(e.target);},true);
+  /** Everything of a part of the page in: subtrees level by level (each brings more), then tables. */
+  function fillAll(root,tables){
+    var more;
+    do{more=root.querySelectorAll('ul[data-subtree]:not([data-filled])');more.forEach(function(ul){fillSubtree(ul.parentElement);});}while(more.length);
+    if(tables)root.querySelectorAll('details.metrics').forEach(fillTable);
+  }
+  document.addEventListener('toggle',function(e){
+    var d=e.target;if(!d.open)return;
+    if(d.matches('details.call'))fillSubtree(d);else if(d.matches('details.metrics'))fillTable(d);
+  },true);
   document.addEventListener('click',function(e){
     var b=e.target.closest&&e.target.closest('button[data-tree]');
     if(!b)return;
-    b.closest('section.session').querySelectorAll('details.call').forEach(function(d){d.open=b.getAttribute('data-tree')==='expand';});
+    var section=b.closest('section.session'),expand=b.getAttribute('data-tree')==='expand';
+    if(expand)fillAll(section,false);
+    section.querySelectorAll('details.call').forEach(function(d){d.open=expand;});
   });
   window.addEventListener('beforeprint',function(){
-    document.querySelectorAll('details.metrics').forEach(build);
+    fillAll(document,true);
     document.querySelectorAll('details').forEach(function(d){d.open=true;});
   });
 })();

@@ -5,9 +5,9 @@
  * is self-contained (inline CSS and script, a Content-Security-Policy that lets it fetch nothing).
  */
 import { Hono, type Context } from 'hono';
-import { SessionNotFoundError, type ResultRecord, type SessionComputation } from '@mce/core';
+import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import type { MCEClient } from '../mce-client.js';
-import { buildSessionReport, esc, page, sessionSection } from '../report/index.js';
+import { buildSessionReport, esc, newestResults, page, sessionSection } from '../report/index.js';
 import { WebBadRequest } from './params.js';
 import { sessionsPage } from './sessions-page.js';
 import { trendsPage } from './trends-page.js';
@@ -36,17 +36,6 @@ function view(render: (c: Context) => Promise<{ title: string; body: string }>) 
       throw error;
     }
   };
-}
-
-/** Of several runs' results of one metric on one element, the newest (the trends page shows their history). */
-export function newestResults(results: readonly ResultRecord[]): ResultRecord[] {
-  const newest = new Map<string, ResultRecord>();
-  for (const r of results) {
-    const key = `${r.provider}\u0000${r.name}\u0000${r.level}\u0000${r.measures}`;
-    const kept = newest.get(key);
-    if (!kept || r.timestamp > kept.timestamp) newest.set(key, r);
-  }
-  return results.filter((r) => newest.get(`${r.provider}\u0000${r.name}\u0000${r.level}\u0000${r.measures}`) === r);
 }
 
 export function webRoutes(client: MCEClient): Hono {

@@ -112,6 +112,23 @@ describe('mce check', () => {
     expect(all.json<CheckJson>().checked).toBe(3);
   });
 
+  it('stored results are held by their newest run: an older run’s value fails nothing', async () => {
+    const ws = workspace('metrics:\n  LLMCall: [Duration]\nthresholds:\n  LLMCall:\n    Duration: { max: 2000 }\n');
+    const original = readFileSync(example('sessions/single-agent-tool.json'), 'utf8');
+    const slow = JSON.parse(original) as { llmCalls: { endTime: number }[] };
+    slow.llmCalls[0]!.endTime += 60_000; // a first run over a slower copy of the call
+    writeFileSync(join(ws.dir, 'slow.json'), JSON.stringify(slow));
+    expect((await runCli(['ingest', join(ws.dir, 'slow.json')], ws)).code).toBe(0);
+    expect((await runCli(['compute', 'weather-001', '--run-id', 'run-1'], ws)).code).toBe(0);
+    expect((await runCli(['check', 'weather-001'], ws)).code).toBe(1);
+    // The call as it is now (ingesting replaces it by id), computed in a second run.
+    expect((await runCli(['ingest', example('sessions/single-agent-tool.json')], ws)).code).toBe(0);
+    expect((await runCli(['compute', 'weather-001', '--run-id', 'run-2'], ws)).code).toBe(0);
+    const run = await runCli(['check', 'weather-001', '--json'], ws);
+    expect(run.code).toBe(0);
+    expect(run.json<CheckJson>().cases[0]).toMatchObject({ status: 'pass', count: 2, value: 1800 });
+  });
+
   it('--input stores the sessions and results unless --no-store; check then reads them back', async () => {
     const ws = workspace('thresholds:\n  Session:\n    Duration: { max: 100000 }\n');
     expect((await runCli(['check', '--input', example('sessions/single-agent-tool.json')], ws)).code).toBe(0);
@@ -141,6 +158,21 @@ describe('mce check', () => {
     const missing = await runCli(['check', 'no-such-session'], ws);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no-such-session');
+  });
+
+  it('a plugin metric is held as provider:name; its bare name is refused with that hint', async () => {
+    const plugin = `export default { name: 'acme', metrics: () => [{
+      metadata: { name: 'SpanCount', provider: 'acme', levels: ['Session'], nature: 'deterministic', unit: 'count',
+        valueRange: 'non-negative integer', description: 'Calls', requirements: [], dependsOn: [] },
+      compute: (s) => ({ value: s.llmCalls.length + s.toolCalls.length, reasoning: 'counted' }) }] };\n`;
+    const ws = workspace('providers: [./acme.mjs]\nthresholds:\n  Session:\n    acme:SpanCount: { max: 2 }\n');
+    writeFileSync(join(ws.dir, 'acme.mjs'), plugin);
+    const out = await runCli(['check', '--input', example('sessions/single-agent-tool.json'), '--no-store', '--json'], ws);
+    expect(out.code).toBe(1); // weather-001: 2 LLM calls and 1 tool call
+    expect(out.json<CheckJson>().cases[0]).toMatchObject({ metric: 'acme:SpanCount', status: 'fail', value: 3 });
+    writeFileSync(join(ws.dir, 'mce_config.yaml'), 'providers: [./acme.mjs]\nthresholds:\n  Session:\n    SpanCount: { max: 2 }\n');
+    const bare = await runCli(['check', '--input', example('sessions/single-agent-tool.json'), '--no-store'], ws);
+    expect(bare.stderr).toContain('mce_config.yaml:4: thresholds.Session.SpanCount: unknown metric "SpanCount" (write a plugin\'s metric as acme:SpanCount)');
   });
 
   it('--github prints one annotation per threshold not held, at its line in the config', async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { SessionComputation } from '@mce/core';
-import { launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
+import { accessibilityViolations, launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
 import { formatValue } from '../../src/cli/format.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
@@ -87,6 +87,7 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     expect(await refund.isVisible()).toBe(true);
     expect(await support.getByText('None failed.').isVisible()).toBe(true);
     await page.screenshot({ path: screenshotPath('report-examples.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     expect(browser.blocked).toEqual([]);
     await page.close();
@@ -114,6 +115,29 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     await page.close();
   });
 
+  it('prints whole: every element open, every call table built (also a large session’s), without the controls', async () => {
+    const ws = tempWorkspace();
+    const { syntheticSession } = (await import(pathToFileURL(join(repo, 'bench/lib/synthetic.mjs')).href)) as { syntheticSession: (spans: number) => unknown };
+    const sessionFile = join(ws.dir, 'medium.json');
+    writeFileSync(sessionFile, JSON.stringify(syntheticSession(400))); // above OPEN_ALL_UP_TO: collapsed, tables as data
+    for (const input of [example('sessions/handoff-three-agents.json'), sessionFile]) {
+      const { file, computations } = await reportOf([input]);
+      const { page, errors } = await open(file);
+      expect(await page.locator('details:not([open])').count()).toBeGreaterThan(0);
+      // Printing lays the page out right after beforeprint: the tables must be there when it returns, not on the
+      // toggle events that follow.
+      const rowsAtOnce = await page.evaluate("dispatchEvent(new Event('beforeprint')), document.querySelectorAll('tr[data-metric]').length");
+      expect(rowsAtOnce).toBe(computations[0]!.results.length);
+      await page.pdf({ path: join(ws.dir, 'print.pdf') }); // Chromium fires beforeprint, as on paper
+      expect(await page.locator('details:not([open])').count()).toBe(0);
+      expect(await page.locator('tr[data-metric]').count()).toBe(computations[0]!.results.length);
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.getByRole('button', { name: 'Expand all' }).isVisible()).toBe(false);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+  });
+
   it('a real ClickHouse fixture renders with its agents, tools and values', async () => {
     const { file, computations } = await reportOf([fixture('langgraph_supervisor_research.json')]);
     const { page, errors } = await open(file);
@@ -121,8 +145,10 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     const c = computations[0]!;
     const region = page.getByRole('region', { name: `Session ${c.sessionId}` });
     expect(await region.isVisible()).toBe(true);
+    // Every value as compute --json printed it (the calls' tables are in the page: 36 spans open whole).
     const shown = await shownResults(page);
-    expect(shown).toHaveLength(c.results.length);
+    const expected = c.results.map((r) => ({ key: `${r.level}|${r.measures}|${r.name}`, shown: formatValue(r.result) }));
+    expect(shown.sort((a, b) => a.key.localeCompare(b.key))).toEqual(expected.sort((a, b) => a.key.localeCompare(b.key)));
     const llmCalls = c.results.filter((r) => r.level === 'Session' && r.name === 'LLMCallCount')[0]!.result;
     expect(llmCalls).toBe(4); // the fixture's README: 4 LLM calls
     expect(await page.locator('li.node .lvl', { hasText: 'LLMCall' }).count()).toBe(4);
@@ -141,11 +167,19 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     writeFileSync(sessionFile, JSON.stringify(syntheticSession(10_000)));
     const { file, computations } = await reportOf([sessionFile]);
     const { page, errors } = await open(file);
+    // The first level in the page (the MAS call and its 400 agent calls); the rest comes in when opened.
+    expect(await page.locator('li.node').count()).toBe(401);
+    expect(await page.locator('details.call[open]').count()).toBe(1);
+    expect(await treeInStartOrder(page)).toBe(true);
+    const firstAgent = page.locator('li.node').nth(1); // after the MAS call
+    expect(await firstAgent.locator('.lvl').first().textContent()).toBe('AgentCall');
+    await firstAgent.locator('> details > summary').click();
+    const agentCalls = await firstAgent.locator('li.node').count();
+    expect(agentCalls).toBeGreaterThan(0);
+    expect(await page.locator('li.node').count()).toBe(401 + agentCalls);
+    await page.getByRole('button', { name: 'Expand all' }).click();
     expect(await page.locator('li.node').count()).toBe(10_000);
-    // Collapsed below two levels: the page lays out a few hundred rows, not ten thousand.
-    const opened = await page.locator('details.call[open]').count();
-    expect(opened).toBeGreaterThan(0);
-    expect(opened).toBeLessThan(1000);
+    expect(await page.locator('details.call:not([open])').count()).toBe(0);
     expect(await treeInStartOrder(page)).toBe(true);
     // A call's table is built from the page's data when opened, with the values compute --json printed.
     expect(await page.locator('tr[data-metric]').count()).toBe(computations[0]!.results.filter((r) => r.level === 'Session').length);

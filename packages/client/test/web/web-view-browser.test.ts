@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { MCEClient, defaultMceConfig, listInputFiles, openStore, serveApi, type ApiServer } from '../../src/index.js';
 import { formatValue } from '../../src/cli/format.js';
 import { PG_URL, needService } from '../../../../test-support/services.js';
-import { launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
+import { accessibilityViolations, launchBrowser, needBrowser, screenshotPath } from '../../../../test-support/browser.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const SCHEMA = `mce_web_${process.pid}`;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   // Three runs, some milliseconds apart: the trend has three periods with results.
   for (const runId of ['run-1', 'run-2', 'run-3']) {
     await client.computeAndStore(['weather-001', 'support-7781', 'dev-assistant-55', 'trip-2026-001'], { runId });
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 200));
   }
   server = await serveApi(client, { port: 0 });
   base = `http://127.0.0.1:${server.port}`;
@@ -81,6 +81,7 @@ describe.runIf(pgUp && hasBrowser)('the web view on PostgreSQL', () => {
     const weatherCost = page.getByRole('row', { name: /weather-001/ }).locator('td[data-metric="Cost"]');
     expect(await weatherCost.textContent()).toBe('0.0001191');
     await page.screenshot({ path: screenshotPath('web-sessions-filtered.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`${base}/?from=2026-01-01T00:00:00Z`);
     expect(await sessionsShown(page)).not.toContain('trip-2026-001'); // it starts 2025-12-01
     expect(errors).toEqual([]);
@@ -120,16 +121,21 @@ describe.runIf(pgUp && hasBrowser)('the web view on PostgreSQL', () => {
     const chart = page.getByRole('img', { name: 'Duration at LLMCall: mean and p95 per period' });
     expect(await chart.isVisible()).toBe(true);
     await page.goto(`${base}/view/trends?metric=Duration&level=LLMCall&buckets=3`);
-    // Each run stored the same 15 LLM call durations: each period holds a run, with the same mean.
+    // Three runs of the same 15 LLM call durations, in periods cut by the results' timestamps.
     const summary = (await client.summarizeResults({ metrics: ['Duration'], levels: ['LLMCall'] }))[0]!;
     expect(summary.count).toBe(45);
     const table = page.getByRole('table', { name: 'Duration at LLMCall per period' });
     const counts = await table.locator('tbody tr td:nth-child(2)').allTextContents();
     expect(counts.map(Number).reduce((a, b) => a + b, 0)).toBe(45);
-    const dots = await page.locator('svg.chart circle').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-mean'))));
+    const dots = await page.locator('svg.chart circle').evaluateAll((cs) => cs.map((c) => ['data-mean', 'data-from', 'data-to'].map((a) => Number(c.getAttribute(a)))));
     expect(dots.length).toBeGreaterThanOrEqual(2);
-    for (const mean of dots) expect(mean).toBeCloseTo(summary.mean, 9);
+    // Each point is the store's own summary of its period.
+    for (const [mean, from, to] of dots) {
+      const [period] = await client.summarizeResults({ metrics: ['Duration'], levels: ['LLMCall'], from: from!, to: to! });
+      expect(mean).toBeCloseTo(period!.mean, 9);
+    }
     await page.screenshot({ path: screenshotPath('web-trend.png'), fullPage: true });
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     const bad = await page.goto(`${base}/view/trends?metric=Durration`);
     expect(bad?.status()).toBe(400);

@@ -15,6 +15,7 @@ import { evaluateSession, namesMetric, totals, type CheckCase, type CheckInput }
 import { junitXml } from '../../check/junit.js';
 import { githubAnnotations } from '../../check/annotations.js';
 import { formatCheckTable } from '../../check/table.js';
+import { newestResults } from '../../report/newest.js';
 import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
 import { UsageError, logger, openClient, resolveConfig, writeJson, type CliIO } from '../context.js';
 
@@ -98,7 +99,11 @@ function checkThresholdMetrics(config: MceConfig, engine: MetricEngine): void {
   const metrics = engine.registry.list().map((r) => r.metric.metadata);
   const problems = config.thresholds.flatMap((t) => {
     const found = metrics.filter((m) => namesMetric(t.metric, m.name, m.provider));
-    if (found.length === 0) return [{ line: t.line, field: t.field, message: `unknown metric "${t.metric}" (mce metric list shows them)` }];
+    if (found.length === 0) {
+      const plugin = metrics.find((m) => m.name === t.metric);
+      const hint = plugin ? `write a plugin's metric as ${plugin.provider}:${plugin.name}` : 'mce metric list shows them';
+      return [{ line: t.line, field: t.field, message: `unknown metric "${t.metric}" (${hint})` }];
+    }
     if (!found.some((m) => m.levels.includes(t.level))) return [{ line: t.line, field: t.field, message: `${t.metric} is not computed at ${t.level} (it is at ${found[0]!.levels.join(', ')})` }];
     return [];
   });
@@ -140,7 +145,9 @@ async function storedInputs(client: MCEClient, ids: readonly string[]): Promise<
     const missing = chunk.filter((id) => !sessions.has(id));
     if (missing.length > 0) throw new SessionNotFoundError(missing);
     for (const id of chunk) {
-      inputs.push({ session: sessions.get(id)!, results: await client.getMetrics(id, { recursive: true }), failed: [], skipped: [], outcomesKnown: false });
+      // The newest run's result of each metric on each element: an older run's must not fail (or pass) the build.
+      const results = newestResults(await client.getMetrics(id, { recursive: true }));
+      inputs.push({ session: sessions.get(id)!, results, failed: [], skipped: [], outcomesKnown: false });
     }
   }
   return inputs;

@@ -10,7 +10,7 @@ import { SessionNotFoundError, type Session, type SessionComputation } from '@mc
 import { TRACE_FORMATS } from '../../ingest/index.js';
 import { openStore } from '../../store/index.js';
 import type { MCEClient } from '../../mce-client.js';
-import { buildSessionReport, reportDocument, type SessionReport } from '../../report/index.js';
+import { buildSessionReport, newestResults, reportDocument, type SessionReport } from '../../report/index.js';
 import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
 import { UsageError, logger, openClient, parseList, type CliIO } from '../context.js';
 
@@ -57,14 +57,14 @@ async function computedReports(client: MCEClient, sessions: Session[], metrics: 
   return sessions.map((s) => buildSessionReport(s, byId.get(s.id) ?? empty(s.id)));
 }
 
-/** Stored sessions with their stored results (a store keeps no failed or skipped metrics: the report says so). */
+/** Stored sessions with their newest stored results (a store keeps no failed or skipped metrics: the report says so). */
 async function storedReports(client: MCEClient, ids: readonly string[]): Promise<SessionReport[]> {
   const sessions = await client.store.getSessions(ids);
   const missing = ids.filter((id) => !sessions.has(id));
   if (missing.length > 0) throw new SessionNotFoundError(missing);
   const reports: SessionReport[] = [];
   for (const id of ids) {
-    const results = await client.getMetrics(id, { recursive: true });
+    const results = newestResults(await client.getMetrics(id, { recursive: true }));
     reports.push(buildSessionReport(sessions.get(id)!, { ...empty(id), results }, false));
   }
   return reports;
