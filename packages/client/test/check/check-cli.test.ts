@@ -1,6 +1,6 @@
 /**
  * `mce check` end to end through the CLI: each exit code (0 held, 1 not held or a failed computation, 2 usage),
- * the table, --json, --github, and --junit validated against the Ant/JUnit XSD with xmllint.
+ * the table, --json, --github, and --junit validated with xmllint against the JUnit XSD of test/data/junit.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
