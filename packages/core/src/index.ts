@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './ontology/types.js';
+export * from './ontology/calls.js';
 export * from './ontology/metric-result.js';
 export * from './ontology/schemas.js';
 export * from './contracts/metric.js';

@@ -1,6 +1,6 @@
 /**
  * Link rules shared by the normaliser (one part of a session at a time) and the store's reconciliation of a session
- * written in parts (`store/parts.ts`), so that both give a call the same MAS call.
+ * written in parts (`ingest/parts.ts`), so that both give a call the same MAS call.
  */
 import type { MASCall } from '@mce/core';
 import { stringField, stripKindSuffix } from './dialects/index.js';

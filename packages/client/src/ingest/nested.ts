@@ -5,7 +5,7 @@
  * the call and takes from the inner one what it did not record: its tokens count once.
  *
  * The normaliser folds the spans it reads together (normalise.ts). The store folds the calls of two parts of a session
- * when the inner span's part named the outer span as its missing parent (store/parts.ts), by the same rules: the LLM
+ * when the inner span's part named the outer span as its missing parent (ingest/parts.ts), by the same rules: the LLM
  * rule below is the normaliser's own; the tool rule is its "first span that recorded the field, outer first" over the
  * two calls.
  */

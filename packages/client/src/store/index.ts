@@ -1,5 +1,5 @@
 export * from './types.js';
-export { mergeSessions, mergeSessionHeader, coalesceSessions, sessionHeader, type SessionHeader } from './merge.js';
+export { mergeSessions, mergeSessionHeader, coalesceSessions, sessionHeader, type SessionHeader } from '../ingest/merge.js';
 export { openStore, openStoreFromEnv, StoreNotFoundError, StoreOpenError, type OpenStoreOptions } from './open.js';
 export { storeUrlFromEnv, storeTargetFromEnv, parseStoreUrl, DEFAULT_STORE_URL, type StoreTarget } from './url.js';
 export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';

@@ -3,9 +3,12 @@
  * header, one row per call (queryable columns + the whole call as JSON), one row per MCP server of the inventory.
  * Reading a session back is one JSON.parse per call, which keeps a 10k-span read fast.
  */
-import { CALL_LISTS, type Call, type CallLevel, type MCPServer, type Session } from '@mce/core';
+import { allCalls, CALL_LISTS, type Call, type CallLevel, type MCPServer, type Session } from '@mce/core';
 import type { ListSessionsOptions, SessionCounts } from './types.js';
-import type { SessionHeader } from './merge.js';
+import type { SessionHeader } from '../ingest/merge.js';
+
+// The stores read it from here beside the row helpers; it lives in core, with the session's other helpers.
+export { allCalls };
 
 export interface CallRow {
   sessionId: string;
@@ -40,10 +43,6 @@ export interface HeaderRow {
   userInput: string | null;
   finalResponse: string | null;
   attributes: string | null;
-}
-
-export function allCalls(session: Session): Call[] {
-  return [...session.masCalls, ...session.agentCalls, ...session.taskCalls, ...session.llmCalls, ...session.toolCalls];
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * The reconciliation of a session written in parts (store/parts.ts), through the merge rules' oracle: implicit MAS
+ * The reconciliation of a session written in parts (ingest/parts.ts), through the merge rules' oracle: implicit MAS
  * calls against explicit ones and against each other, missing parent spans found among the stored calls or not.
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall, ToolCall } from '@mce/core';
 import { normaliseSession, WarningSink, type SpanRecord } from '../../src/ingest/index.js';
-import { mergeSessions, planSessionWrite } from '../../src/store/merge.js';
+import { mergeSessions, planSessionWrite } from '../../src/ingest/merge.js';
 import { bareSession, tripInParts } from './support/sessions.js';
 
 const MISSING = 'mce.missing_parent_span_id';

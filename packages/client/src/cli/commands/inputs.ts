@@ -2,7 +2,7 @@
 import type { Session } from '@mce/core';
 import { listInputFiles, readSessions, TRACE_FORMATS, type IngestWarning, type TraceFormat } from '../../ingest/index.js';
 import type { Logger } from 'pino';
-import { coalesceSessions } from '../../store/merge.js';
+import { coalesceSessions } from '../../ingest/merge.js';
 import { UsageError, type CliIO } from '../context.js';
 import { warningLine } from '../format.js';
 

@@ -5,7 +5,7 @@
  * nodes are locked first (in id order), so two writers of the same session merge instead of racing.
  */
 import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type MetricResult, type Session } from '@mce/core';
-import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
+import { coalesceSessions, planSessionWrite, type SessionHeader } from '../../ingest/merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
 import {
   assertDefinitions,

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
-import { coalesceSessions, planSessionWrite } from '../merge.js';
+import { coalesceSessions, planSessionWrite } from '../../ingest/merge.js';
 import {
   allCalls,
   assembleSession,

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
-import { coalesceSessions, planSessionWrite, type SessionHeader } from '../merge.js';
+import { coalesceSessions, planSessionWrite, type SessionHeader } from '../../ingest/merge.js';
 import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, sessionIdsOf, splitByStoredSession, storedResult, validateResults } from '../results.js';
 import { planResultQuery, resultFilter, SQLITE_BINDING, type PlannedResultQuery } from '../result-query.js';

@@ -3,9 +3,8 @@
  * Every adapter follows these rules; the conformance suite uses `mergeSessions` as its oracle. A part is first
  * reconciled with the stored session (`parts.ts`: implicit MAS calls, parent links across parts), then upserted.
  */
-import type { Call, MCPServer, Session } from '@mce/core';
+import { allCalls, type Call, type MCPServer, type Session } from '@mce/core';
 import { reconcilePart } from './parts.js';
-import { allCalls } from './rows.js';
 
 /** The session's own fields, without its element lists and MCP inventory. */
 export type SessionHeader = Omit<Session, 'masCalls' | 'agentCalls' | 'taskCalls' | 'llmCalls' | 'toolCalls' | 'mcpServers'>;

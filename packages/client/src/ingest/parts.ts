@@ -30,12 +30,11 @@
  *    or when they came from the other part.
  *    The same holds for the session when both parts have LLM calls.
  */
-import type { AgentCall, Call, LLMCall, MASCall, Session, TaskCall, ToolCall } from '@mce/core';
-import { AgentMatcher, checkpointNamespace } from '../ingest/attribution.js';
-import { finalAssistantResponse, firstUserInput } from '../ingest/conversation.js';
-import { groupBy, isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, nearestAncestor, taskNameOf } from '../ingest/links.js';
-import { foldLlmCalls, foldsInto, foldToolCalls } from '../ingest/nested.js';
-import { allCalls, listFor } from './rows.js';
+import { allCalls, elementsAt, type AgentCall, type Call, type LLMCall, type MASCall, type Session, type TaskCall, type ToolCall } from '@mce/core';
+import { AgentMatcher, checkpointNamespace } from './attribution.js';
+import { finalAssistantResponse, firstUserInput } from './conversation.js';
+import { groupBy, isImplicitMas, MasWindows, MISSING_PARENT_KEY, missingParentOf, nearestAncestor, taskNameOf } from './links.js';
+import { foldLlmCalls, foldsInto, foldToolCalls } from './nested.js';
 
 /** Header fields the whole session's calls decide, when they do. */
 export type HeaderOverrides = Partial<Record<'startTime' | 'endTime', number> & Record<'userInput' | 'finalResponse', string>>;
@@ -274,9 +273,9 @@ export function reconcilePart(stored: Session, incoming: Session): ReconciledPar
     const value = current.get(c.id);
     if (!value || written.has(c.id)) continue;
     written.add(c.id);
-    listFor(session, value.kind).push(value);
+    (elementsAt(session, value.kind) as Call[]).push(value);
   }
-  for (const [id, value] of current) if (!written.has(id) && value !== storedById.get(id)) listFor(session, value.kind).push(value);
+  for (const [id, value] of current) if (!written.has(id) && value !== storedById.get(id)) (elementsAt(session, value.kind) as Call[]).push(value);
   return { session, removed: [...dropped, ...foldedInto.keys()].filter((id) => storedById.has(id)), header };
 }
 
