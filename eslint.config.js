@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'bench/.out/**', 'coverage/**'] },
+  // CommonJS configuration files of tools (.dependency-cruiser.cjs).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } } },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
