@@ -51,7 +51,9 @@ const OWN_ID_FORM: Record<string, (model: string) => string> = {
  * provider's own id form); the last path segment.
  */
 function candidates(model: string, hinted: string | undefined): Array<{ name: string; provider: string | undefined }> {
+  // The name as it is, at the provider the span names, then wherever genai-prices' own matching finds it.
   const out: Array<{ name: string; provider: string | undefined }> = [{ name: model, provider: hinted }];
+  if (hinted !== undefined) out.push({ name: model, provider: undefined });
   const routed = /^(.+):([a-z][a-z0-9_.-]*)$/i.exec(model);
   if (routed && !/:\d+$/.test(model)) {
     const provider = providerId(routed[2]!.replace(/-ai$/, '')) ?? providerId(routed[2]);
@@ -89,14 +91,12 @@ export class GenaiPriceIndex {
   }
 
   #find(names: readonly string[], hints: ProviderHints): GenaiPrice | undefined {
-    const hinted = providerId(hints.provider);
+    // The server the call went to says more than the client's provider name (the OpenAI client talking to Fireworks).
     const url = apiUrl(hints.serverAddress);
+    const hinted = (url === undefined ? undefined : findProvider({ providerApiUrl: url })?.id) ?? providerId(hints.provider);
     for (const model of names) {
       for (const { name, provider } of candidates(model, hinted)) {
-        const result = calcPrice(USAGE, name, {
-          ...(provider ? { providerId: provider } : {}),
-          ...(url && !provider ? { providerApiUrl: url } : {}),
-        });
+        const result = calcPrice(USAGE, name, provider ? { providerId: provider } : {});
         if (result) return { key: `${result.provider.id}/${result.model.id}`, matchedName: name, price: result.model_price };
       }
     }
