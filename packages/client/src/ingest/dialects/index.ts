@@ -20,6 +20,7 @@ import { vercel } from './vercel.js';
 
 export type { Classification, Dialect, ElementKind, Field } from './types.js';
 export { stripKindSuffix } from './traceloop.js';
+export { claudeMcpTool } from './mcp.js';
 
 const CLASSIFY_ORDER: readonly Dialect[] = [mcp, pydanticAi, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
 const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, braintrust, folk];
