@@ -53,6 +53,8 @@ const OWN_ID_FORM: Record<string, (model: string) => string> = {
 function candidates(model: string, hinted: string | undefined): Array<{ name: string; provider: string | undefined }> {
   // The name as it is, at the provider the span names, then wherever genai-prices' own matching finds it.
   const out: Array<{ name: string; provider: string | undefined }> = [{ name: model, provider: hinted }];
+  const ownForm = hinted === undefined ? undefined : OWN_ID_FORM[hinted];
+  if (ownForm) out.push({ name: ownForm(model.slice(model.lastIndexOf('/') + 1)), provider: hinted });
   if (hinted !== undefined) out.push({ name: model, provider: undefined });
   const routed = /^(.+):([a-z][a-z0-9_.-]*)$/i.exec(model);
   if (routed && !/:\d+$/.test(model)) {
@@ -74,18 +76,28 @@ function candidates(model: string, hinted: string | undefined): Array<{ name: st
   return out;
 }
 
+/** A four-level map (response model → request model → provider → server): no key string built per lookup. */
+type Memo = Map<string, Map<string, Map<string, Map<string, GenaiPrice | null>>>>;
+
+function level<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = make()));
+  return v;
+}
+
 /** Lookups memoised by model and hints: a run prices the same few models over and over. */
 export class GenaiPriceIndex {
-  readonly #memo = new Map<string, GenaiPrice | null>();
+  readonly #memo: Memo = new Map();
 
-  lookup(models: readonly (string | undefined)[], hints: ProviderHints): GenaiPrice | undefined {
-    const names = models.map((m) => m?.trim()).filter((m): m is string => !!m);
-    if (names.length === 0) return undefined;
-    const memoKey = JSON.stringify([names, hints.provider ?? '', hints.serverAddress ?? '']);
-    let found = this.#memo.get(memoKey);
+  /** The entry for a call's response and request models, given what the span says of the provider. */
+  lookup(responseModel: string | undefined, requestModel: string | undefined, hints: ProviderHints): GenaiPrice | undefined {
+    const byProvider = level(level(this.#memo, responseModel ?? '', () => new Map()), requestModel ?? '', () => new Map());
+    const byServer = level(byProvider, hints.provider ?? '', () => new Map());
+    let found = byServer.get(hints.serverAddress ?? '');
     if (found === undefined) {
-      found = this.#find(names, hints) ?? null;
-      this.#memo.set(memoKey, found);
+      const names = [responseModel, requestModel].map((m) => m?.trim()).filter((m): m is string => !!m);
+      found = (names.length ? this.#find(names, hints) : undefined) ?? null;
+      byServer.set(hints.serverAddress ?? '', found);
     }
     return found ?? undefined;
   }
