@@ -56,3 +56,14 @@ describe('Claude Agent SDK (MCP tools named mcp__<server>__<tool>)', () => {
     ]);
   });
 });
+
+describe('langchain-mcp-adapters (MCP tools as LangChain tools, traced by OpenLLMetry)', () => {
+  it('a tool run whose metadata is an MCP tool\'s annotations is an MCP call; a plain LangChain tool is not', async () => {
+    const s = await only('langchain-mcp-adapters.otlp.json');
+    expect(s.toolCalls.map((t) => [t.toolName, t.mcp ?? null])).toEqual([
+      ['get_forecast', { kind: 'tool', method: 'tools/call' }],
+      ['word_count', null],
+    ]);
+    expect(s.toolCalls[0]).toMatchObject({ arguments: { city: 'Lyon' }, toolCallId: 'call_m1' });
+  });
+});

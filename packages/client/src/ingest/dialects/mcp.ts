@@ -5,8 +5,12 @@
  * (its server spans; its client spans name none, and take the server's when the server span is inside them),
  * `rpc.service` of an `rpc.system=mcp` span, the server in a Claude Agent SDK tool name, then `server.address`.
  * Claude Agent SDK names the tools of MCP servers `mcp__<server>__<tool>`: such a tool span is an MCP `tools/call`.
+ * langchain-mcp-adapters turns MCP tools into LangChain tools whose metadata is the MCP tool's annotations
+ * (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`) and `_meta`; OpenLLMetry records a tool run's
+ * metadata in `traceloop.entity.input`: a LangChain tool span carrying them is an MCP `tools/call` (server unnamed).
  */
 import type { SpanRecord } from '../span.js';
+import { isObj, parseJsonMaybe } from '../messages.js';
 import type { Classification, Dialect } from './types.js';
 
 const CLAUDE_MCP_TOOL = /^mcp__(.+?)__(.+)$/;
@@ -26,6 +30,17 @@ function claudeToolOf(span: SpanRecord): { server: string; tool: string } | unde
   return claudeMcpTool(span.name.replace(/^execute_tool\s+/, ''));
 }
 
+const MCP_ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+/** Whether a LangChain tool span runs an MCP tool loaded by langchain-mcp-adapters (its metadata is MCP's). */
+function langchainMcpTool(span: SpanRecord): boolean {
+  const a = span.attributes;
+  if (a['traceloop.span.kind'] !== 'tool' || typeof a['traceloop.entity.input'] !== 'string') return false;
+  const input = parseJsonMaybe(a['traceloop.entity.input']);
+  const metadata = isObj(input) && isObj(input.metadata) ? input.metadata : undefined;
+  return !!metadata && (MCP_ANNOTATIONS.some((k) => typeof metadata[k] === 'boolean') || isObj(metadata._meta));
+}
+
 const rpcService = (span: SpanRecord) => (span.attributes['rpc.system'] === 'mcp' ? span.attributes['rpc.service'] : undefined);
 
 const CALL_METHODS: Record<string, Classification> = {
@@ -38,7 +53,7 @@ export const mcp: Dialect = {
   name: 'mcp',
   classify(span) {
     const m = span.attributes['mcp.method.name'];
-    if (typeof m !== 'string' || m === '') return claudeToolOf(span) ? CALL_METHODS['tools/call'] : undefined;
+    if (typeof m !== 'string' || m === '') return claudeToolOf(span) || langchainMcpTool(span) ? CALL_METHODS['tools/call'] : undefined;
     // Listing, initialize, ping, notifications: MCP traffic that is not a tool use (lists feed the inventory).
     return CALL_METHODS[m] ?? { kind: 'mcp', mcpMethod: m };
   },
