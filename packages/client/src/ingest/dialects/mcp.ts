@@ -23,11 +23,11 @@ export function claudeMcpTool(name: string): { server: string; tool: string } | 
 
 /** The Claude Agent SDK MCP tool a span runs, from its tool name or its span name (`execute_tool mcp__s__t`). */
 function claudeToolOf(span: SpanRecord): { server: string; tool: string } | undefined {
-  for (const key of ['gen_ai.tool.name', 'tool.name']) {
-    const v = span.attributes[key];
-    if (typeof v === 'string') return claudeMcpTool(v);
-  }
-  return claudeMcpTool(span.name.replace(/^execute_tool\s+/, ''));
+  const a = span.attributes;
+  const named = typeof a['gen_ai.tool.name'] === 'string' ? a['gen_ai.tool.name'] : typeof a['tool.name'] === 'string' ? a['tool.name'] : undefined;
+  if (named !== undefined) return named.startsWith('mcp__') ? claudeMcpTool(named) : undefined;
+  // Asked of every span without an MCP method: the pattern only for a name that has the prefix.
+  return span.name.includes('mcp__') ? claudeMcpTool(span.name.replace(/^execute_tool\s+/, '')) : undefined;
 }
 
 const MCP_ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
