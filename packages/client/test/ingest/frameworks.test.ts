@@ -78,6 +78,10 @@ describe('any-agent (mozilla-ai/any-agent tests/assets/OPENAI_trace.json)', () =
       llmAgents: ['any_agent', 'any_agent', 'any_agent'],
     });
     expect(s.toolCalls.map((t) => t.arguments)).toEqual([{ timezone: 'America/New_York' }, { text: '2025' }]);
+    // Results and the model's tool requests are in gen_ai.output (gen_ai.output.type json).
+    expect(s.toolCalls.map((t) => t.result)).toEqual([{ timezone: 'America/New_York', datetime: '2025-09-16T08:43:13-04:00', is_dst: true }, {}]);
+    expect(s.llmCalls[0]!.outputMessages).toEqual([{ role: 'assistant', content: '', toolCalls: [{ name: 'get_current_time', arguments: { timezone: 'America/New_York' } }] }]);
+    expect(s.userInput).toMatch(/^Find what year it is in the America\/New_York timezone/);
     const r = await cost(s, s, 'Session');
     expect(r.value).toBeCloseTo(1.248e-4, 15);
     expect(r.value).not.toBeCloseTo(1020 * 2.5e-6 + 76 * 1e-5, 6); // gpt-4o: 0.00331

@@ -6,6 +6,7 @@
  */
 import type { Message, ToolDefinition } from '@mce/core';
 import type { SpanRecord } from '../span.js';
+import { anyAgent } from './any-agent.js';
 import { braintrust } from './braintrust.js';
 import { folk } from './folk.js';
 import { genai } from './genai.js';
@@ -23,7 +24,7 @@ export { stripKindSuffix } from './traceloop.js';
 export { claudeMcpTool } from './mcp.js';
 
 const CLASSIFY_ORDER: readonly Dialect[] = [mcp, pydanticAi, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
-const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, braintrust, folk];
+const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, anyAgent, braintrust, folk];
 
 export function classify(span: SpanRecord): Classification {
   for (const d of CLASSIFY_ORDER) {
