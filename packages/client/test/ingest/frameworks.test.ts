@@ -43,6 +43,11 @@ describe('Microsoft Agent Framework workflow (console dump of Josh-Weston/micros
       expect([...s.llmCalls, ...s.toolCalls].every((c) => c.agentCallId !== undefined)).toBe(true);
     }
     const first = sessions.find((s) => s.id === '4ae695eb4bb65a49273c6751bfa1fea4')!;
+    // The workflow.run span is the MAS call (its end: its last descendant's, as the dump printed none).
+    expect(first.masCalls.map((m) => [m.id, m.name, m.workflowName])).toEqual([
+      ['568cf6638288c5ee', 'workflow.run', 'WorkflowBuilder-05e06cc0-5eec-47f8-81de-da15ad8a3d4f'],
+    ]);
+    expect([...first.agentCalls, ...first.llmCalls, ...first.toolCalls].every((c) => c.masCallId === '568cf6638288c5ee')).toBe(true);
     const facts = summarise(first);
     expect(facts.llmAgents).toEqual(['Weather agent', 'Weather agent', 'Structured output agent']);
     expect(facts.toolAgents).toEqual(['Weather agent']);
