@@ -1,7 +1,7 @@
 /**
  * One tool run recorded twice by two instrumentations of one stack: ioa_observe's `@tool` span (named after the
  * decorated function, `uniform_distribution_number_generation.tool`) and LangChain's tool span (named after the tool
- * the model called, `random_number.tool`). Their names differ; their arguments are the same and their times overlap.
+ * the model called). Their names may differ; their arguments are the same and their times overlap.
  * Such a pair is one ToolCall: the LangChain one (the name the model asked for) is kept and takes what only the
  * ioa_observe one has (result, agent, MAS call); calls whose parent was the dropped one take its parent.
  */
@@ -37,7 +37,7 @@ export function foldDuplicateToolRuns(tools: readonly ToolCall[], others: readon
   const taken = new Set<ToolCall>();
   for (const copy of ioa) {
     const key = argumentsKey(copy);
-    const kept = key === undefined ? undefined : byArgs.get(key)?.find((t) => !taken.has(t) && t.toolName !== copy.toolName && overlap(t, copy));
+    const kept = key === undefined ? undefined : byArgs.get(key)?.find((t) => !taken.has(t) && overlap(t, copy));
     if (!kept) continue;
     taken.add(kept);
     dropped.set(copy.id, copy);

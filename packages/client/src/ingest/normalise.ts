@@ -44,6 +44,7 @@ import {
   stringField,
   stripKindSuffix,
   toolDefinitions,
+  claudeMcpTool,
   type Classification,
 } from './dialects/index.js';
 import { errorMessage, type IngestWarning, type WarningSink } from './errors.js';
@@ -244,9 +245,9 @@ function toolNameOf(span: SpanRecord, cls: Classification): string {
     if (p) return p;
   }
   const named = stringField(span, 'toolName');
-  if (named) return named;
-  const n = span.name.replace(/^(execute_tool|tools\/call|resources\/read|prompts\/get)\s+/, '');
-  return stripKindSuffix(n) || span.name || 'tool';
+  const n = named ?? (stripKindSuffix(span.name.replace(/^(execute_tool|tools\/call|resources\/read|prompts\/get)\s+/, '')) || span.name || 'tool');
+  // An MCP tool as Claude Agent SDK names it (`mcp__server__tool`) is the server's tool `tool`.
+  return (cls.mcpMethod ? claudeMcpTool(n)?.tool : undefined) ?? n;
 }
 
 /** The MCP server a span names, and where it read the name (for a warning about it). */
@@ -734,8 +735,15 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   for (const c of llmCalls) for (const d of c.toolDefinitions) if (!defs.has(d.name)) defs.set(d.name, d);
   const listed = new Map<string, ToolDefinition>();
   for (const srv of inventory.list()) for (const t of srv.tools) if (!listed.has(t.name)) listed.set(t.name, t);
+  /** The definition offered under the name the model called the tool by (Claude Agent SDK: `mcp__server__tool`). */
+  const offered = (t: ToolCall): ToolDefinition | undefined => {
+    const d = defs.get(t.toolName);
+    if (d || !t.mcp?.server) return d;
+    const prefixed = defs.get(`mcp__${t.mcp.server}__${t.toolName}`);
+    return prefixed && { ...prefixed, name: t.toolName };
+  };
   for (const t of toolCalls) {
-    const d = defs.get(t.toolName) ?? (t.mcp ? listed.get(t.toolName) : undefined) ?? t.definition;
+    const d = offered(t) ?? (t.mcp ? listed.get(t.toolName) : undefined) ?? t.definition;
     if (d) t.definition = d;
     if (t.mcp?.server) {
       const srv = inventory.server(t.mcp.server);
@@ -759,7 +767,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     if (t.toolCallId) continue;
     let byName = requests.get(t.agentCallId);
     if (!byName) requests.set(t.agentCallId, (byName = toolRequests(llmByAgent.get(t.agentCallId) ?? [])));
-    const r = latestUnused(byName.get(t.toolName) ?? [], t.startTime, usedIds, t.arguments === undefined ? undefined : stableJson(t.arguments));
+    const asked = byName.get(t.toolName) ?? (t.mcp?.server ? byName.get(`mcp__${t.mcp.server}__${t.toolName}`) : undefined);
+    const r = latestUnused(asked ?? [], t.startTime, usedIds, t.arguments === undefined ? undefined : stableJson(t.arguments));
     if (r) {
       t.toolCallId = r.id;
       usedIds.add(r.id);

@@ -12,7 +12,7 @@ export const dataFile = (rel: string) => fileURLToPath(new URL(`../data/${rel}`,
 /** The facts the fixture tests assert, in one comparable object. */
 export function summarise(s: Session) {
   const agentName = new Map(s.agentCalls.map((a) => [a.id, a.agentName]));
-  const sum = (k: keyof Session['llmCalls'][number]['usage']) => s.llmCalls.reduce((n, c) => n + c.usage[k], 0);
+  const sum = (k: 'inputTokens' | 'outputTokens' | 'cacheReadTokens' | 'totalTokens') => s.llmCalls.reduce((n, c) => n + c.usage[k], 0);
   const names = s.agentCalls.map((a) => a.agentName);
   const transitions = names.slice(1).map((n, i) => `${names[i]} -> ${n}`).filter((t) => !/^(.+) -> \1$/.test(t));
   return {

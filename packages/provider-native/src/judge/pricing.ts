@@ -13,7 +13,7 @@ export function pricingFrom(table: () => PriceTable = defaultPriceTable): Pricin
   return (model, usage) => {
     const counts = { inputTokens: usage.promptTokens, outputTokens: usage.completionTokens, cacheReadTokens: usage.cachedPromptTokens };
     const lookup = table().lookup({ requestModel: model });
-    const genai = lookup.fallback ? defaultGenaiIndex().lookup([model], {}) : undefined;
+    const genai = lookup.fallback ? defaultGenaiIndex().lookup(undefined, model, {}) : undefined;
     return genai ? genaiCostBreakdown(counts, genai.price).total : costOf(counts, lookup.prices);
   };
 }

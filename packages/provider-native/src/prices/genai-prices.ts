@@ -4,7 +4,9 @@
  * span says of the provider: `gen_ai.provider.name` / `gen_ai.system` (the call's provider) and `server.address`.
  * Only the bundled data is used: nothing is fetched.
  */
-import { calcPrice, findProvider, type ModelPrice as GenaiModelPrice, type TieredPrices } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type * as GenaiPrices from '@pydantic/genai-prices';
+import type { ModelPrice as GenaiModelPrice, TieredPrices } from '@pydantic/genai-prices';
 import type { CostBreakdown, CostUsage } from './cost.js';
 
 /** Where the call went, as far as the span says. */
@@ -24,6 +26,17 @@ export interface GenaiPrice {
 }
 
 type Price = number | TieredPrices | undefined;
+
+/**
+ * The library, loaded at its first use (its bundled data takes 0.1–0.4 s to load): a run whose models are all in the
+ * LiteLLM table, and every command that prices nothing, never loads it. Its CommonJS build, so the load stays synchronous.
+ */
+let library: typeof GenaiPrices | undefined;
+function genaiPrices(): typeof GenaiPrices {
+  return (library ??= createRequire(import.meta.url)('@pydantic/genai-prices') as typeof GenaiPrices);
+}
+const calcPrice: (typeof GenaiPrices)['calcPrice'] = (...args) => genaiPrices().calcPrice(...args);
+const findProvider: (typeof GenaiPrices)['findProvider'] = (...args) => genaiPrices().findProvider(...args);
 
 const USAGE = { input_tokens: 1, output_tokens: 1 };
 
@@ -51,7 +64,11 @@ const OWN_ID_FORM: Record<string, (model: string) => string> = {
  * provider's own id form); the last path segment.
  */
 function candidates(model: string, hinted: string | undefined): Array<{ name: string; provider: string | undefined }> {
+  // The name as it is, at the provider the span names, then wherever genai-prices' own matching finds it.
   const out: Array<{ name: string; provider: string | undefined }> = [{ name: model, provider: hinted }];
+  const ownForm = hinted === undefined ? undefined : OWN_ID_FORM[hinted];
+  if (ownForm) out.push({ name: ownForm(model.slice(model.lastIndexOf('/') + 1)), provider: hinted });
+  if (hinted !== undefined) out.push({ name: model, provider: undefined });
   const routed = /^(.+):([a-z][a-z0-9_.-]*)$/i.exec(model);
   if (routed && !/:\d+$/.test(model)) {
     const provider = providerId(routed[2]!.replace(/-ai$/, '')) ?? providerId(routed[2]);
@@ -72,31 +89,39 @@ function candidates(model: string, hinted: string | undefined): Array<{ name: st
   return out;
 }
 
+/** A four-level map (response model → request model → provider → server): no key string built per lookup. */
+type Memo = Map<string, Map<string, Map<string, Map<string, GenaiPrice | null>>>>;
+
+function level<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let v = map.get(key);
+  if (v === undefined) map.set(key, (v = make()));
+  return v;
+}
+
 /** Lookups memoised by model and hints: a run prices the same few models over and over. */
 export class GenaiPriceIndex {
-  readonly #memo = new Map<string, GenaiPrice | null>();
+  readonly #memo: Memo = new Map();
 
-  lookup(models: readonly (string | undefined)[], hints: ProviderHints): GenaiPrice | undefined {
-    const names = models.map((m) => m?.trim()).filter((m): m is string => !!m);
-    if (names.length === 0) return undefined;
-    const memoKey = JSON.stringify([names, hints.provider ?? '', hints.serverAddress ?? '']);
-    let found = this.#memo.get(memoKey);
+  /** The entry for a call's response and request models, given what the span says of the provider. */
+  lookup(responseModel: string | undefined, requestModel: string | undefined, hints: ProviderHints): GenaiPrice | undefined {
+    const byProvider = level(level(this.#memo, responseModel ?? '', () => new Map()), requestModel ?? '', () => new Map());
+    const byServer = level(byProvider, hints.provider ?? '', () => new Map());
+    let found = byServer.get(hints.serverAddress ?? '');
     if (found === undefined) {
-      found = this.#find(names, hints) ?? null;
-      this.#memo.set(memoKey, found);
+      const names = [responseModel, requestModel].map((m) => m?.trim()).filter((m): m is string => !!m);
+      found = (names.length ? this.#find(names, hints) : undefined) ?? null;
+      byServer.set(hints.serverAddress ?? '', found);
     }
     return found ?? undefined;
   }
 
   #find(names: readonly string[], hints: ProviderHints): GenaiPrice | undefined {
-    const hinted = providerId(hints.provider);
+    // The server the call went to says more than the client's provider name (the OpenAI client talking to Fireworks).
     const url = apiUrl(hints.serverAddress);
+    const hinted = (url === undefined ? undefined : findProvider({ providerApiUrl: url })?.id) ?? providerId(hints.provider);
     for (const model of names) {
       for (const { name, provider } of candidates(model, hinted)) {
-        const result = calcPrice(USAGE, name, {
-          ...(provider ? { providerId: provider } : {}),
-          ...(url && !provider ? { providerApiUrl: url } : {}),
-        });
+        const result = calcPrice(USAGE, name, provider ? { providerId: provider } : {});
         if (result) return { key: `${result.provider.id}/${result.model.id}`, matchedName: name, price: result.model_price };
       }
     }

@@ -53,14 +53,18 @@ describe('Cost price sources', () => {
   it('resolves provider paths, routers, Bedrock and Vertex ids to their entries', () => {
     const index = new GenaiPriceIndex();
     // Microsoft Agent Framework sample: the response model is Fireworks' own id; the request names the router's provider.
-    expect(index.lookup(['accounts/fireworks/models/gpt-oss-20b', 'openai/gpt-oss-20b:fireworks-ai'], {})?.key).toBe('fireworks/gpt-oss-20b');
-    expect(index.lookup(['openai/gpt-oss-20b:fireworks-ai'], {})?.key).toBe('fireworks/gpt-oss-20b');
-    expect(index.lookup(['openrouter/meta-llama/llama-3.1-8b-instruct'], {})?.key).toBe('openrouter/meta-llama/llama-3.1-8b-instruct');
-    expect(index.lookup(['anthropic.claude-3-5-sonnet-20240620-v1:0'], { provider: 'aws.bedrock' })?.price).toMatchObject({ input_mtok: 3, output_mtok: 15 });
-    expect(index.lookup(['claude-3-5-sonnet-v2@20241022'], { provider: 'gcp.vertex_ai' })?.key).toBe('google/claude-3-5-sonnet');
+    expect(index.lookup('accounts/fireworks/models/gpt-oss-20b', 'openai/gpt-oss-20b:fireworks-ai', {})?.key).toBe('fireworks/gpt-oss-20b');
+    expect(index.lookup(undefined, 'openai/gpt-oss-20b:fireworks-ai', {})?.key).toBe('fireworks/gpt-oss-20b');
+    expect(index.lookup(undefined, 'openrouter/meta-llama/llama-3.1-8b-instruct', {})?.key).toBe('openrouter/meta-llama/llama-3.1-8b-instruct');
+    expect(index.lookup(undefined, 'anthropic.claude-3-5-sonnet-20240620-v1:0', { provider: 'aws.bedrock' })?.price).toMatchObject({ input_mtok: 3, output_mtok: 15 });
+    expect(index.lookup(undefined, 'claude-3-5-sonnet-v2@20241022', { provider: 'gcp.vertex_ai' })?.key).toBe('google/claude-3-5-sonnet');
     // The provider from server.address when the span names none.
-    expect(index.lookup(['llama-3.3-70b-versatile'], { serverAddress: 'api.groq.com' })?.key).toBe('groq/llama-3.3-70b-versatile');
-    expect(index.lookup(['unknown'], {})).toBeUndefined();
+    expect(index.lookup(undefined, 'llama-3.3-70b-versatile', { serverAddress: 'api.groq.com' })?.key).toBe('groq/llama-3.3-70b-versatile');
+    expect(index.lookup(undefined, 'unknown', {})).toBeUndefined();
+    // The server the call went to outranks the client's provider name (the OpenAI client talking to Fireworks).
+    expect(index.lookup(undefined, 'gpt-oss-20b', { provider: 'openai', serverAddress: 'https://api.fireworks.ai/inference/v1' })?.key).toBe(
+      'fireworks/gpt-oss-20b',
+    );
   });
 
   it('prices a Fireworks gpt-oss call at the Fireworks price, not like gpt-4o', async () => {

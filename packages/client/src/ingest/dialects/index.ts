@@ -6,6 +6,8 @@
  */
 import type { Message, ToolDefinition } from '@mce/core';
 import type { SpanRecord } from '../span.js';
+import { agentFramework } from './agent-framework.js';
+import { anyAgent } from './any-agent.js';
 import { braintrust } from './braintrust.js';
 import { folk } from './folk.js';
 import { genai } from './genai.js';
@@ -20,9 +22,10 @@ import { vercel } from './vercel.js';
 
 export type { Classification, Dialect, ElementKind, Field } from './types.js';
 export { stripKindSuffix } from './traceloop.js';
+export { claudeMcpTool } from './mcp.js';
 
-const CLASSIFY_ORDER: readonly Dialect[] = [mcp, pydanticAi, genai, openinference, vercel, braintrust, ioaObserve, traceloop, genaiLegacy, folk];
-const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, braintrust, folk];
+const CLASSIFY_ORDER: readonly Dialect[] = [mcp, pydanticAi, genai, openinference, vercel, braintrust, ioaObserve, traceloop, agentFramework, genaiLegacy, folk];
+const FIELD_ORDER: readonly Dialect[] = [genai, genaiLegacy, openinference, vercel, mcp, traceloop, ioaObserve, pydanticAi, anyAgent, agentFramework, braintrust, folk];
 
 export function classify(span: SpanRecord): Classification {
   for (const d of CLASSIFY_ORDER) {

@@ -20,6 +20,8 @@ const isPydanticAi = (span: SpanRecord): boolean =>
   span.attributes.model_name !== undefined ||
   span.attributes['gen_ai.tool.name'] !== undefined;
 
+const mayBeOurs = (text: string) => text.startsWith('running ') || text.endsWith(' run');
+
 const TOOLS_GROUP = /^running (?:tools|\d+ tools?)(?::|$)/;
 const TOOL = /^running tool(?:: (.+))?$/;
 const RUN = /^(?:agent|.+) run$/;
@@ -34,6 +36,8 @@ export const pydanticAi: Dialect = {
   classify(span) {
     const name = span.name;
     const msg = message(span);
+    // Asked of every span: two string checks before any pattern.
+    if (!mayBeOurs(name) && !mayBeOurs(msg)) return undefined;
     if (TOOLS_GROUP.test(name) || TOOLS_GROUP.test(msg)) return { kind: 'other' };
     if (!isPydanticAi(span)) return undefined;
     if (TOOL.test(name) || TOOL.test(msg)) return { kind: 'tool' };

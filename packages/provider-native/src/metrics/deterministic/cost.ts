@@ -1,5 +1,5 @@
 import { skip, type LLMCall, type Session } from '@mce/core';
-import { priceCall, type CallPrice } from '../../prices/call-price.js';
+import { priceCall, type CallPrice, type PriceIdentity } from '../../prices/call-price.js';
 import { defaultPriceRefresher, defaultPriceTable } from '../../prices/committed-prices.js';
 import type { PriceTable } from '../../prices/price-table.js';
 import { fmt, nativeMetric, type NativeMetric } from './define.js';
@@ -55,7 +55,7 @@ interface ContainerCost {
  * this one (not a copy per result), so a 50,000-call session keeps one details object per call and nothing else.
  */
 interface PricedCall {
-  lookup: CallPrice;
+  lookup: PriceIdentity;
   total: number;
   reasoning: string;
   details: Record<string, unknown>;
@@ -63,9 +63,9 @@ interface PricedCall {
 
 /** A call's price with its sentence and details, or undefined when its trace records no usage (and no cost). */
 function pricedCall(call: LLMCall, table: PriceTable): PricedCall | undefined {
-  const lookup = llmCallCost(call, table);
-  if (!lookup) return undefined;
-  const { breakdown } = lookup;
+  const price = llmCallCost(call, table);
+  if (!price) return undefined;
+  const { breakdown, identity: lookup } = price;
   const text = lookupText(lookup);
   // Written out in the order of the details' keys: model, source, price key, match, fallback, the breakdown, the note.
   const details: Record<string, unknown> = {
@@ -198,25 +198,24 @@ interface LookupText {
   note: string | undefined;
 }
 
-/** The sentences of a price, built once per model, source and entry (a run prices the same few models). */
-const lookupTexts = new Map<string, LookupText>();
+/** The sentences of a price, built once per price identity (one per model and entry: call-price.ts). */
+const lookupTexts = new WeakMap<PriceIdentity, LookupText>();
 
-const SOURCE_WORDS: Record<CallPrice['source'], string> = {
+const SOURCE_WORDS: Record<PriceIdentity['source'], string> = {
   litellm: 'the LiteLLM table',
   'genai-prices': 'genai-prices',
   recorded: 'the cost recorded on the span',
   'gpt-4o-fallback': 'the gpt-4o fallback',
 };
 
-function lookupText(lookup: CallPrice): LookupText {
-  const model = lookup.model ?? '(unknown model)';
-  const memoKey = `${lookup.source}\u0000${lookup.key}\u0000${String(lookup.matchedBy)}\u0000${model}`;
-  let text = lookupTexts.get(memoKey);
+function lookupText(lookup: PriceIdentity): LookupText {
+  let text = lookupTexts.get(lookup);
   if (!text) {
+    const model = lookup.model ?? '(unknown model)';
     const note = lookup.fallback ? fallbackNote([model]) : undefined;
     const how = note ? `: ${note}` : `, priced as '${lookup.key}' from ${SOURCE_WORDS[lookup.source]} (${lookup.matchedBy})`;
     text = { model, note, reasoning: `LLM call to '${model}'${how}.` };
-    if (lookupTexts.size < 10_000) lookupTexts.set(memoKey, text);
+    lookupTexts.set(lookup, text);
   }
   return text;
 }

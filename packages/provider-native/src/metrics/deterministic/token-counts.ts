@@ -1,6 +1,7 @@
 import type { LLMCall, TokenUsage } from '@mce/core';
 
-export type TokenField = keyof TokenUsage;
+/** A token count of TokenUsage (not its `reported` flag). */
+export type TokenField = Exclude<keyof TokenUsage, 'reported'>;
 
 /** A usable token count: a finite, non-negative number. */
 export function isCount(value: unknown): value is number {
