@@ -133,9 +133,13 @@ describe('bad protobuf files', () => {
     await expect(readSessions(p)).rejects.toThrow(`bad-stream: invalid OTLP protobuf message 2 (at byte ${4 + parts[0]!.length + 4}): `);
   });
 
-  it('binary that is no protobuf (a gzip file) is refused by name', async () => {
+  it('binary that is no protobuf is refused by name; a gzip file is text to unpack, not protobuf', async () => {
     const { gzipSync } = await import('node:zlib');
-    const p = write('traces.json.gz', gzipSync('{"resourceSpans":[]}'));
+    // Field 15 with wire type 7 (no such type), then bytes that are no UTF-8: binary, and no protobuf message.
+    const p = write('traces.bin', Buffer.from([0x7f, 0xff, 0x00, 0xfe, 0x13, 0x88]));
     await expect(readSessions(p)).rejects.toThrow(`${p}: not OTLP protobuf (neither one TracesData message nor length-prefixed ones)`);
+    const gz = write('traces.json.gz', gzipSync(readFileSync(fixture('otlp-dialects/openinference.json'))));
+    const plain = write('traces.json', readFileSync(fixture('otlp-dialects/openinference.json')));
+    expect((await readSessions(gz)).sessions).toEqual((await readSessions(plain)).sessions);
   });
 });
