@@ -4,10 +4,11 @@
  * still waiting for their session's id are held in a bounded buffer (past it, 429). A session is evaluated once
  * complete (idle, or its root arrived): in this process, or by publishing its id to the worker queue.
  */
-import { elementCount, type Session } from '@mce/core';
+import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, type Session } from '@mce/core';
 import { WarningSink, type IngestWarning } from '../ingest/errors.js';
 import { otlpSpans } from '../ingest/formats/otlp.js';
 import { normaliseSession } from '../ingest/normalise.js';
+import { explicitSessionId } from '../ingest/session-id.js';
 import type { SpanRecord } from '../ingest/span.js';
 import type { MCEClient } from '../mce-client.js';
 import { SessionAssembler, type SessionPart } from './assembly.js';
@@ -62,6 +63,21 @@ export function inProcessEvaluator(client: MCEClient, exporter?: EvaluationEvent
   };
 }
 
+/**
+ * The spans a session can take: as file ingestion, a span whose session id holds a control character (a key of the
+ * stores, printed in lines and URLs) is skipped with a warning.
+ */
+function usableSpans(spans: Iterable<SpanRecord>, warnings: WarningSink): SpanRecord[] {
+  const out: SpanRecord[] = [];
+  for (const span of spans) {
+    const id = explicitSessionId(span);
+    if (id !== undefined && hasControlCharacter(id)) {
+      warnings.add({ code: 'malformed-span', message: `skipped span ${span.spanId}: session id ${quoteControlCharacters(id)} ${NO_CONTROL_CHARACTER}`, span: span.spanId });
+    } else out.push(span);
+  }
+  return out;
+}
+
 export class OtlpReceiver {
   readonly #assembler: SessionAssembler;
   readonly #warnings = new WarningSink(100);
@@ -107,7 +123,7 @@ export class OtlpReceiver {
   async accept(request: unknown): Promise<AcceptOutcome> {
     this.checkAvailable();
     const warnings = new WarningSink(5);
-    const spans = [...otlpSpans(request, warnings, { file: 'POST /v1/traces' })];
+    const spans = usableSpans(otlpSpans(request, warnings, { file: 'POST /v1/traces' }), warnings);
     const rejected = warnings.counts['malformed-span'] ?? 0;
     const message = warnings.list.map((w) => w.message).join('; ');
     if (this.bufferedSpans + spans.length > this.settings.maxBufferedSpans) {

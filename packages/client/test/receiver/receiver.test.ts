@@ -119,6 +119,15 @@ describe('OTLP/HTTP response cases', () => {
     expect(r.pipeline.receiver.stats).toMatchObject({ acceptedSpans: 4, rejectedSpans: 2 });
   });
 
+  it('partial success: a span whose session id holds a control character is rejected, as file ingestion skips it', async () => {
+    const r = await rig();
+    const line = structuredClone(SCENARIO_LINES.at(-1)!) as { resourceSpans: { scopeSpans: { spans: { spanId: string; attributes: { key: string; value: { stringValue: string } }[] }[] }[] }[] };
+    const root = line.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+    root.attributes.find((a) => a.key === 'gen_ai.conversation.id')!.value.stringValue = 'trip\n2026';
+    const res = await post(r, JSON.stringify(line), JSON_TYPE);
+    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: `skipped span ${root.spanId}: session id "trip\\n2026" must not contain a control character (U+0000–U+001F, U+007F)` } });
+  });
+
   it('400 for a body that does not decode (protobuf, JSON, gzip), with a google.rpc.Status', async () => {
     const r = await rig();
     const cut = encodeTraceRequest(RAW).subarray(0, 40);

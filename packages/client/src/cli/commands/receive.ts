@@ -44,12 +44,10 @@ export function untilSignal(): Promise<void> {
   });
 }
 
-/** Says what the receiver flushed on the way out. */
+/** Closes the receiver, saying what it stored and evaluated on the way out (nothing when it held nothing). */
 export async function closeReceiver(pipeline: ReceiverPipeline, io: CliIO): Promise<void> {
-  const buffered = pipeline.receiver.bufferedSpans;
-  if (buffered > 0) io.stderr.write(`mce receiver stopping: storing ${buffered} buffered span(s)\n`);
   const { flushedSpans, evaluated } = await pipeline.close();
-  io.stderr.write(`mce receiver stopped: ${flushedSpans} buffered span(s) stored, ${evaluated} open session(s) evaluated\n`);
+  if (flushedSpans > 0 || evaluated > 0) io.stderr.write(`mce receiver stopped: ${flushedSpans} buffered span(s) stored, ${evaluated} open session(s) evaluated\n`);
 }
 
 export function registerReceiveCommand(program: Command, io: CliIO): void {
