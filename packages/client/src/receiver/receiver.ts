@@ -100,8 +100,8 @@ export class OtlpReceiver {
     private readonly logger: ReceiverLogger,
   ) {
     this.#assembler = new SessionAssembler({ completeOnRoot: settings.completeOnRoot });
-    // Checked a few times per idle period, so a session completes at most a quarter of it late.
-    const tick = Math.max(20, Math.min(1000, Math.floor(settings.sessionIdleMs / 4)));
+    // Checked ten times per idle period (at most every second), so a session completes at most a tenth of it late.
+    const tick = Math.max(20, Math.min(1000, Math.floor(settings.sessionIdleMs / 10)));
     this.#timer = setInterval(() => void this.#sweep(), tick);
     this.#timer.unref();
   }
