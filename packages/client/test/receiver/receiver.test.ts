@@ -125,7 +125,7 @@ describe('OTLP/HTTP response cases', () => {
     const root = line.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
     root.attributes.find((a) => a.key === 'gen_ai.conversation.id')!.value.stringValue = 'trip\n2026';
     const res = await post(r, JSON.stringify(line), JSON_TYPE);
-    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: `skipped span ${root.spanId}: session id "trip\\n2026" must not contain a control character (U+0000–U+001F, U+007F)` } });
+    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: `skipped span ${root.spanId}: session id "trip\\u000a2026" must not contain a control character (U+0000–U+001F, U+007F)` } });
   });
 
   it('400 for a body that does not decode (protobuf, JSON, gzip), with a google.rpc.Status', async () => {
