@@ -4,7 +4,7 @@
  * still waiting for their session's id are held in a bounded buffer (past it, 429). A session is evaluated once
  * complete (idle, or its root arrived): in this process, or by publishing its id to the worker queue.
  */
-import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, type Session } from '@mce/core';
+import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, SessionNotFoundError, type Session, type SessionComputation } from '@mce/core';
 import { WarningSink, type IngestWarning } from '../ingest/errors.js';
 import { otlpSpans } from '../ingest/formats/otlp.js';
 import { normaliseSession } from '../ingest/normalise.js';
@@ -52,7 +52,7 @@ export const RECEIVER_RUN_ID = 'receiver';
 export function inProcessEvaluator(client: MCEClient, exporter?: EvaluationEventExporter): SessionEvaluator {
   return {
     async evaluate(ids) {
-      const computations = await client.computeAndStore(ids, { runId: RECEIVER_RUN_ID });
+      const computations = await computeStoredOnes(client, ids);
       if (!exporter) return;
       for (const computation of computations) {
         const session = await client.store.getSession(computation.sessionId);
@@ -76,6 +76,21 @@ function usableSpans(spans: Iterable<SpanRecord>, warnings: WarningSink): SpanRe
     } else out.push(span);
   }
   return out;
+}
+
+/**
+ * `computeAndStore` of the sessions stored: a session that completed with nothing to store (spans of no call kind
+ * only), or deleted meanwhile, is left out rather than failing the others of its batch.
+ */
+async function computeStoredOnes(client: MCEClient, ids: readonly string[]): Promise<SessionComputation[]> {
+  try {
+    return await client.computeAndStore(ids, { runId: RECEIVER_RUN_ID });
+  } catch (error) {
+    if (!(error instanceof SessionNotFoundError)) throw error;
+    const missing = new Set(error.sessionIds);
+    const stored = ids.filter((id) => !missing.has(id));
+    return stored.length > 0 && stored.length < ids.length ? computeStoredOnes(client, stored) : [];
+  }
 }
 
 export class OtlpReceiver {
@@ -189,6 +204,8 @@ export class OtlpReceiver {
     if (!this.evaluator || ids.length === 0) return;
     for (const id of ids) this.#toEvaluate.add(id);
     this.#evaluations = this.#evaluations.then(async () => {
+      // After the writes queued so far: a session's last part may still be on its way to the store.
+      await this.#writes;
       const batch = [...this.#toEvaluate];
       this.#toEvaluate.clear();
       if (batch.length === 0) return;

@@ -77,7 +77,7 @@ const RAW = JSON.parse(readFileSync(fixture('otlp-dialects/raw.json'), 'utf8')) 
 const SCENARIO_LINES = readFileSync(dataFile('multi-agent/genai.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const post = (r: Rig, body: Uint8Array | string, headers: Record<string, string>) =>
-  r.pipeline.app.request('/v1/traces', { method: 'POST', body: body as BodyInit, headers });
+  r.pipeline.app.request('/v1/traces', { method: 'POST', body: body as unknown as ArrayBuffer, headers });
 const PROTOBUF = { 'content-type': 'application/x-protobuf' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -108,7 +108,7 @@ describe('OTLP/HTTP response cases', () => {
   it('partial success: the malformed span is rejected, counted and named; the others are taken', async () => {
     const r = await rig();
     const spans = SCENARIO_LINES.slice(0, 3).map((l) => ((l.resourceSpans as { scopeSpans: { spans: Record<string, unknown>[] }[] }[])[0]!.scopeSpans[0]!.spans[0]!));
-    const broken = { ...spans[1]!, endTimeUnixNano: undefined };
+    const broken: Record<string, unknown> = { ...spans[1]!, endTimeUnixNano: undefined };
     const request = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: { name: 't' }, spans: [spans[0], broken, spans[2]] }] }] };
     const res = await post(r, encodeTraceRequest(request), PROTOBUF);
     expect(res.status).toBe(200);
@@ -241,6 +241,20 @@ describe('the live pipeline with the OpenTelemetry JS SDK', () => {
     const llmCalls = (rs: typeof after) => rs.filter((x) => x.level === 'LLMCall' && x.name === 'Duration').length;
     expect(llmCalls(after)).toBeGreaterThan(llmCalls(before));
     expect((await r.client.store.getSession(SESSION_ID))!.llmCalls).toHaveLength(6);
+  });
+});
+
+describe('evaluation', () => {
+  it('a session that completes with nothing stored (spans of no call kind) is left out, not failing the others of its batch', async () => {
+    const r = await rig({ sessionIdleMs: 100 });
+    const http = { traceId: 'f'.repeat(32), spanId: 'e'.repeat(16), name: 'GET /health', kind: 2, startTimeUnixNano: '1764576000000000000', endTimeUnixNano: '1764576000100000000', attributes: [{ key: 'http.request.method', value: { stringValue: 'GET' } }] };
+    const raw = RAW as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    const both = { resourceSpans: [{ resource: {}, scopeSpans: [{ spans: [...raw.resourceSpans[0]!.scopeSpans[0]!.spans, http] }] }] };
+    expect((await post(r, encodeTraceRequest(both), PROTOBUF)).status).toBe(200);
+    await waitFor('the evaluation', () => r.pipeline.receiver.stats.evaluatedSessions === 2);
+    expect(r.pipeline.receiver.stats.failedEvaluations).toBe(0);
+    expect((await r.client.getMetrics('053074667b1113278073667614bb3e19')).length).toBeGreaterThan(0);
+    expect(await r.client.store.getSession('f'.repeat(32))).toBeUndefined();
   });
 });
 
