@@ -184,7 +184,9 @@ export class OtlpReceiver {
   #logWarnings(): void {
     if (this.#warnings.list.length === 0) return;
     const list: IngestWarning[] = this.#warnings.list.splice(0);
-    for (const warning of list) this.logger.warn({ warning }, `receiver: ${warning.message}`);
+    // A part whose parent spans come in a later request names parents it does not hold: expected here (the store links
+    // the parts), so said at info, not as a warning on every batch.
+    for (const warning of list) (warning.code === 'unknown-parent' ? this.logger.info : this.logger.warn).call(this.logger, { warning }, `receiver: ${warning.message}`);
   }
 
   /** Stores the traces that went idle without a session id, and evaluates the sessions that are complete. */
