@@ -58,7 +58,11 @@ export function inProcessEvaluator(client: MCEClient, exporter?: EvaluationEvent
         const session = await client.store.getSession(computation.sessionId);
         if (session) exporter.emit(session, computation.results);
       }
-      await exporter.flush();
+      try {
+        await exporter.flush();
+      } catch (error) {
+        throw new Error(`results stored, but ${(error as Error).message}`, { cause: error });
+      }
     },
   };
 }

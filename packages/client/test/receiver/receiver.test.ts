@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { defaultMceConfig } from '../../src/config/index.js';
 import { decodeTraceRequest, decodeTraceResponse, encodeTraceRequest } from '../../src/ingest/otlp-protobuf.js';
@@ -139,6 +140,22 @@ describe('OTLP/HTTP response cases', () => {
     const gz = await post(r, Buffer.from('not gzip'), { ...PROTOBUF, 'content-encoding': 'gzip' });
     expect(gz.status).toBe(400);
     expect(r.pipeline.receiver.stats.acceptedSpans).toBe(0);
+  });
+
+  it('any body is answered 200 (perhaps with rejected spans) or 400, never a server error', async () => {
+    const r = await rig({ sessionIdleMs: 60_000 });
+    const twin = encodeTraceRequest(RAW);
+    const bodies = fc.oneof(
+      fc.uint8Array({ maxLength: 256 }),
+      fc.tuple(fc.nat(twin.length - 1), fc.uint8Array({ minLength: 1, maxLength: 4 })).map(([at, bytes]) => Buffer.concat([twin.subarray(0, at), bytes, twin.subarray(at + bytes.length)])),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const res = await post(r, body, PROTOBUF);
+        expect([200, 400]).toContain(res.status);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('413 above the size limit, before and after gzip', async () => {
