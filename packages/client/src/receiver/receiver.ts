@@ -45,6 +45,9 @@ export interface ReceiverLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** Requests whose bodies are read and decoded at once; more get 429. */
+export const MAX_REQUESTS = 16;
+
 /** The run id of every receiver evaluation: a session evaluated again overwrites its results (their ids derive from it). */
 export const RECEIVER_RUN_ID = 'receiver';
 
@@ -109,6 +112,7 @@ export class OtlpReceiver {
   #toEvaluate = new Set<string>();
   #storeFailingUntil = 0;
   #closing = false;
+  #requests = 0;
   #timer: NodeJS.Timeout | undefined;
   readonly stats = { acceptedSpans: 0, rejectedSpans: 0, storedParts: 0, evaluatedSessions: 0, failedEvaluations: 0 };
 
@@ -128,6 +132,22 @@ export class OtlpReceiver {
   /** Spans held in memory: waiting for their session id, or being stored. */
   get bufferedSpans(): number {
     return this.#assembler.pendingSpans + this.#inFlight;
+  }
+
+  /**
+   * Admits one request (its body is then read and decoded), or refuses it at once: stopping, the store failing, the
+   * buffer full, or MAX_REQUESTS bodies being read already (each may be max_body_mb: their memory is bounded too).
+   * Call the function returned once the request is answered.
+   */
+  admit(): () => void {
+    this.checkAvailable();
+    if (this.#requests >= MAX_REQUESTS) throw new ReceiverBusyError(429, this.settings.retryAfterSeconds, `${MAX_REQUESTS} requests are being read already`);
+    this.#requests++;
+    let released = false;
+    return () => {
+      if (!released) this.#requests--;
+      released = true;
+    };
   }
 
   /** Refuses at once when the receiver cannot take a request now (stopping, the store failing, the buffer full). */

@@ -176,7 +176,7 @@ describe('OTLP/HTTP response cases', () => {
     expect((await post(r, 'x', { ...JSON_TYPE, 'content-encoding': 'br' })).status).toBe(415);
   });
 
-  it('429 with Retry-After once the buffer is full; taken again once it drains', async () => {
+  it('429 with Retry-After once the buffer is full, the refused span not kept', async () => {
     const r = await rig({ maxBufferedSpans: 5, retryAfterSeconds: 3, sessionIdleMs: 60_000 });
     // Spans without their session's id (the root comes last) wait in the buffer.
     for (const line of SCENARIO_LINES.slice(0, 5)) expect((await post(r, encodeTraceRequest(line), PROTOBUF)).status).toBe(200);
@@ -185,6 +185,15 @@ describe('OTLP/HTTP response cases', () => {
     expect([full.status, full.headers.get('retry-after')]).toEqual([429, '3']);
     // Never unbounded: the refused span was not kept.
     expect(r.pipeline.receiver.bufferedSpans).toBe(5);
+  });
+
+  it('429 past 16 requests being read at once', async () => {
+    const r = await rig();
+    const releases = Array.from({ length: 16 }, () => r.pipeline.receiver.admit());
+    const res = await post(r, encodeTraceRequest(RAW), PROTOBUF);
+    expect([res.status, res.headers.get('retry-after')]).toEqual([429, '2']);
+    releases.forEach((release) => release());
+    expect((await post(r, encodeTraceRequest(RAW), PROTOBUF)).status).toBe(200);
   });
 
   it('429 for one request whose spans alone would pass the buffer', async () => {
