@@ -12,6 +12,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createApiApp } from '../../src/api/app.js';
 import { defaultMceConfig } from '../../src/config/index.js';
 import { decodeTraceRequest, decodeTraceResponse, encodeTraceRequest } from '../../src/ingest/otlp-protobuf.js';
 import { MCEClient } from '../../src/mce-client.js';
@@ -267,6 +268,19 @@ describe('the live pipeline with the OpenTelemetry JS SDK', () => {
     const llmCalls = (rs: typeof after) => rs.filter((x) => x.level === 'LLMCall' && x.name === 'Duration').length;
     expect(llmCalls(after)).toBeGreaterThan(llmCalls(before));
     expect((await r.client.store.getSession(SESSION_ID))!.llmCalls).toHaveLength(6);
+  });
+});
+
+describe('mounted in the REST API (mce serve)', () => {
+  it('takes protobuf at /v1/traces behind the API token, while the JSON routes keep their content-type check', async () => {
+    const r = await rig();
+    const api = createApiApp(r.client, { token: 's3cret', otlpTraces: r.pipeline.app });
+    const body = encodeTraceRequest(RAW);
+    expect((await api.request('/v1/traces', { method: 'POST', body, headers: PROTOBUF })).status).toBe(401);
+    const res = await api.request('/v1/traces', { method: 'POST', body, headers: { ...PROTOBUF, authorization: 'Bearer s3cret' } });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/x-protobuf']);
+    expect((await api.request('/sessions', { method: 'POST', body, headers: { ...PROTOBUF, authorization: 'Bearer s3cret' } })).status).toBe(415);
+    expect((await api.request('/v1/traces', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(405);
   });
 });
 
