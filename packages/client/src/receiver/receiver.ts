@@ -45,6 +45,9 @@ export interface ReceiverLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** Evaluations of a session tried before it is given up. */
+const EVALUATION_ATTEMPTS = 3;
+
 /** Requests whose bodies are read and decoded at once; more get 429. */
 export const MAX_REQUESTS = 16;
 
@@ -113,6 +116,9 @@ export class OtlpReceiver {
   #storeFailingUntil = 0;
   #closing = false;
   #requests = 0;
+  /** Failed evaluations per session (tried again up to EVALUATION_ATTEMPTS), and those waiting to be tried again. */
+  readonly #attempts = new Map<string, number>();
+  readonly #retrying = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   readonly stats = { acceptedSpans: 0, rejectedSpans: 0, storedParts: 0, evaluatedSessions: 0, failedEvaluations: 0 };
 
@@ -238,11 +244,35 @@ export class OtlpReceiver {
       try {
         await this.evaluator!.evaluate(batch);
         this.stats.evaluatedSessions += batch.length;
+        for (const id of batch) this.#attempts.delete(id);
       } catch (error) {
-        this.stats.failedEvaluations += batch.length;
-        this.logger.error({ err: error, sessions: batch }, 'receiver: evaluating complete sessions failed');
+        this.#evaluationFailed(batch, error);
       }
     });
+  }
+
+  /**
+   * A batch whose evaluation failed (the store or the broker down, say) is tried again after Retry-After, up to
+   * EVALUATION_ATTEMPTS times in all; then given up, said in an error naming its sessions.
+   */
+  #evaluationFailed(batch: readonly string[], error: unknown): void {
+    const again: string[] = [];
+    for (const id of batch) {
+      const attempts = (this.#attempts.get(id) ?? 0) + 1;
+      if (attempts < EVALUATION_ATTEMPTS && !this.#closing) {
+        this.#attempts.set(id, attempts);
+        again.push(id);
+      } else this.#attempts.delete(id);
+    }
+    const given = batch.length - again.length;
+    this.stats.failedEvaluations += given;
+    this.logger.error({ err: error, sessions: batch, retried: again.length }, given > 0 ? `receiver: evaluating ${given} complete session(s) failed; given up` : 'receiver: evaluating complete sessions failed; trying again after Retry-After');
+    if (again.length === 0) return;
+    for (const id of again) this.#retrying.add(id);
+    setTimeout(() => {
+      const ids = again.filter((id) => this.#retrying.delete(id));
+      this.#schedule(ids);
+    }, this.settings.retryAfterSeconds * 1000).unref();
   }
 
   /** Resolves once the writes and evaluations started so far are done (tests, the benchmark). */
@@ -271,7 +301,10 @@ export class OtlpReceiver {
       this.logger.error({ err: error, spans: flushedSpans, traces }, `receiver: ${flushedSpans} buffered spans could not be stored on shutdown`);
       throw error;
     }
-    this.#schedule(complete);
+    // Sessions waiting to be evaluated again are tried once more now, with the open ones.
+    const retrying = [...this.#retrying];
+    this.#retrying.clear();
+    this.#schedule([...complete, ...retrying]);
     await this.#evaluations;
     return { flushedSpans, evaluated: complete.length };
   }

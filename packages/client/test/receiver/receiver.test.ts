@@ -319,6 +319,19 @@ describe('faults', () => {
     expect(r.pipeline.receiver.stats.acceptedSpans).toBe(14);
   }, 30_000);
 
+  it('the store down when a session completes: its evaluation is tried again after Retry-After and stored once the store is back', async () => {
+    const r = await rig({ sessionIdleMs: 500, completeOnRoot: false, retryAfterSeconds: 1 }, { busyTimeoutMs: 20 });
+    for (const line of SCENARIO_LINES) expect((await post(r, encodeTraceRequest(line), PROTOBUF)).status).toBe(200);
+    const holder = new Database(r.file);
+    holder.exec('BEGIN IMMEDIATE'); // the results cannot be written
+    await waitFor('a failed evaluation', () => r.log.lines.some((l) => l.msg === 'receiver: evaluating complete sessions failed; trying again after Retry-After'));
+    holder.exec('ROLLBACK');
+    holder.close();
+    await waitFor('the evaluation tried again', () => r.pipeline.receiver.stats.evaluatedSessions === 1);
+    expect(r.pipeline.receiver.stats.failedEvaluations).toBe(0);
+    expect((await r.client.getMetrics(SESSION_ID)).length).toBeGreaterThan(0);
+  });
+
   it('stopping with spans buffered stores them (a trace without its session id as a session of its own) and refuses new ones with 503', async () => {
     const r = await rig({ sessionIdleMs: 60_000 });
     for (const line of SCENARIO_LINES.slice(0, 4)) await post(r, encodeTraceRequest(line), PROTOBUF);
