@@ -73,9 +73,24 @@ export class SessionAssembler {
     return [...parts.values()];
   }
 
-  /** Spans of a part whose write failed, held again under their traces (the batch's own spans are the client's to resend). */
-  restore(part: SessionPart, now: number): void {
-    for (const span of part.fromPending) this.#hold(span, now);
+  /**
+   * Spans of a part whose write failed, held again under their traces; those of `resent` (the failed request's own,
+   * which its client sends again) are not, nor are they left held: they would be stored twice.
+   */
+  restore(part: SessionPart, now: number, resent?: ReadonlySet<SpanRecord>): void {
+    for (const span of part.fromPending) if (!resent?.has(span)) this.#hold(span, now);
+    if (resent) this.#forget(resent);
+  }
+
+  #forget(spans: ReadonlySet<SpanRecord>): void {
+    for (const traceId of new Set([...spans].map((s) => s.traceId))) {
+      const pending = this.#pending.get(traceId);
+      if (!pending) continue;
+      const kept = pending.spans.filter((s) => !spans.has(s));
+      this.#pendingSpans -= pending.spans.length - kept.length;
+      if (kept.length === 0) this.#pending.delete(traceId);
+      else pending.spans = kept;
+    }
   }
 
   /**

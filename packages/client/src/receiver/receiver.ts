@@ -177,7 +177,7 @@ export class OtlpReceiver {
     this.#inFlight += spans.length;
     try {
       const parts = this.#assembler.add(spans, Date.now());
-      await this.#store(parts);
+      await this.#store(parts, new Set(spans));
     } finally {
       this.#inFlight -= spans.length;
     }
@@ -187,8 +187,11 @@ export class OtlpReceiver {
     return { accepted: spans.length, rejected, message };
   }
 
-  /** Stores parts, serialised with the other writes; a failure puts held spans back and answers 503 for a while. */
-  async #store(parts: readonly SessionPart[]): Promise<void> {
+  /**
+   * Stores parts, serialised with the other writes; a failure puts the held spans of earlier requests back (not
+   * `resent`, the failed request's own: its client sends them again) and answers 503 for a while.
+   */
+  async #store(parts: readonly SessionPart[], resent?: ReadonlySet<SpanRecord>): Promise<void> {
     if (parts.length === 0) return;
     const write = this.#writes.then(() => this.client.store.writeSessions(parts.map((p) => this.#session(p)).filter((s): s is Session => s !== undefined)));
     this.#writes = write.catch(() => undefined);
@@ -197,7 +200,7 @@ export class OtlpReceiver {
       this.stats.storedParts += parts.length;
     } catch (error) {
       const now = Date.now();
-      for (const part of parts) this.#assembler.restore(part, now);
+      for (const part of parts) this.#assembler.restore(part, now, resent);
       this.#storeFailingUntil = now + this.settings.retryAfterSeconds * 1000;
       this.logger.error({ err: error, sessions: parts.map((p) => p.sessionId) }, 'receiver: storing spans failed; answering 503 until the store is back');
       throw new ReceiverBusyError(503, this.settings.retryAfterSeconds, `the store is unavailable: ${(error as Error).message}`);

@@ -319,6 +319,26 @@ describe('faults', () => {
     expect(r.pipeline.receiver.stats.acceptedSpans).toBe(14);
   }, 30_000);
 
+  it("a write that fails keeps the earlier requests' held spans, not the failed request's own (its client resends them)", async () => {
+    const r = await rig({ sessionIdleMs: 60_000, retryAfterSeconds: 1 }, { busyTimeoutMs: 20 });
+    const spanOf = (line: Record<string, unknown>) => (line.resourceSpans as { scopeSpans: { spans: unknown[] }[] }[])[0]!.scopeSpans[0]!.spans[0];
+    for (const line of SCENARIO_LINES.slice(0, 4)) await post(r, encodeTraceRequest(line), PROTOBUF);
+    const holder = new Database(r.file);
+    holder.exec('BEGIN IMMEDIATE');
+    // A span without the session id (held, then released by the root in the same request) and the root.
+    const last = { resourceSpans: [{ resource: {}, scopeSpans: [{ spans: [spanOf(SCENARIO_LINES[4]!), spanOf(SCENARIO_LINES.at(-1)!)] }] }] };
+    expect((await post(r, encodeTraceRequest(last), PROTOBUF)).status).toBe(503);
+    expect(r.pipeline.receiver.bufferedSpans).toBe(4);
+    holder.exec('ROLLBACK');
+    holder.close();
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // Retry-After
+    expect((await post(r, encodeTraceRequest(last), PROTOBUF)).status).toBe(200);
+    expect(r.pipeline.receiver.bufferedSpans).toBe(0);
+    expect(r.log.lines.filter((l) => l.msg?.includes('duplicate'))).toEqual([]);
+    const session = await r.client.store.getSession(SESSION_ID);
+    expect([session!.masCalls.length, session!.agentCalls.map((a) => a.agentName), session!.llmCalls.length]).toEqual([1, ['triage'], 2]);
+  });
+
   it('the store down when a session completes: its evaluation is tried again after Retry-After and stored once the store is back', async () => {
     const r = await rig({ sessionIdleMs: 500, completeOnRoot: false, retryAfterSeconds: 1 }, { busyTimeoutMs: 20 });
     for (const line of SCENARIO_LINES) expect((await post(r, encodeTraceRequest(line), PROTOBUF)).status).toBe(200);
