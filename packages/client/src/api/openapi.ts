@@ -140,6 +140,24 @@ export const OPENAPI = {
         responses: { 200: { description: 'ok', content: json({ type: 'object', required: ['status'], properties: { status: { const: 'ok' } } }) }, ...common },
       },
     },
+    '/v1/traces': {
+      post: {
+        operationId: 'otlpTraces',
+        summary: 'OTLP/HTTP trace export: spans stored as sessions, each evaluated once complete (docs/receiver.md)',
+        requestBody: {
+          required: true,
+          content: { 'application/x-protobuf': { schema: { type: 'string', format: 'binary', description: 'an ExportTraceServiceRequest' } }, 'application/json': { schema: { type: 'object', description: 'an ExportTraceServiceRequest in the protobuf JSON mapping' } } },
+        },
+        responses: {
+          200: { description: 'an ExportTraceServiceResponse, in the request encoding; partialSuccess names the spans rejected', content: { 'application/x-protobuf': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: { type: 'object' } } } },
+          400: { description: 'a body that does not decode (google.rpc.Status)' },
+          413: { description: 'a body larger than receiver.max_body_mb, sent or gunzipped' },
+          415: { description: 'another content type or encoding' },
+          429: { description: 'the buffer is full: retry after Retry-After' },
+          503: { description: 'the store is failing, or the receiver stopping: retry after Retry-After' },
+        },
+      },
+    },
     '/openapi.json': {
       get: { operationId: 'openapi', summary: 'this document', responses: { 200: { description: 'the OpenAPI document', content: json({ type: 'object' }) }, ...common } },
     },

@@ -5,7 +5,6 @@
  * are stored as parts of their sessions (the store merges parts); a session is complete once it went idle, or when its
  * root span arrived.
  */
-import { hasControlCharacter } from '@mce/core';
 import { explicitSessionId } from '../ingest/session-id.js';
 import type { SpanRecord } from '../ingest/span.js';
 
@@ -60,7 +59,7 @@ export class SessionAssembler {
     };
     for (const span of spans) {
       const explicit = explicitSessionId(span, this.options.sessionKeys);
-      const sessionId = explicit !== undefined && !hasControlCharacter(explicit) ? explicit : this.#traceSession.get(span.traceId);
+      const sessionId = explicit ?? this.#traceSession.get(span.traceId);
       if (sessionId === undefined) {
         this.#hold(span, now);
         continue;
@@ -74,23 +73,40 @@ export class SessionAssembler {
     return [...parts.values()];
   }
 
-  /** Spans of a part whose write failed, held again under their traces (the batch's own spans are the client's to resend). */
-  restore(part: SessionPart, now: number): void {
-    for (const span of part.fromPending) this.#hold(span, now);
+  /**
+   * Spans of a part whose write failed, held again under their traces; those of `resent` (the failed request's own,
+   * which its client sends again) are not, nor are they left held: they would be stored twice.
+   */
+  restore(part: SessionPart, now: number, resent?: ReadonlySet<SpanRecord>): void {
+    for (const span of part.fromPending) if (!resent?.has(span)) this.#hold(span, now);
+    if (resent) this.#forget(resent);
+  }
+
+  #forget(spans: ReadonlySet<SpanRecord>): void {
+    for (const traceId of new Set([...spans].map((s) => s.traceId))) {
+      const pending = this.#pending.get(traceId);
+      if (!pending) continue;
+      const kept = pending.spans.filter((s) => !spans.has(s));
+      this.#pendingSpans -= pending.spans.length - kept.length;
+      if (kept.length === 0) this.#pending.delete(traceId);
+      else pending.spans = kept;
+    }
   }
 
   /**
-   * What is due at `now`: traces held for `idleMs` (or whose root arrived) become sessions of their own named by the
-   * trace id, to be stored; sessions idle for `idleMs` (or whose root arrived) are complete, to be evaluated.
+   * What is due at `now`: traces held for `idleMs` (or whose root arrived) are stored, as sessions of their own named by
+   * the trace id unless the trace was seen under a session; sessions idle for `idleMs` (or whose root arrived) are complete, to be evaluated.
    */
   due(now: number, idleMs: number): { parts: SessionPart[]; complete: string[] } {
     const parts: SessionPart[] = [];
     for (const [traceId, pending] of this.#pending) {
       if (now - pending.lastAt < idleMs && !(this.options.completeOnRoot && pending.rootSeen)) continue;
-      const part: SessionPart = { sessionId: traceId, spans: [], fromPending: [] };
-      this.#mapTrace(traceId, traceId);
+      // Spans held again after a failed write belong to the session their trace was seen under; others to their trace.
+      const sessionId = this.#traceSession.get(traceId) ?? traceId;
+      const part: SessionPart = { sessionId, spans: [], fromPending: [] };
+      this.#mapTrace(traceId, sessionId);
       this.#release(traceId, part);
-      this.#touch(traceId, pending.lastAt, pending.rootSeen);
+      this.#touch(sessionId, pending.lastAt, pending.rootSeen);
       parts.push(part);
     }
     const complete: string[] = [];

@@ -22,13 +22,17 @@ export function logsEndpoint(configured: string | undefined, env: NodeJS.Process
   return 'http://localhost:4318/v1/logs';
 }
 
-/** The span a result is about: a call's own span; for the session (or an implicit MAS call), its first MAS call's span. */
+const isSpan = (c: { id: string; traceId?: string | undefined }): c is { id: string; traceId: string } => c.traceId !== undefined && /^[0-9a-f]{16}$/.test(c.id);
+
+/**
+ * The span a result is about: a call's own span; for the session (or an implicit MAS call, named by its trace), its
+ * first MAS call's span, else its first call's (a session without a workflow span).
+ */
 export function evaluatedSpan(session: Session, result: Pick<ResultRecord, 'level' | 'measures'>): { traceId: string; spanId: string } | undefined {
   const calls = [...session.masCalls, ...session.agentCalls, ...session.taskCalls, ...session.llmCalls, ...session.toolCalls];
-  const own = calls.find((c) => c.id === result.measures);
-  const call = own ?? session.masCalls[0];
-  if (!call?.traceId || !/^[0-9a-f]{16}$/.test(call.id)) return undefined;
-  return { traceId: call.traceId, spanId: call.id };
+  const own = calls.find((c) => c.id === result.measures && isSpan(c));
+  const call = own ?? session.masCalls.find(isSpan) ?? [...calls].sort((a, b) => a.startTime - b.startTime).find(isSpan);
+  return call && isSpan(call) ? { traceId: call.traceId, spanId: call.id } : undefined;
 }
 
 /** The semconv attributes of one result, and mce's own under `mce.`. */

@@ -8,3 +8,5 @@ export { EvaluationEventExporter, EVALUATION_EVENT, evaluatedSpan, evaluationAtt
 export { serveOtlp } from './server.js';
 export type { ReceiverServer } from './server.js';
 export { decodeTraceRequest, decodeTraceResponse, decodeLogsRequest, encodeTraceRequest, encodeTraceResponse, OtlpDecodeError } from '../ingest/otlp-protobuf.js';
+export { queueEvaluator } from './queue-evaluator.js';
+export type { QueuePublisher } from './queue-evaluator.js';

@@ -30,9 +30,10 @@ export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Hon
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => failure(c, encodingFor(c), 413, `request body larger than ${maxBodyBytes} bytes`) }),
     async (c) => {
       let encoding: OtlpEncoding = encodingFor(c);
+      let release: (() => void) | undefined;
       try {
         encoding = encodingOf(c.req.header('content-type'));
-        receiver.checkAvailable(); // before reading the body: a busy receiver spends nothing on it
+        release = receiver.admit(); // before reading the body: a busy receiver spends nothing on it
         const request = await decodeOtlpBody(new Uint8Array(await c.req.arrayBuffer()), encoding, c.req.header('content-encoding'), maxBodyBytes);
         const outcome = await receiver.accept(request);
         const partial: PartialSuccess | undefined = outcome.rejected > 0 ? { rejectedSpans: outcome.rejected, errorMessage: outcome.message } : undefined;
@@ -44,6 +45,8 @@ export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Hon
         }
         if (error instanceof OtlpHttpError) return failure(c, encoding, error.status, error.message);
         throw error;
+      } finally {
+        release?.();
       }
     },
   );

@@ -10,7 +10,9 @@ import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import fc from 'fast-check';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createApiApp } from '../../src/api/app.js';
 import { defaultMceConfig } from '../../src/config/index.js';
 import { decodeTraceRequest, decodeTraceResponse, encodeTraceRequest } from '../../src/ingest/otlp-protobuf.js';
 import { MCEClient } from '../../src/mce-client.js';
@@ -77,7 +79,7 @@ const RAW = JSON.parse(readFileSync(fixture('otlp-dialects/raw.json'), 'utf8')) 
 const SCENARIO_LINES = readFileSync(dataFile('multi-agent/genai.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const post = (r: Rig, body: Uint8Array | string, headers: Record<string, string>) =>
-  r.pipeline.app.request('/v1/traces', { method: 'POST', body: body as BodyInit, headers });
+  r.pipeline.app.request('/v1/traces', { method: 'POST', body: body as unknown as ArrayBuffer, headers });
 const PROTOBUF = { 'content-type': 'application/x-protobuf' };
 const JSON_TYPE = { 'content-type': 'application/json' };
 
@@ -108,7 +110,7 @@ describe('OTLP/HTTP response cases', () => {
   it('partial success: the malformed span is rejected, counted and named; the others are taken', async () => {
     const r = await rig();
     const spans = SCENARIO_LINES.slice(0, 3).map((l) => ((l.resourceSpans as { scopeSpans: { spans: Record<string, unknown>[] }[] }[])[0]!.scopeSpans[0]!.spans[0]!));
-    const broken = { ...spans[1]!, endTimeUnixNano: undefined };
+    const broken: Record<string, unknown> = { ...spans[1]!, endTimeUnixNano: undefined };
     const request = { resourceSpans: [{ resource: {}, scopeSpans: [{ scope: { name: 't' }, spans: [spans[0], broken, spans[2]] }] }] };
     const res = await post(r, encodeTraceRequest(request), PROTOBUF);
     expect(res.status).toBe(200);
@@ -117,6 +119,15 @@ describe('OTLP/HTTP response cases', () => {
     const json = await post(r, JSON.stringify(request), JSON_TYPE);
     expect(await json.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: `skipped span ${broken.spanId as string}: span has no end time (endTimeUnixNano)` } });
     expect(r.pipeline.receiver.stats).toMatchObject({ acceptedSpans: 4, rejectedSpans: 2 });
+  });
+
+  it('partial success: a span whose session id holds a control character is rejected, as file ingestion skips it', async () => {
+    const r = await rig();
+    const line = structuredClone(SCENARIO_LINES.at(-1)!) as { resourceSpans: { scopeSpans: { spans: { spanId: string; attributes: { key: string; value: { stringValue: string } }[] }[] }[] }[] };
+    const root = line.resourceSpans[0]!.scopeSpans[0]!.spans[0]!;
+    root.attributes.find((a) => a.key === 'gen_ai.conversation.id')!.value.stringValue = 'trip\n2026';
+    const res = await post(r, JSON.stringify(line), JSON_TYPE);
+    expect(await res.json()).toEqual({ partialSuccess: { rejectedSpans: 1, errorMessage: `skipped span ${root.spanId}: session id "trip\\u000a2026" must not contain a control character (U+0000–U+001F, U+007F)` } });
   });
 
   it('400 for a body that does not decode (protobuf, JSON, gzip), with a google.rpc.Status', async () => {
@@ -130,6 +141,22 @@ describe('OTLP/HTTP response cases', () => {
     const gz = await post(r, Buffer.from('not gzip'), { ...PROTOBUF, 'content-encoding': 'gzip' });
     expect(gz.status).toBe(400);
     expect(r.pipeline.receiver.stats.acceptedSpans).toBe(0);
+  });
+
+  it('any body is answered 200 (perhaps with rejected spans) or 400, never a server error', async () => {
+    const r = await rig({ sessionIdleMs: 60_000 });
+    const twin = encodeTraceRequest(RAW);
+    const bodies = fc.oneof(
+      fc.uint8Array({ maxLength: 256 }),
+      fc.tuple(fc.nat(twin.length - 1), fc.uint8Array({ minLength: 1, maxLength: 4 })).map(([at, bytes]) => Buffer.concat([twin.subarray(0, at), bytes, twin.subarray(at + bytes.length)])),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const res = await post(r, body, PROTOBUF);
+        expect([200, 400]).toContain(res.status);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('413 above the size limit, before and after gzip', async () => {
@@ -150,7 +177,7 @@ describe('OTLP/HTTP response cases', () => {
     expect((await post(r, 'x', { ...JSON_TYPE, 'content-encoding': 'br' })).status).toBe(415);
   });
 
-  it('429 with Retry-After once the buffer is full; taken again once it drains', async () => {
+  it('429 with Retry-After once the buffer is full, the refused span not kept', async () => {
     const r = await rig({ maxBufferedSpans: 5, retryAfterSeconds: 3, sessionIdleMs: 60_000 });
     // Spans without their session's id (the root comes last) wait in the buffer.
     for (const line of SCENARIO_LINES.slice(0, 5)) expect((await post(r, encodeTraceRequest(line), PROTOBUF)).status).toBe(200);
@@ -159,6 +186,15 @@ describe('OTLP/HTTP response cases', () => {
     expect([full.status, full.headers.get('retry-after')]).toEqual([429, '3']);
     // Never unbounded: the refused span was not kept.
     expect(r.pipeline.receiver.bufferedSpans).toBe(5);
+  });
+
+  it('429 past 16 requests being read at once', async () => {
+    const r = await rig();
+    const releases = Array.from({ length: 16 }, () => r.pipeline.receiver.admit());
+    const res = await post(r, encodeTraceRequest(RAW), PROTOBUF);
+    expect([res.status, res.headers.get('retry-after')]).toEqual([429, '2']);
+    releases.forEach((release) => release());
+    expect((await post(r, encodeTraceRequest(RAW), PROTOBUF)).status).toBe(200);
   });
 
   it('429 for one request whose spans alone would pass the buffer', async () => {
@@ -235,6 +271,33 @@ describe('the live pipeline with the OpenTelemetry JS SDK', () => {
   });
 });
 
+describe('mounted in the REST API (mce serve)', () => {
+  it('takes protobuf at /v1/traces behind the API token, while the JSON routes keep their content-type check', async () => {
+    const r = await rig();
+    const api = createApiApp(r.client, { token: 's3cret', otlpTraces: r.pipeline.app });
+    const body = encodeTraceRequest(RAW);
+    expect((await api.request('/v1/traces', { method: 'POST', body, headers: PROTOBUF })).status).toBe(401);
+    const res = await api.request('/v1/traces', { method: 'POST', body, headers: { ...PROTOBUF, authorization: 'Bearer s3cret' } });
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/x-protobuf']);
+    expect((await api.request('/sessions', { method: 'POST', body, headers: { ...PROTOBUF, authorization: 'Bearer s3cret' } })).status).toBe(415);
+    expect((await api.request('/v1/traces', { headers: { authorization: 'Bearer s3cret' } })).status).toBe(405);
+  });
+});
+
+describe('evaluation', () => {
+  it('a session that completes with nothing stored (spans of no call kind) is left out, not failing the others of its batch', async () => {
+    const r = await rig({ sessionIdleMs: 100 });
+    const http = { traceId: 'f'.repeat(32), spanId: 'e'.repeat(16), name: 'GET /health', kind: 2, startTimeUnixNano: '1764576000000000000', endTimeUnixNano: '1764576000100000000', attributes: [{ key: 'http.request.method', value: { stringValue: 'GET' } }] };
+    const raw = RAW as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] };
+    const both = { resourceSpans: [{ resource: {}, scopeSpans: [{ spans: [...raw.resourceSpans[0]!.scopeSpans[0]!.spans, http] }] }] };
+    expect((await post(r, encodeTraceRequest(both), PROTOBUF)).status).toBe(200);
+    await waitFor('the evaluation', () => r.pipeline.receiver.stats.evaluatedSessions === 2);
+    expect(r.pipeline.receiver.stats.failedEvaluations).toBe(0);
+    expect((await r.client.getMetrics('053074667b1113278073667614bb3e19')).length).toBeGreaterThan(0);
+    expect(await r.client.store.getSession('f'.repeat(32))).toBeUndefined();
+  });
+});
+
 describe('faults', () => {
   it('the store down while spans arrive: 503 with Retry-After, the SDK retries after it, nothing is lost once the store is back', async () => {
     const r = await rig({ sessionIdleMs: 200, retryAfterSeconds: 1 }, { listen: true, busyTimeoutMs: 20 });
@@ -255,6 +318,39 @@ describe('faults', () => {
     expect(stored?.toolCalls).toHaveLength(3);
     expect(r.pipeline.receiver.stats.acceptedSpans).toBe(14);
   }, 30_000);
+
+  it("a write that fails keeps the earlier requests' held spans, not the failed request's own (its client resends them)", async () => {
+    const r = await rig({ sessionIdleMs: 60_000, retryAfterSeconds: 1 }, { busyTimeoutMs: 20 });
+    const spanOf = (line: Record<string, unknown>) => (line.resourceSpans as { scopeSpans: { spans: unknown[] }[] }[])[0]!.scopeSpans[0]!.spans[0];
+    for (const line of SCENARIO_LINES.slice(0, 4)) await post(r, encodeTraceRequest(line), PROTOBUF);
+    const holder = new Database(r.file);
+    holder.exec('BEGIN IMMEDIATE');
+    // A span without the session id (held, then released by the root in the same request) and the root.
+    const last = { resourceSpans: [{ resource: {}, scopeSpans: [{ spans: [spanOf(SCENARIO_LINES[4]!), spanOf(SCENARIO_LINES.at(-1)!)] }] }] };
+    expect((await post(r, encodeTraceRequest(last), PROTOBUF)).status).toBe(503);
+    expect(r.pipeline.receiver.bufferedSpans).toBe(4);
+    holder.exec('ROLLBACK');
+    holder.close();
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // Retry-After
+    expect((await post(r, encodeTraceRequest(last), PROTOBUF)).status).toBe(200);
+    expect(r.pipeline.receiver.bufferedSpans).toBe(0);
+    expect(r.log.lines.filter((l) => l.msg?.includes('duplicate'))).toEqual([]);
+    const session = await r.client.store.getSession(SESSION_ID);
+    expect([session!.masCalls.length, session!.agentCalls.map((a) => a.agentName), session!.llmCalls.length]).toEqual([1, ['triage'], 2]);
+  });
+
+  it('the store down when a session completes: its evaluation is tried again after Retry-After and stored once the store is back', async () => {
+    const r = await rig({ sessionIdleMs: 500, completeOnRoot: false, retryAfterSeconds: 1 }, { busyTimeoutMs: 20 });
+    for (const line of SCENARIO_LINES) expect((await post(r, encodeTraceRequest(line), PROTOBUF)).status).toBe(200);
+    const holder = new Database(r.file);
+    holder.exec('BEGIN IMMEDIATE'); // the results cannot be written
+    await waitFor('a failed evaluation', () => r.log.lines.some((l) => l.msg === 'receiver: evaluating complete sessions failed; trying again after Retry-After'));
+    holder.exec('ROLLBACK');
+    holder.close();
+    await waitFor('the evaluation tried again', () => r.pipeline.receiver.stats.evaluatedSessions === 1);
+    expect(r.pipeline.receiver.stats.failedEvaluations).toBe(0);
+    expect((await r.client.getMetrics(SESSION_ID)).length).toBeGreaterThan(0);
+  });
 
   it('stopping with spans buffered stores them (a trace without its session id as a session of its own) and refuses new ones with 503', async () => {
     const r = await rig({ sessionIdleMs: 60_000 });

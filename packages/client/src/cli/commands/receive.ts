@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { MCEClient } from '../../mce-client.js';
 import { receiverPipeline, type ReceiverPipeline } from '../../receiver/pipeline.js';
+import { queueEvaluator } from '../../receiver/queue-evaluator.js';
 import { serveOtlp } from '../../receiver/server.js';
 import { receiverSettings } from '../../receiver/settings.js';
 import { UsageError, logger, openClient, type CliIO } from '../context.js';
@@ -22,12 +23,7 @@ export async function startReceiver(client: MCEClient, flags: ReceiverFlags, cmd
     settings.sessionIdleMs = ms;
   }
   if (settings.exportOtlp.enabled && settings.evaluate !== 'in-process') throw new UsageError('--export-otlp needs receiver.evaluate: in-process (the queue\'s workers store results; mce export --otlp sends them)');
-  let evaluator;
-  if (settings.evaluate === 'queue') {
-    const mod = await loadWorker();
-    const { amqpUrl, queue, queueArguments } = mod.workerConfigFrom(client.config.worker, io.env);
-    evaluator = { evaluate: async (ids: readonly string[]) => void (await mod.enqueueSessions(amqpUrl, queue, ids, { queueArguments })) };
-  }
+  const evaluator = settings.evaluate === 'queue' ? queueEvaluator(await loadWorker(), client.config.worker, io.env) : undefined;
   return receiverPipeline(client, { settings, env: io.env, logger: logger(cmd, io), ...(evaluator ? { evaluator } : {}) });
 }
 
@@ -44,12 +40,10 @@ export function untilSignal(): Promise<void> {
   });
 }
 
-/** Says what the receiver flushed on the way out. */
+/** Closes the receiver, saying what it stored and evaluated on the way out (nothing when it held nothing). */
 export async function closeReceiver(pipeline: ReceiverPipeline, io: CliIO): Promise<void> {
-  const buffered = pipeline.receiver.bufferedSpans;
-  if (buffered > 0) io.stderr.write(`mce receiver stopping: storing ${buffered} buffered span(s)\n`);
   const { flushedSpans, evaluated } = await pipeline.close();
-  if (flushedSpans + evaluated > 0) io.stderr.write(`mce receiver stopped: ${flushedSpans} buffered span(s) stored, ${evaluated} open session(s) evaluated\n`);
+  if (flushedSpans > 0 || evaluated > 0) io.stderr.write(`mce receiver stopped: ${flushedSpans} buffered span(s) stored, ${evaluated} open session(s) evaluated\n`);
 }
 
 export function registerReceiveCommand(program: Command, io: CliIO): void {

@@ -1,0 +1,62 @@
+/**
+ * The receiver in queue mode: a session that completes is published to the worker queue, and a worker computes and
+ * stores its results (RabbitMQ and PostgreSQL, real).
+ */
+import pg from 'pg';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RECEIVER_SETTINGS, MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig, encodeTraceRequest, queueEvaluator, receiverPipeline, type ReceiverPipeline } from '@mce/client';
+import * as worker from '@mce/worker';
+import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
+import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
+
+const available = (await needService('rabbitmq')) && (await needService('postgres'));
+const silent = { info() {}, warn() {}, error() {} };
+const LINES = readFileSync(new URL('../../client/test/data/multi-agent/genai.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe.skipIf(!available)('receiver: evaluate through the worker queue', () => {
+  const queue = uniqueQueue('receiver');
+  const schema = `receiver_queue_${process.pid}`;
+  let admin: pg.Client;
+  let store: PostgresStore;
+  let client: MCEClient;
+  let pipeline: ReceiverPipeline;
+  let consumer: worker.MceWorker;
+  let broker: Broker;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    store = new PostgresStore(PG_URL, { schema, logger: silent, maxConnections: 4 });
+    await store.init();
+    client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false, env: {}, logger: silent });
+    broker = new Broker();
+    const evaluator = queueEvaluator(worker, { queue }, { MCE_AMQP_URL: AMQP_URL });
+    pipeline = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'queue', sessionIdleMs: 100 }, env: {}, logger: silent, evaluator });
+    consumer = new worker.MceWorker({ config: testConfig(queue), processor: new MCEWorkerService(client), logger: worker.createLogger({ level: 'silent' }), metrics: new worker.WorkerMetrics() });
+    await consumer.ready();
+  });
+
+  afterAll(async () => {
+    await pipeline?.close();
+    await consumer?.close();
+    await broker?.deleteQueues(queue);
+    await broker?.close();
+    await client?.close();
+    await store?.close();
+    await admin?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin?.end();
+  });
+
+  it('the complete session is published and a worker stores its results', async () => {
+    for (const line of LINES) {
+      const res = await pipeline.app.request('/v1/traces', { method: 'POST', body: encodeTraceRequest(line) as unknown as ArrayBuffer, headers: { 'content-type': 'application/x-protobuf' } });
+      expect(res.status).toBe(200);
+    }
+    await waitFor(async () => pipeline.receiver.stats.evaluatedSessions === 1, 10_000, 'the session published');
+    await waitFor(async () => (await client.getMetrics('trip-2026-001').catch(() => [])).length > 10, 30_000, 'results stored by the worker');
+    const duration = (await client.getMetrics('trip-2026-001')).find((r) => r.name === 'Duration' && r.level === 'Session');
+    expect(duration?.result).toBe(9000);
+  }, 60_000);
+});
