@@ -31,7 +31,7 @@ import { loadConfiguredProviders } from './plugins/load-providers.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
-import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
+import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from './ingest/index.js';
 import {
   openStore,
   storeTargetFromEnv,
@@ -76,6 +76,8 @@ export interface IngestSummary {
   /** Calls (ontology elements: MAS, agent, task, LLM and tool calls) read; spans that are no call are not counted. */
   calls: number;
   warnings: IngestWarning[];
+  /** The files skipped as unreadable (with `skipUnreadable`), with the error of each; nothing of them was stored. */
+  skipped: SkippedFile[];
 }
 
 /** A store seen as the engine's DataProvider. */
@@ -308,6 +310,10 @@ export class MCEClient implements AsyncDisposable {
       onBatch?: (sessions: number, calls: number) => void;
       /** Called as each file is opened. */
       onFile?: (path: string, index: number) => void;
+      /** Skip a file that cannot be read and go on with the others (StreamOptions.skipUnreadable). */
+      skipUnreadable?: boolean;
+      /** Called when a file has been read whole, or skipped. */
+      onFileDone?: (path: string, outcome: FileOutcome) => void;
     } = {},
   ): Promise<IngestSummary> {
     const batchSize = options.batchSize ?? 200;
@@ -321,6 +327,8 @@ export class MCEClient implements AsyncDisposable {
     const stream = streamSessions(paths, {
       ...(options.format ? { format: options.format } : {}),
       ...(options.onFile ? { onFile: options.onFile } : {}),
+      ...(options.skipUnreadable ? { skipUnreadable: true } : {}),
+      ...(options.onFileDone ? { onFileDone: options.onFileDone } : {}),
     });
     let batch: Session[] = [];
     let batchCalls = 0;
@@ -355,7 +363,7 @@ export class MCEClient implements AsyncDisposable {
     }
     await flush();
     warnings.push(...stream.warnings.list);
-    return { sessionIds: [...seen], calls, warnings };
+    return { sessionIds: [...seen], calls, warnings, skipped: stream.skipped };
   }
 
   async close(): Promise<void> {

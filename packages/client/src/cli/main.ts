@@ -19,7 +19,7 @@ import { registerIngestCommands } from './commands/ingest.js';
 import { registerKgCommands } from './commands/kg.js';
 import { registerWorkerCommands } from './commands/worker.js';
 import { registerServeCommand } from './commands/serve.js';
-import { UsageError, type CliIO } from './context.js';
+import { SkippedInputError, UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
   PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
@@ -69,6 +69,10 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof SkippedInputError) {
+      io.stderr.write(`mce: ${error.message}\n`);
+      return 3;
     }
     const debug = Boolean(program.opts().debug);
     const message = error instanceof Error ? error.message : String(error);

@@ -3,7 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, IngestError } from './errors.js';
 
-const INPUT_FILE = /\.(json|jsonl|ndjson)$/i;
+/** Trace and session files, gzipped or not. */
+const INPUT_FILE = /\.(json|jsonl|ndjson)(\.gz)?$/i;
 
 /** Files to ingest for the given paths; directories are walked (sorted, recursive), other files kept as given. */
 export async function listInputFiles(paths: readonly string[]): Promise<string[]> {

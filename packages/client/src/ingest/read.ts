@@ -37,6 +37,22 @@ export interface StreamOptions extends IngestOptions {
   windowSpans?: number;
   /** Called as each file is opened (for progress). */
   onFile?: (path: string, index: number) => void;
+  /**
+   * A file that cannot be read (missing, empty, invalid JSON, no known format) is skipped, with nothing of it kept,
+   * and the others are still read; without it, such a file ends the read with its IngestError.
+   */
+  skipUnreadable?: boolean;
+  /** Called once per file when it has been read whole, or skipped (with the error saying why). */
+  onFileDone?: (path: string, outcome: FileOutcome) => void;
+}
+
+/** What became of one input file. */
+export type FileOutcome = { read: true } | { read: false; error: IngestError };
+
+/** A file skipped by a read with `skipUnreadable`, and why. */
+export interface SkippedFile {
+  file: string;
+  error: IngestError;
 }
 
 export interface ReadResult {
@@ -44,6 +60,8 @@ export interface ReadResult {
   warnings: IngestWarning[];
   /** Warnings per code (exact, even when the list is capped). */
   warningCounts: Partial<Record<IngestWarning['code'], number>>;
+  /** Files skipped as unreadable (only with `skipUnreadable`). */
+  skipped: SkippedFile[];
 }
 
 const DEFAULT_WINDOW = 50_000;
@@ -210,11 +228,11 @@ function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink
 }
 
 /** Read every session of one file or of several (any supported format). JSON Lines are streamed, then grouped at EOF. */
-export async function readSessions(paths: string | readonly string[], options: IngestOptions = {}): Promise<ReadResult> {
+export async function readSessions(paths: string | readonly string[], options: IngestOptions & Pick<StreamOptions, 'skipUnreadable' | 'onFileDone'> = {}): Promise<ReadResult> {
   const stream = streamSessions(paths, { ...options, windowSpans: Number.POSITIVE_INFINITY });
   const sessions: Session[] = [];
   for await (const s of stream) sessions.push(s);
-  return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts };
+  return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts, skipped: stream.skipped };
 }
 
 /**
@@ -227,16 +245,18 @@ export async function readSessions(paths: string | readonly string[], options: I
 export function streamSessions(
   paths: string | readonly string[],
   options: StreamOptions = {},
-): AsyncIterable<Session> & { warnings: WarningSink } {
+): AsyncIterable<Session> & { warnings: WarningSink; skipped: SkippedFile[] } {
   const warnings = new WarningSink();
+  const skipped: SkippedFile[] = [];
   const files = typeof paths === 'string' ? [paths] : [...paths];
   return {
     warnings,
-    [Symbol.asyncIterator]: () => sessionsOf(files, options, warnings)[Symbol.asyncIterator](),
+    skipped,
+    [Symbol.asyncIterator]: () => sessionsOf(files, options, warnings, skipped)[Symbol.asyncIterator](),
   };
 }
 
-async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
+async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink, skipped: SkippedFile[]): AsyncGenerator<Session> {
   // Warnings about places of the files that are one document, given their line and column once the read is over.
   const documents = new DocumentPositions();
   const grouper = new SpanGrouper(options, warnings, documents);
@@ -245,7 +265,18 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
       for (const [index, path] of files.entries()) {
         options.onFile?.(path, index);
         const before = grouper.received;
-        yield* fileSessions(path, options, grouper, warnings, documents);
+        try {
+          yield* fileSessions(path, options, grouper, warnings, documents);
+        } catch (error) {
+          if (!(options.skipUnreadable && error instanceof IngestError)) throw error;
+          // Nothing of a refused file goes on: its spans and sessions still held are dropped (JSON Lines streamed with
+          // a finite window may have handed on sessions of it already: ingestion.md says so).
+          grouper.withdraw(path);
+          skipped.push({ file: path, error });
+          options.onFileDone?.(path, { read: false, error });
+          continue;
+        }
+        options.onFileDone?.(path, { read: true });
         // Not an error (an exporter's rotated file may be empty), but said: a wrong file given by mistake looks the same.
         if (grouper.received === before) warnings.add({ code: 'empty-file', message: `${path} holds no usable span or session`, file: path });
       }
@@ -268,7 +299,7 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
   }
   const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
   if ('sessions' in read) {
-    yield* grouper.addSessions(read.sessions);
+    yield* grouper.addSessions(read.sessions, path);
     return;
   }
   for (const span of read.spans) grouper.add(span, read.where);
@@ -445,6 +476,24 @@ class SpanGrouper {
     buf.last = this.#seen;
   }
 
+  /** Drops every span and session of `file` still held (the file was refused after some of it was read). */
+  withdraw(file: string): void {
+    for (const [key, buf] of [...this.#buffers]) {
+      if (buf.ready) {
+        if (buf.file === file) this.#buffers.delete(key);
+        continue;
+      }
+      const kept = buf.spans.filter((s) => s.file !== file);
+      if (kept.length === buf.spans.length) continue;
+      if (kept.length > 0) {
+        buf.spans = kept;
+        continue;
+      }
+      this.#buffers.delete(key);
+      if (this.#slots.get(buf.id) === key) this.#slots.delete(buf.id);
+    }
+  }
+
   /** Spans and whole sessions received so far (a file that adds none held nothing usable). */
   get received(): number {
     return this.#seen + this.#sessionsSeen;
@@ -458,13 +507,13 @@ class SpanGrouper {
    * Sessions read whole: handed on at once when sessions are emitted as they go, else held in their place so that
    * the read's sessions come out in the order they were first seen (the first part of a session then stays first).
    */
-  *addSessions(sessions: readonly Session[]): Generator<Session> {
+  *addSessions(sessions: readonly Session[], file: string): Generator<Session> {
     this.#sessionsSeen += sessions.length;
     if (Number.isFinite(this.#window)) {
       yield* sessions;
       return;
     }
-    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { id: ready.id, spans: [], last: this.#seen, file: '', ready });
+    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { id: ready.id, spans: [], last: this.#seen, file, ready });
   }
 
   /** The sessions none of whose spans was seen for the window (checked every few thousand spans). */
@@ -565,7 +614,7 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
           warnings.add({ code: 'malformed-line', message: `skipped line: ${invalidSessionFile(parsed.issues, found)}`, file: path, line: lineNo, ...firstColumn(found) });
         } else {
           addUnknownFields(unknownFields, parsed.unknownFields, line, lineNo, unknownFieldColumns);
-          yield* grouper.addSessions(parsed.sessions);
+          yield* grouper.addSessions(parsed.sessions, path);
         }
       } else {
         const fields = misspeltSessionFields(record);
