@@ -16,7 +16,7 @@ function positiveInt(value: string, name: string): number {
 export function registerIngestCommands(program: Command, io: CliIO): void {
   program
     .command('ingest <files...>')
-    .description('read trace files (OTLP/JSON, OTLP JSONL, ClickHouse rows, session JSON) into the store')
+    .description('read trace files (OTLP/JSON and JSON Lines, ClickHouse rows, session JSON, Jaeger, Zipkin, Langfuse, Phoenix, OTel console output, any-agent) into the store; exit 3 when an unreadable file was skipped')
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
     .option('--strict', 'an unreadable file ends the run (exit 2) instead of being skipped (exit 3)')
     .option('--json', 'JSON output')
