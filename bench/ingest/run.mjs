@@ -14,8 +14,8 @@
  *
  *   npm run build && node bench/ingest/run.mjs --session-json [--sessions 1000] [--calls 200] [--repeat 3]
  *
- * With --real-trace it measures a real trace instead: the 126-span ClickHouse fixture copied to --spans spans (5,000 by
- * default, about 72 MB; bench/lib/real-trace.mjs), then, --repeat times taking turns, the whole process of
+ * With --real-trace it measures a real trace instead: the 126-span ClickHouse fixture copied to --spans spans (whole copies: 5,040 for
+ * the default 5,000, about 72 MB; bench/lib/real-trace.mjs), then, --repeat times taking turns, the whole process of
  * `mce compute --input FILE --no-store` against the floor of a process that only reads the file and JSON.parses it:
  * wall-clock time and peak RSS of each (/usr/bin/time), their ratio, and peak RSS against the file size.
  * Targets: ≤ 1.5× the floor's time; peak RSS ≤ 3× the file.
@@ -239,9 +239,9 @@ function realTraceBench() {
   const dir = mkdtempSync(join(tmpdir(), 'mce-bench-real-'));
   const file = join(dir, 'real-trace.json');
   try {
-    const copies = writeReplicatedTrace(file, SPANS);
+    const { copies, rows } = writeReplicatedTrace(file, SPANS);
     const size = statSync(file).size;
-    console.log(`real trace: ${SPANS.toLocaleString('en')} spans (${copies} copies of the 126-span ClickHouse fixture, one session each): ${(size / 1e6).toFixed(1)} MB`);
+    console.log(`real trace: ${rows.toLocaleString('en')} spans (${copies} copies of the 126-span ClickHouse fixture, one session each): ${(size / 1e6).toFixed(1)} MB`);
     const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
     const floorArgv = [process.execPath, '-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`];
     // Run where no mce_config.yaml is found: the default metric selection (deterministic only without a judge).

@@ -12,21 +12,24 @@ export const REAL_TRACE = fileURLToPath(new URL('../../packages/client/test/data
 /** `id` with its first four hex digits replaced by the copy's number (copies up to 65,535 stay distinct). */
 const copyId = (id, copy) => (typeof id === 'string' && id.length >= 16 ? copy.toString(16).padStart(4, '0') + id.slice(4) : id);
 
-/** Writes `spans` rows of copies of the fixture to `out` as one JSON list; returns the number of copies. */
+/**
+ * Writes whole copies of the fixture to `out` as one JSON list, as many as reach `spans` rows (5,000 → 40 copies, 5,040
+ * rows: a copy cut short would be a session with missing parents, and its warning would cost a rescan of the file);
+ * returns the numbers of copies and rows.
+ */
 export function writeReplicatedTrace(out, spans) {
   const rows = JSON.parse(readFileSync(REAL_TRACE, 'utf8'));
   const session = rows[0].sessionId;
   const pieces = [];
-  let copies = 0;
-  for (let n = 0; n < spans; copies++) {
-    const sessionCopy = `${session}-copy${copies}`;
+  const copies = Math.max(1, Math.ceil(spans / rows.length));
+  for (let c = 0; c < copies; c++) {
+    const sessionCopy = `${session}-copy${c}`;
     for (const row of rows) {
-      if (n++ >= spans) break;
-      const copy = { ...row, TraceId: copyId(row.TraceId, copies), SpanId: copyId(row.SpanId, copies), ParentSpanId: copyId(row.ParentSpanId, copies) };
+      const copy = { ...row, TraceId: copyId(row.TraceId, c), SpanId: copyId(row.SpanId, c), ParentSpanId: copyId(row.ParentSpanId, c) };
       // The session id is in the row's columns and inside its attribute text: every mention of it changes.
       pieces.push(JSON.stringify(copy).replaceAll(session, sessionCopy));
     }
   }
   writeFileSync(out, `[\n${pieces.join(',\n')}\n]\n`);
-  return copies;
+  return { copies, rows: pieces.length };
 }

@@ -32,17 +32,10 @@ import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js
 import { ConfigError, loadMceConfig, optionsConfigError, selectionConfigError, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from './ingest/index.js';
-import {
-  openStore,
-  storeTargetFromEnv,
-  type KnowledgeGraphStore,
-  type ResultQuery,
-  type ResultSummary,
-  type ResultSummaryQuery,
-  type StoredMetricResult,
-  type StoreLogger,
-  type WriteResultsOutcome,
-} from './store/index.js';
+import type { KnowledgeGraphStore, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from './store/index.js';
+// Not from the store's index: that one loads the PostgreSQL and Neo4j drivers (store/open.ts).
+import { openStore } from './store/open.js';
+import { storeTargetFromEnv } from './store/url.js';
 
 export interface MCEClientOptions {
   /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, DependencyCycleError, UnknownDependencyError } from '@mce/core';
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
-import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
+// From open.js, not the store's index: that one loads the PostgreSQL and Neo4j drivers (store/open.ts).
+import { StoreNotFoundError, StoreOpenError } from '../store/open.js';
 import { ResultQueryTextError } from '../store/result-query-text.js';
 import { PluginError } from '../plugins/load-providers.js';
 import { registerCatalogCommands } from './commands/catalog.js';

@@ -74,8 +74,9 @@ export function defaultMceConfig(): MceConfig {
   };
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validate = ajv.compile(MCE_CONFIG_SCHEMA);
+// Compiled when a config file is first read, not when the module loads: every `mce` command loads it, few read one.
+let compiled: ReturnType<Ajv['compile']> | undefined;
+const validator = () => (compiled ??= new Ajv({ allErrors: true, strict: false }).compile(MCE_CONFIG_SCHEMA));
 
 function describe(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') return `unknown field "${String(error.params.additionalProperty)}"`;
@@ -109,6 +110,7 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigError(file, [{ line: 1, field: '(root)', message: 'must be a mapping' }]);
   }
+  const validate = validator();
   if (!validate(raw)) {
     // oneOf errors repeat each branch's complaint; keep the most specific per path.
     const seen = new Set<string>();

@@ -7,7 +7,7 @@ import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '../../ingest/index.js';
 import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
-import { openStore } from '../../store/index.js';
+import { openStore } from '../../store/open.js';
 import { formatComputation } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
