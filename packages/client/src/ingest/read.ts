@@ -10,11 +10,12 @@ import { pipeline } from 'node:stream/promises';
 import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { parseAnyAgentText } from './formats/any-agent.js';
-import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
+import { clickHouseListRowSpan, clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { SPAN_FORMAT_NAMES, SPAN_FORMATS, spanFormat, spanFormatOf, type SpanFormatName } from './formats/index.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
 import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
+import { jsonListItems } from './json-array-stream.js';
 import { ConcatenatedValues, JsonTextError, parseJsonText } from './json-values.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
@@ -83,10 +84,12 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
 }
 
 /** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
-async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding: FileEncoding }> {
+async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding: FileEncoding; streamRows?: boolean }> {
   const encoding = await fileEncoding(path);
   const text = await readHead(path, encoding);
   if (text.trim() === '') throw new IngestError('file is empty', path);
+  // A list of ClickHouse rows is read row by row, never whole (json-array-stream.ts).
+  if (text.trimStart().startsWith('[') && isClickHouseRow(await firstListItem(text))) return { format: 'clickhouse', encoding, streamRows: true };
   const first = text.trimStart().startsWith('{') ? await firstJsonLine(path, encoding) : undefined;
   // JSON Lines of OTLP requests, ClickHouse rows or sessions are streamed; objects of another tool one to a line are
   // values back to back, read whole.
@@ -96,6 +99,16 @@ async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknow
   const format = documentFormat(doc);
   if (format === undefined) throw await unknownFormat(doc, path);
   return { format, doc, encoding };
+}
+
+/** The first item of a list, when the head of the file holds all of it. */
+async function firstListItem(head: string): Promise<unknown> {
+  try {
+    for await (const { value } of jsonListItems([head])) return value;
+  } catch {
+    // The head ends inside the first item (or the list is not valid JSON: the whole read says where).
+  }
+  return undefined;
 }
 
 const isJsonLinesRecord = (v: unknown): boolean => isOtlpRequest(v) || isClickHouseRow(v) || isSessionDocument(v) || spanFormatOf(v) === undefined;
@@ -268,6 +281,8 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
         try {
           yield* fileSessions(path, options, grouper, warnings, documents);
         } catch (error) {
+          // Nothing of a refused file goes on, whether the read goes on or ends here.
+          grouper.withdraw(path);
           if (!(options.skipUnreadable && error instanceof IngestError)) throw error;
           // Nothing of a refused file goes on: its spans and sessions still held are dropped (JSON Lines streamed with
           // a finite window may have handed on sessions of it already: ingestion.md says so).
@@ -297,6 +312,10 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
     yield* jsonlSessions(path, grouper, warnings, detected.encoding);
     return;
   }
+  if ('streamRows' in detected && detected.streamRows) {
+    yield* streamedRowSessions(path, detected.encoding, grouper, warnings, documents);
+    return;
+  }
   const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
   if ('sessions' in read) {
     yield* grouper.addSessions(read.sessions, path);
@@ -305,6 +324,31 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
   for (const span of read.spans) grouper.add(span, read.where);
   yield* grouper.due();
 }
+
+/**
+ * A list of ClickHouse rows read row by row: only one row's text at a time, each row parsed on its own. Its warnings
+ * wait for their places as a document's do (the list is the document's root).
+ */
+async function* streamedRowSessions(path: string, encoding: FileEncoding, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
+  const where: Where = { file: path, positions: documents.of(path) };
+  try {
+    for await (const { value, index } of jsonListItems(textChunks(path, ROW_CHUNK_BYTES, encoding))) {
+      const span = clickHouseListRowSpan(value, index, warnings, where);
+      if (span) grouper.add(span, where);
+      yield* grouper.due();
+    }
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    if (err instanceof JsonTextError) {
+      const at = err.at;
+      throw new IngestError(`invalid JSON: ${err.reason}${positionText(at)}`, path, at?.line, { cause: err.cause, ...(at ? { column: at.column } : {}) });
+    }
+    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
+  }
+}
+
+/** Chunks of the streamed row lists: as JSON Lines (lines.ts: under V8's largest young object). */
+const ROW_CHUNK_BYTES = 120 * 1024;
 
 /** What a file that is one document holds: the sessions of a session file, else its spans (and where they are read). */
 type DocumentContent = { sessions: Session[] } | { spans: Iterable<SpanRecord>; where: Where };
