@@ -1,7 +1,8 @@
 /** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document). */
 import type { Command } from 'commander';
 import { UsageError, openClient, type CliIO } from '../context.js';
-import { serveApi } from '../../api/server.js';
+// Loaded when `mce serve` runs: the HTTP server and its framework are no cost of the other commands.
+import type { serveApi } from '../../api/server.js';
 
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
@@ -28,7 +29,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
         // MCE_API_TOKEN: a bearer token every request but /healthz must send (for an API reachable by others).
         const token = io.env.MCE_API_TOKEN?.trim() || undefined;
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
-        server = await serveApi(client, {
+        const { serveApi: serve } = await import('../../api/server.js');
+        server = await serve(client, {
           port,
           host: opts.host,
           maxBodyBytes: Math.round(maxBodyMb * 1024 * 1024),
