@@ -227,7 +227,7 @@ async function sessionJsonBench() {
  */
 function timedProcess(argv, cwd) {
   const out = join(cwd, 'time.txt');
-  const child = spawnSync('/usr/bin/time', ['-o', out, '-f', '%e %U %S %M', ...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, MCE_METRIC_CACHE: 'none' } });
+  const child = spawnSync('/usr/bin/time', ['-o', out, '-f', '%e %U %S %M', ...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, MCE_METRIC_CACHE: 'none', MODEL_PRICES_REFRESH: 'false' } });
   if (child.status !== 0) throw new Error(`${argv.join(' ')} failed (${child.status}): ${child.stderr.slice(-2000)}`);
   const [secs, user, sys, kb] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
   return { secs, cpu: user + sys, peak: kb * 1024 };
@@ -244,7 +244,8 @@ function realTraceBench() {
     console.log(`real trace: ${rows.toLocaleString('en')} spans (${copies} copies of the 126-span ClickHouse fixture, one session each): ${(size / 1e6).toFixed(1)} MB`);
     const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
     const floorArgv = [process.execPath, '-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`];
-    // Run where no mce_config.yaml is found: the default metric selection (deterministic only without a judge).
+    // Run where no mce_config.yaml is found: the default metric selection (deterministic only without a judge). No
+    // metric cache, and no run-time price refresh (a fetch of the network, no part of reading a file: offline it waits).
     const mceArgv = [process.execPath, mce, 'compute', '--input', file, '--no-store'];
     const floors = [];
     const runs = [];
