@@ -13,8 +13,16 @@
  * `{ "sessions": [...] }` document, each --repeat times in a fresh process; prints calls/s (best and median).
  *
  *   npm run build && node bench/ingest/run.mjs --session-json [--sessions 1000] [--calls 200] [--repeat 3]
+ *
+ * With --real-trace it measures a real trace instead: the 126-span ClickHouse fixture copied to --spans spans (whole copies: 5,040 for
+ * the default 5,000, about 72 MB; bench/lib/real-trace.mjs), then, --repeat times taking turns, the whole process of
+ * `mce compute --input FILE --no-store` against the floor of a process that only reads the file and JSON.parses it:
+ * wall-clock time and peak RSS of each (/usr/bin/time), their ratio, and peak RSS against the file size.
+ * Targets: ≤ 1.5× the floor's time; peak RSS ≤ 3× the file.
+ *
+ *   npm run build && node bench/ingest/run.mjs --real-trace [--spans 5000] [--repeat 3]
  */
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
@@ -25,10 +33,11 @@ import { fileURLToPath } from 'node:url';
 import { MCEClient, defaultMceConfig, elementCount, streamSessions } from '@mce/client';
 import { machineLine } from '../lib/machine.mjs';
 import { OUT_DIR, syntheticSessionsFile } from '../lib/session-files.mjs';
+import { writeReplicatedTrace } from '../lib/real-trace.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    spans: { type: 'string', default: '1000000' },
+    spans: { type: 'string' },
     sessions: { type: 'string' },
     window: { type: 'string', default: '50000' },
     batch: { type: 'string', default: '25' },
@@ -39,9 +48,10 @@ const { values: args } = parseArgs({
     'session-json': { type: 'boolean', default: false },
     calls: { type: 'string', default: '200' },
     repeat: { type: 'string', default: '3' },
+    'real-trace': { type: 'boolean', default: false },
   },
 });
-const SPANS = Number(args.spans);
+const SPANS = Number(args.spans ?? (args['real-trace'] ? 5000 : 1_000_000));
 const SESSIONS = Number(args.sessions ?? Math.max(1, Math.round(SPANS / 100)));
 const WINDOW = Number(args.window);
 const PER_SESSION = Math.max(4, Math.floor(SPANS / SESSIONS));
@@ -50,6 +60,7 @@ const BATCH = Math.max(1, Number(args.batch));
 
 // This process's peak RSS so far (maxRSS is in kilobytes): no sampling timer inside the timed loops.
 const peakRssBytes = () => process.resourceUsage().maxRSS * 1024;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const hex = (n, width) => n.toString(16).padStart(width, '0');
 const T0 = 1764576000000;
@@ -193,7 +204,6 @@ async function sessionJsonBench() {
   const jsonl = await syntheticSessionsFile(count, calls);
   const files = [['JSON Lines', jsonl], ['one document', await wholeDocument(jsonl)]];
   console.log(`${count.toLocaleString('en')} sessions × ${calls} calls, files under ${OUT_DIR}`);
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   for (const [label, file] of files) {
     const runs = [];
     for (let i = 0; i < repeat; i++) {
@@ -211,7 +221,59 @@ async function sessionJsonBench() {
   }
 }
 
-if (args.ingest) {
+/**
+ * Wall-clock and CPU (user + system) seconds and peak RSS (bytes) of a whole process, as /usr/bin/time measures them;
+ * its stdout discarded. On a shared machine the CPU time is the steadier figure: wall-clock includes waiting for a core.
+ */
+function timedProcess(argv, cwd) {
+  const out = join(cwd, 'time.txt');
+  const child = spawnSync('/usr/bin/time', ['-o', out, '-f', '%e %U %S %M', ...argv], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env: { ...process.env, MCE_METRIC_CACHE: 'none', MODEL_PRICES_REFRESH: 'false' } });
+  if (child.status !== 0) throw new Error(`${argv.join(' ')} failed (${child.status}): ${child.stderr.slice(-2000)}`);
+  const [secs, user, sys, kb] = readFileSync(out, 'utf8').trim().split('\n').pop().split(' ').map(Number);
+  return { secs, cpu: user + sys, peak: kb * 1024 };
+}
+
+/** The real-trace run: `mce compute --input … --no-store` against a bare JSON.parse of the same file, in turns. */
+function realTraceBench() {
+  console.log(machineLine());
+  const dir = mkdtempSync(join(tmpdir(), 'mce-bench-real-'));
+  const file = join(dir, 'real-trace.json');
+  try {
+    const { copies, rows } = writeReplicatedTrace(file, SPANS);
+    const size = statSync(file).size;
+    console.log(`real trace: ${rows.toLocaleString('en')} spans (${copies} copies of the 126-span ClickHouse fixture, one session each): ${(size / 1e6).toFixed(1)} MB`);
+    const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
+    const floorArgv = [process.execPath, '-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`];
+    // Run where no mce_config.yaml is found: the default metric selection (deterministic only without a judge). No
+    // metric cache, and no run-time price refresh (a fetch of the network, no part of reading a file: offline it waits).
+    const mceArgv = [process.execPath, mce, 'compute', '--input', file, '--no-store'];
+    const floors = [];
+    const runs = [];
+    for (let i = 0; i < Math.max(1, Number(args.repeat)); i++) {
+      floors.push(timedProcess(floorArgv, dir));
+      runs.push(timedProcess(mceArgv, dir));
+    }
+    const best = (xs, k) => Math.min(...xs.map((x) => x[k]));
+    const med = (xs, k) => median(xs.map((x) => x[k]));
+    const mb = (b) => `${(b / 1e6).toFixed(0)} MB`;
+    const line = (label, xs) =>
+      `${label} wall-clock best ${best(xs, 'secs').toFixed(2)} s (median ${med(xs, 'secs').toFixed(2)} s), CPU best ${best(xs, 'cpu').toFixed(2)} s (median ${med(xs, 'cpu').toFixed(2)} s), peak RSS ${mb(best(xs, 'peak'))} (${(best(xs, 'peak') / size).toFixed(2)}× the file)`;
+    console.log(line('floor (node: read + JSON.parse):', floors));
+    console.log(line('mce compute --input --no-store: ', runs));
+    const ratio = best(runs, 'secs') / best(floors, 'secs');
+    const cpuRatio = best(runs, 'cpu') / best(floors, 'cpu');
+    const rss = best(runs, 'peak') / size;
+    console.log(`time / floor: ${ratio.toFixed(2)}× wall-clock, ${cpuRatio.toFixed(2)}× CPU   target <= 1.5×: ${ratio <= 1.5 ? 'met' : 'NOT met'}`);
+    console.log(`peak RSS / file size: ${rss.toFixed(2)}×   target <= 3×: ${rss <= 3 ? 'met' : 'NOT met'}`);
+  } finally {
+    if (!args.keep) rmSync(dir, { recursive: true, force: true });
+    else console.log(`kept ${file}`);
+  }
+}
+
+if (args['real-trace']) {
+  realTraceBench();
+} else if (args.ingest) {
   await ingest(args.ingest);
 } else if (args['session-json']) {
   await sessionJsonBench();

@@ -34,18 +34,11 @@ import { defaultLogger } from './store/logger.js';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
-import { streamSessions, type IngestWarning, type TraceFormat } from './ingest/index.js';
-import {
-  openStore,
-  storeTargetFromEnv,
-  type KnowledgeGraphStore,
-  type ResultQuery,
-  type ResultSummary,
-  type ResultSummaryQuery,
-  type StoredMetricResult,
-  type StoreLogger,
-  type WriteResultsOutcome,
-} from './store/index.js';
+import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from './ingest/index.js';
+import type { KnowledgeGraphStore, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from './store/index.js';
+// Not from the store's index: that one loads the PostgreSQL and Neo4j drivers (store/open.ts).
+import { openStore } from './store/open.js';
+import { storeTargetFromEnv } from './store/url.js';
 
 export interface MCEClientOptions {
   /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */
@@ -102,6 +95,8 @@ export interface IngestSummary {
   /** Calls (ontology elements: MAS, agent, task, LLM and tool calls) read; spans that are no call are not counted. */
   calls: number;
   warnings: IngestWarning[];
+  /** The files skipped as unreadable (with `skipUnreadable`), with the error of each; nothing of them was stored. */
+  skipped: SkippedFile[];
 }
 
 /** A store seen as the engine's DataProvider. */
@@ -384,6 +379,10 @@ export class MCEClient implements AsyncDisposable {
       onBatch?: (sessions: number, calls: number) => void;
       /** Called as each file is opened. */
       onFile?: (path: string, index: number) => void;
+      /** Skip a file that cannot be read and go on with the others (StreamOptions.skipUnreadable). */
+      skipUnreadable?: boolean;
+      /** Called when a file has been read whole, or skipped. */
+      onFileDone?: (path: string, outcome: FileOutcome) => void;
     } = {},
   ): Promise<IngestSummary> {
     const batchSize = options.batchSize ?? 200;
@@ -397,6 +396,8 @@ export class MCEClient implements AsyncDisposable {
     const stream = streamSessions(paths, {
       ...(options.format ? { format: options.format } : {}),
       ...(options.onFile ? { onFile: options.onFile } : {}),
+      ...(options.skipUnreadable ? { skipUnreadable: true } : {}),
+      ...(options.onFileDone ? { onFileDone: options.onFileDone } : {}),
     });
     let batch: Session[] = [];
     let batchCalls = 0;
@@ -431,7 +432,7 @@ export class MCEClient implements AsyncDisposable {
     }
     await flush();
     warnings.push(...stream.warnings.list);
-    return { sessionIds: [...seen], calls, warnings };
+    return { sessionIds: [...seen], calls, warnings, skipped: stream.skipped };
   }
 
   async close(): Promise<void> {

@@ -19,9 +19,9 @@ export interface CliIO {
   exitNow?: (code: number) => never;
 }
 
-import { UsageError } from './usage-error.js';
+import { SkippedInputError, UsageError } from './usage-error.js';
 
-export { UsageError };
+export { SkippedInputError, UsageError };
 
 export interface GlobalOptions {
   debug?: boolean;

@@ -9,7 +9,7 @@
 import { Command, CommanderError } from 'commander';
 import { existsSync } from 'node:fs';
 import type { CliIO } from './context.js';
-import { UsageError } from './usage-error.js';
+import { SkippedInputError, UsageError } from './usage-error.js';
 import { exitCodeOf } from './exit-code.js';
 
 type Register = (program: Command, io: CliIO) => void;
@@ -92,6 +92,10 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof SkippedInputError) {
+      io.stderr.write(`mce: ${error.message}\n`);
+      return 3;
     }
     const debug = Boolean(program.opts().debug);
     const message = error instanceof Error ? error.message : String(error);

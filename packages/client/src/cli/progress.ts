@@ -2,7 +2,11 @@
  * Progress of long runs on stderr: a bar with rate and ETA when stderr is a terminal, nothing otherwise
  * (pipes, CI, `--json`).
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type cliProgress from 'cli-progress';
+
+/** cli-progress (CommonJS), loaded when a bar is first drawn: most runs write to no terminal. */
+const loadBar = (): typeof cliProgress => createRequire(import.meta.url)('cli-progress') as typeof cliProgress;
 
 export interface Progress {
   start(total: number, unit: string): void;
@@ -17,7 +21,8 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
   let bar: cliProgress.SingleBar | undefined;
   return {
     start(total, unit) {
-      bar = new cliProgress.SingleBar(
+      const bars = loadBar();
+      bar = new bars.SingleBar(
         {
           stream,
           format: `{bar} {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s | ETA {eta_formatted}`,
@@ -25,7 +30,7 @@ export function createProgress(stream: NodeJS.WriteStream = process.stderr, enab
           clearOnComplete: true,
           etaBuffer: 50,
         },
-        cliProgress.Presets.shades_classic,
+        bars.Presets.shades_classic,
       );
       bar.start(total, 0, { rate: '0' });
     },

@@ -1,5 +1,5 @@
 export { readSessions, readSpans, streamSessions, detectFormat, writeSessionsFile, TRACE_FORMATS } from './read.js';
-export type { TraceFormat, IngestOptions, StreamOptions, ReadResult } from './read.js';
+export type { TraceFormat, IngestOptions, StreamOptions, ReadResult, FileOutcome, SkippedFile } from './read.js';
 export { IngestError, WarningSink } from './errors.js';
 export type { IngestWarning, IngestWarningCode } from './errors.js';
 export { normaliseSession } from './normalise.js';

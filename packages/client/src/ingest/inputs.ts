@@ -3,7 +3,8 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, IngestError } from './errors.js';
 
-const INPUT_FILE = /\.(json|jsonl|ndjson|pb|binpb)$/i;
+/** Trace and session files (JSON, JSON Lines, OTLP protobuf), gzipped or not. */
+const INPUT_FILE = /\.(json|jsonl|ndjson|pb|binpb)(\.gz)?$/i;
 
 /** Files to ingest for the given paths; directories are walked (sorted, recursive), other files kept as given. */
 export async function listInputFiles(paths: readonly string[]): Promise<string[]> {

@@ -10,12 +10,13 @@ import { pipeline } from 'node:stream/promises';
 import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, UnknownFields, type Session } from '@mce/core';
 import { errorMessage, IngestError, WarningSink, type IngestWarning } from './errors.js';
 import { parseAnyAgentText } from './formats/any-agent.js';
-import { clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
+import { clickHouseListRowSpan, clickHouseRowSpan, clickHouseSpans, isClickHouseRow } from './formats/clickhouse.js';
 import { SPAN_FORMAT_NAMES, SPAN_FORMATS, spanFormat, spanFormatOf, type SpanFormatName } from './formats/index.js';
 import { isOtlpRequest, otlpSpans, warnAt, type Where } from './formats/otlp.js';
 import { isProtoFile, otlpProtoFileSpans } from './formats/otlp-proto.js';
 import { issueText, isSessionDocument, misspeltSessionFields, misspeltSessionHint, parseSessionDocument, unknownFieldWarnings, type DocumentIssue } from './formats/session-json.js';
 import { DocumentPositions, documentText, locateInJson, locateOnLine, PendingPositions, positionText, syntaxErrorPosition, type JsonPlace, type JsonPosition } from './json-position.js';
+import { jsonListItems } from './json-array-stream.js';
 import { ConcatenatedValues, JsonTextError, parseJsonText } from './json-values.js';
 import { readLines } from './lines.js';
 import { normaliseSession } from './normalise.js';
@@ -38,6 +39,22 @@ export interface StreamOptions extends IngestOptions {
   windowSpans?: number;
   /** Called as each file is opened (for progress). */
   onFile?: (path: string, index: number) => void;
+  /**
+   * A file that cannot be read (missing, empty, invalid JSON, no known format) is skipped, with nothing of it kept,
+   * and the others are still read; without it, such a file ends the read with its IngestError.
+   */
+  skipUnreadable?: boolean;
+  /** Called once per file when it has been read whole, or skipped (with the error saying why). */
+  onFileDone?: (path: string, outcome: FileOutcome) => void;
+}
+
+/** What became of one input file. */
+export type FileOutcome = { read: true } | { read: false; error: IngestError };
+
+/** A file skipped by a read with `skipUnreadable`, and why. */
+export interface SkippedFile {
+  file: string;
+  error: IngestError;
 }
 
 export interface ReadResult {
@@ -45,6 +62,8 @@ export interface ReadResult {
   warnings: IngestWarning[];
   /** Warnings per code (exact, even when the list is capped). */
   warningCounts: Partial<Record<IngestWarning['code'], number>>;
+  /** Files skipped as unreadable (only with `skipUnreadable`). */
+  skipped: SkippedFile[];
 }
 
 const DEFAULT_WINDOW = 50_000;
@@ -66,12 +85,14 @@ export async function detectFormat(path: string): Promise<TraceFormat> {
 }
 
 /** The format, and the parsed document when detection had to parse the whole file (so it is not parsed twice). */
-async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding?: FileEncoding }> {
+async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknown; encoding?: FileEncoding; streamRows?: boolean }> {
   const encoding = await fileEncoding(path);
   // Binary OTLP: a file with no byte order mark and no gzip header whose bytes are not UTF-8 text.
   if (!encoding.gzip && encoding.encoding === 'utf-8' && (await isProtoFile(path))) return { format: 'otlp-proto' };
   const text = await readHead(path, encoding);
   if (text.trim() === '') throw new IngestError('file is empty', path);
+  // A list of ClickHouse rows is read row by row, never whole (json-array-stream.ts).
+  if (text.trimStart().startsWith('[') && isClickHouseRow(await firstListItem(text))) return { format: 'clickhouse', encoding, streamRows: true };
   const first = text.trimStart().startsWith('{') ? await firstJsonLine(path, encoding) : undefined;
   // JSON Lines of OTLP requests, ClickHouse rows or sessions are streamed; objects of another tool one to a line are
   // values back to back, read whole.
@@ -81,6 +102,16 @@ async function detect(path: string): Promise<{ format: TraceFormat; doc?: unknow
   const format = documentFormat(doc);
   if (format === undefined) throw await unknownFormat(doc, path);
   return { format, doc, encoding };
+}
+
+/** The first item of a list, when the head of the file holds all of it. */
+async function firstListItem(head: string): Promise<unknown> {
+  try {
+    for await (const { value } of jsonListItems([head])) return value;
+  } catch {
+    // The head ends inside the first item (or the list is not valid JSON: the whole read says where).
+  }
+  return undefined;
 }
 
 const isJsonLinesRecord = (v: unknown): boolean => isOtlpRequest(v) || isClickHouseRow(v) || isSessionDocument(v) || spanFormatOf(v) === undefined;
@@ -213,11 +244,11 @@ function* documentSpans(doc: unknown, format: TraceFormat, warnings: WarningSink
 }
 
 /** Read every session of one file or of several (any supported format). JSON Lines are streamed, then grouped at EOF. */
-export async function readSessions(paths: string | readonly string[], options: IngestOptions = {}): Promise<ReadResult> {
+export async function readSessions(paths: string | readonly string[], options: IngestOptions & Pick<StreamOptions, 'skipUnreadable' | 'onFileDone'> = {}): Promise<ReadResult> {
   const stream = streamSessions(paths, { ...options, windowSpans: Number.POSITIVE_INFINITY });
   const sessions: Session[] = [];
   for await (const s of stream) sessions.push(s);
-  return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts };
+  return { sessions, warnings: stream.warnings.list, warningCounts: stream.warnings.counts, skipped: stream.skipped };
 }
 
 /**
@@ -230,16 +261,18 @@ export async function readSessions(paths: string | readonly string[], options: I
 export function streamSessions(
   paths: string | readonly string[],
   options: StreamOptions = {},
-): AsyncIterable<Session> & { warnings: WarningSink } {
+): AsyncIterable<Session> & { warnings: WarningSink; skipped: SkippedFile[] } {
   const warnings = new WarningSink();
+  const skipped: SkippedFile[] = [];
   const files = typeof paths === 'string' ? [paths] : [...paths];
   return {
     warnings,
-    [Symbol.asyncIterator]: () => sessionsOf(files, options, warnings)[Symbol.asyncIterator](),
+    skipped,
+    [Symbol.asyncIterator]: () => sessionsOf(files, options, warnings, skipped)[Symbol.asyncIterator](),
   };
 }
 
-async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink): AsyncGenerator<Session> {
+async function* sessionsOf(files: readonly string[], options: StreamOptions, warnings: WarningSink, skipped: SkippedFile[]): AsyncGenerator<Session> {
   // Warnings about places of the files that are one document, given their line and column once the read is over.
   const documents = new DocumentPositions();
   const grouper = new SpanGrouper(options, warnings, documents);
@@ -248,7 +281,20 @@ async function* sessionsOf(files: readonly string[], options: StreamOptions, war
       for (const [index, path] of files.entries()) {
         options.onFile?.(path, index);
         const before = grouper.received;
-        yield* fileSessions(path, options, grouper, warnings, documents);
+        try {
+          yield* fileSessions(path, options, grouper, warnings, documents);
+        } catch (error) {
+          // Nothing of a refused file goes on, whether the read goes on or ends here.
+          grouper.withdraw(path);
+          if (!(options.skipUnreadable && error instanceof IngestError)) throw error;
+          // Nothing of a refused file goes on: its spans and sessions still held are dropped (JSON Lines streamed with
+          // a finite window may have handed on sessions of it already: ingestion.md says so).
+          grouper.withdraw(path);
+          skipped.push({ file: path, error });
+          options.onFileDone?.(path, { read: false, error });
+          continue;
+        }
+        options.onFileDone?.(path, { read: true });
         // Not an error (an exporter's rotated file may be empty), but said: a wrong file given by mistake looks the same.
         if (grouper.received === before) warnings.add({ code: 'empty-file', message: `${path} holds no usable span or session`, file: path });
       }
@@ -269,14 +315,43 @@ async function* fileSessions(path: string, options: StreamOptions, grouper: Span
     yield* jsonlSessions(path, grouper, warnings, detected.encoding);
     return;
   }
+  if ('streamRows' in detected && detected.streamRows) {
+    yield* streamedRowSessions(path, detected.encoding ?? (await fileEncoding(path)), grouper, warnings, documents);
+    return;
+  }
   const read = await readDocument(path, detected.format, detected.doc, options.format !== undefined, warnings, documents);
   if ('sessions' in read) {
-    yield* grouper.addSessions(read.sessions);
+    yield* grouper.addSessions(read.sessions, path);
     return;
   }
   for (const span of read.spans) grouper.add(span, read.where);
   yield* grouper.due();
 }
+
+/**
+ * A list of ClickHouse rows read row by row: only one row's text at a time, each row parsed on its own. Its warnings
+ * wait for their places as a document's do (the list is the document's root).
+ */
+async function* streamedRowSessions(path: string, encoding: FileEncoding, grouper: SpanGrouper, warnings: WarningSink, documents: DocumentPositions): AsyncGenerator<Session> {
+  const where: Where = { file: path, positions: documents.of(path) };
+  try {
+    for await (const { value, index } of jsonListItems(textChunks(path, ROW_CHUNK_BYTES, encoding))) {
+      const span = clickHouseListRowSpan(value, index, warnings, where);
+      if (span) grouper.add(span, where);
+      yield* grouper.due();
+    }
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    if (err instanceof JsonTextError) {
+      const at = err.at;
+      throw new IngestError(`invalid JSON: ${err.reason}${positionText(at)}`, path, at?.line, { cause: err.cause, ...(at ? { column: at.column } : {}) });
+    }
+    throw new IngestError(`cannot read: ${errorMessage(err)}`, path, undefined, { cause: err });
+  }
+}
+
+/** Chunks of the streamed row lists: as JSON Lines (lines.ts: under V8's largest young object). */
+const ROW_CHUNK_BYTES = 120 * 1024;
 
 /** What a file that is one document holds: the sessions of a session file, else its spans (and where they are read). */
 type DocumentContent = { sessions: Session[] } | { spans: Iterable<SpanRecord>; where: Where };
@@ -449,6 +524,24 @@ class SpanGrouper {
     buf.last = this.#seen;
   }
 
+  /** Drops every span and session of `file` still held (the file was refused after some of it was read). */
+  withdraw(file: string): void {
+    for (const [key, buf] of [...this.#buffers]) {
+      if (buf.ready) {
+        if (buf.file === file) this.#buffers.delete(key);
+        continue;
+      }
+      const kept = buf.spans.filter((s) => s.file !== file);
+      if (kept.length === buf.spans.length) continue;
+      if (kept.length > 0) {
+        buf.spans = kept;
+        continue;
+      }
+      this.#buffers.delete(key);
+      if (this.#slots.get(buf.id) === key) this.#slots.delete(buf.id);
+    }
+  }
+
   /** Spans and whole sessions received so far (a file that adds none held nothing usable). */
   get received(): number {
     return this.#seen + this.#sessionsSeen;
@@ -462,13 +555,13 @@ class SpanGrouper {
    * Sessions read whole: handed on at once when sessions are emitted as they go, else held in their place so that
    * the read's sessions come out in the order they were first seen (the first part of a session then stays first).
    */
-  *addSessions(sessions: readonly Session[]): Generator<Session> {
+  *addSessions(sessions: readonly Session[], file: string): Generator<Session> {
     this.#sessionsSeen += sessions.length;
     if (Number.isFinite(this.#window)) {
       yield* sessions;
       return;
     }
-    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { id: ready.id, spans: [], last: this.#seen, file: '', ready });
+    for (const ready of sessions) this.#buffers.set(`\u0001${this.#readyCount++}`, { id: ready.id, spans: [], last: this.#seen, file, ready });
   }
 
   /** The sessions none of whose spans was seen for the window (checked every few thousand spans). */
@@ -569,7 +662,7 @@ async function* jsonlSessions(path: string, grouper: SpanGrouper, warnings: Warn
           warnings.add({ code: 'malformed-line', message: `skipped line: ${invalidSessionFile(parsed.issues, found)}`, file: path, line: lineNo, ...firstColumn(found) });
         } else {
           addUnknownFields(unknownFields, parsed.unknownFields, line, lineNo, unknownFieldColumns);
-          yield* grouper.addSessions(parsed.sessions);
+          yield* grouper.addSessions(parsed.sessions, path);
         }
       } else {
         const fields = misspeltSessionFields(record);

@@ -91,7 +91,8 @@ export async function* textChunks(path: string, chunkBytes: number, encoding?: F
     const rest = decoder.decode();
     if (rest !== '') yield rest;
   } catch (err) {
-    throw new IngestError(`cannot read${enc.gzip ? ' (gzip)' : ''}: ${errorMessage(err)}`, path, undefined, { cause: err });
+    // Said by the reader, which knows the line it got to: `cannot read: gzip: unexpected end of file`.
+    throw new Error(`${enc.gzip ? 'gzip: ' : ''}${errorMessage(err)}`, { cause: err });
   } finally {
     raw.destroy();
     if (bytes !== raw) bytes.destroy();

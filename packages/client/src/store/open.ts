@@ -1,8 +1,7 @@
-import { MceError, type ErrorKind } from '@mce/core';
+import { MceError, redactUrl, type ErrorKind } from '@mce/core';
 import { existsSync } from 'node:fs';
-import { redactUrl } from '@mce/core';
-import { Neo4jStore, type Neo4jStoreOptions } from './neo4j/neo4j-store.js';
-import { PostgresStore, type PostgresStoreOptions } from './postgres/postgres-store.js';
+import type { Neo4jStoreOptions } from './neo4j/neo4j-store.js';
+import type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
 import { SqliteStore } from './sqlite/sqlite-store.js';
 import type { KnowledgeGraphStore, StoreLogger } from './types.js';
 import { parseStoreUrl, sqliteFile, storeTargetFromEnv, type StoreTarget } from './url.js';
@@ -71,11 +70,11 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
     });
   let store: KnowledgeGraphStore;
   try {
-    store = createStore(resolved, options);
+    store = await createStore(resolved, options);
   } catch (error) {
     throw cannotOpen(error);
   }
-  if (options.mustExist && store instanceof PostgresStore) await mustHaveTables(store, resolved.url, cannotOpen);
+  if (options.mustExist && store.kind === 'postgres') await mustHaveTables(store as PostgresStore, resolved.url, cannotOpen);
   try {
     await store.init();
   } catch (error) {
@@ -111,15 +110,23 @@ export function openStoreFromEnv(env: Record<string, string | undefined> = proce
   return openStore(storeTargetFromEnv(env), options);
 }
 
-function createStore(target: StoreTarget, options: OpenStoreOptions): KnowledgeGraphStore {
+/**
+ * The store of a target. The PostgreSQL and Neo4j drivers are loaded only when one is opened: loading them costs every
+ * `mce` command about half a second of CPU and 30 MB (neo4j-driver brings rxjs), for a store most runs do not use.
+ */
+async function createStore(target: StoreTarget, options: OpenStoreOptions): Promise<KnowledgeGraphStore> {
   const logger = options.logger ? { logger: options.logger } : {};
   switch (target.kind) {
     case 'sqlite':
       return new SqliteStore(sqliteFile(target), logger);
-    case 'postgres':
+    case 'postgres': {
+      const { PostgresStore } = await import('./postgres/postgres-store.js');
       return new PostgresStore(target.url, { ...logger, schema: options.schema ?? target.schema, maxConnections: options.maxConnections });
-    case 'neo4j':
+    }
+    case 'neo4j': {
+      const { Neo4jStore } = await import('./neo4j/neo4j-store.js');
       return new Neo4jStore(target, { ...logger, ...options.neo4j });
+    }
   }
 }
 

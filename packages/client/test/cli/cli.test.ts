@@ -415,6 +415,8 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     const people = await runCli(['ingest', lines, doc], ws);
     expect(people.code).toBe(0);
     expect(people.stderr.trimEnd().split('\n')).toEqual([
+      `read ${lines}`,
+      `read ${doc}`,
       `${lines}:4:20: warning: skipped line: invalid JSON: Unexpected end of JSON input [malformed-line]`,
       `${lines}:3: warning: span b000000000000002 (chat) appears twice; the first copy is kept [duplicate-span]`,
       `${doc}:7:13: warning: 1 span(s) of session ${T2} name a parent span that is not among its spans (span → missing parent: c000000000000001 → ffffffffffffffff): ` +
@@ -423,7 +425,7 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     ]);
     // compute --input prints them the same way for people; with --json they are log lines, stdout keeping the answer.
     const computed = await runCli(['compute', '--input', lines, '--metrics', 'LLMCallCount', '--no-store'], ws);
-    expect(computed.stderr.trimEnd().split('\n')).toEqual(people.stderr.trimEnd().split('\n').slice(0, 2));
+    expect(computed.stderr.trimEnd().split('\n')).toEqual(people.stderr.trimEnd().split('\n').slice(2, 4));
     const json = await runCli(['compute', '--input', lines, '--metrics', 'LLMCallCount', '--no-store', '--json'], ws);
     expect(json.stderr.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).map(({ time: _time, ...l }) => l)).toEqual([
       { level: 40, code: 'malformed-line', message: 'skipped line: invalid JSON: Unexpected end of JSON input', file: lines, line: 4, column: 20, msg: 'ingest warning' },
@@ -432,15 +434,22 @@ describe('mce ingest / sessions / compute --all / kg metric get', () => {
     expect(json.json<{ sessions: SessionComputation[] }>().sessions.map((c) => c.sessionId)).toEqual(['s']);
   });
 
-  it('ingest stops at a bad file, naming it, with the files before it stored', async () => {
+  it('ingest skips a bad file, naming it, and stores the others (exit 3); with --strict it stops there, the files before it stored (exit 2)', async () => {
     const ws = tempWorkspace();
     const bad = join(ws.dir, 'bad.json');
     writeFileSync(bad, '{"truncated": ');
-    const run = await runCli(['ingest', example('sessions/single-agent-tool.json'), bad, example('sessions/mcp-tools.json')], ws);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${bad}:1: invalid JSON`);
+    const files = [example('sessions/single-agent-tool.json'), bad, example('sessions/mcp-tools.json')];
+    const run = await runCli(['ingest', ...files], ws);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`skipped ${bad}:1: invalid JSON`);
     const listed = (await runCli(['sessions', 'list', '--json'], ws)).json<{ id: string }[]>();
-    expect(listed.map((x) => x.id)).toEqual(['weather-001']);
+    expect(listed.map((x) => x.id).sort()).toEqual(['dev-assistant-55', 'weather-001']);
+    const strictWs = tempWorkspace();
+    const strict = await runCli(['ingest', ...files, '--strict'], strictWs);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain(`mce: ${bad}:1: invalid JSON`);
+    const before = (await runCli(['sessions', 'list', '--json'], strictWs)).json<{ id: string }[]>();
+    expect(before.map((x) => x.id)).toEqual(['weather-001']);
   });
 
   it('compute --all computes every stored session, oldest first, in chunks; --no-recursive keeps to the Session level', async () => {

@@ -2,17 +2,12 @@
  * Fuzzing over the fixtures: random truncation, deleted keys and wrong-typed values. The reader must either return
  * sessions that fit the ontology schema (and hold no field it does not define) or reject with an IngestError naming the file — never throw anything else.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { SessionSchema, UnknownFields } from '@mce/core';
-import { IngestError, readSessions } from '../../src/ingest/index.js';
+import { describe, it } from 'vitest';
 import { dataFile, fixture } from './helpers.js';
+import { mutateJson, outcome, slots, WRONG } from './fuzz-support.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mce-fuzz-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const FILES = [
   ...['braintrust', 'litellm', 'openinference', 'openllmetry', 'openllmetry-legacy', 'raw', 'raw-folk', 'vercel'].map((f) => fixture(`otlp-dialects/${f}.json`)),
@@ -21,64 +16,6 @@ const FILES = [
   dataFile('multi-agent/genai-legacy.jsonl'),
 ];
 const TEXTS = FILES.map((f) => readFileSync(f, 'utf8'));
-
-let n = 0;
-async function outcome(content: string, ext: string): Promise<void> {
-  const p = join(dir, `case${n++}.${ext}`);
-  writeFileSync(p, content);
-  try {
-    const { sessions } = await readSessions(p);
-    for (const s of sessions) {
-      const check = SessionSchema.safeParse(s);
-      if (!check.success) throw new Error(`session ${s.id} does not fit the schema: ${check.error.message}`);
-      // Nor a field the format does not define: an exported session must read back without a warning.
-      const extra = new UnknownFields().check(s).notes();
-      if (extra.length > 0) throw new Error(`session ${s.id} has fields the format does not define: ${extra.map((x) => x.message).join('; ')}`);
-    }
-  } catch (err) {
-    if (!(err instanceof IngestError)) throw err;
-    expect(err.file).toBe(p);
-  } finally {
-    rmSync(p, { force: true });
-  }
-}
-
-/** Every [container, key] pair of a JSON value (objects and arrays), in document order. */
-function slots(root: unknown): [Record<string, unknown> | unknown[], string | number][] {
-  const out: [Record<string, unknown> | unknown[], string | number][] = [];
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) {
-      v.forEach((x, i) => {
-        out.push([v, i]);
-        walk(x);
-      });
-    } else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        out.push([v as Record<string, unknown>, k]);
-        walk(x);
-      }
-    }
-  };
-  walk(root);
-  return out;
-}
-
-const WRONG: unknown[] = [null, 0, -1, 1e300, '', 'x', true, [], {}, [1, 'a'], { stringValue: 5 }, { low: 'a', high: null }, '1e999', 'ZZZZ'];
-
-function mutateJson(doc: unknown, ops: { at: number; del: boolean; wrong: number }[]): unknown {
-  for (const op of ops) {
-    const all = slots(doc);
-    if (all.length === 0) break;
-    const [container, key] = all[op.at % all.length]!;
-    if (op.del) {
-      if (Array.isArray(container)) container.splice(key as number, 1);
-      else delete container[key as string];
-    } else {
-      (container as Record<string | number, unknown>)[key] = structuredClone(WRONG[op.wrong % WRONG.length]);
-    }
-  }
-  return doc;
-}
 
 const isJsonl = (i: number) => FILES[i]!.endsWith('.jsonl');
 

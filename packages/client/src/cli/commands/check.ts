@@ -60,7 +60,7 @@ export function registerCheckCommand(program: Command, io: CliIO): void {
       await using client = await openClient(cmd, io, undefined, !opts.input?.length, scratch);
       checkThresholdMetrics(config, client.engine);
       const inputs = opts.input?.length
-        ? await computedInputs(client, await readInputSessions(opts.input, format, warningReporter(io, log, opts.json)), config.thresholds, opts.store)
+        ? await computedInputs(client, (await readInputSessions(opts.input, { format, strict: true }, warningReporter(io, log, opts.json))).sessions, config.thresholds, opts.store)
         : await storedInputs(client, opts.all ? (await client.store.listSessionIds()).reverse() : ids);
       const cases = inputs.flatMap((input) => evaluateSession(input, config.thresholds));
       const sum = totals(cases);

@@ -6,9 +6,9 @@
 import type { Command } from 'commander';
 import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '../../ingest/index.js';
-import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
+import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
-import { openStore } from '../../store/index.js';
+import { openStore } from '../../store/open.js';
 import { formatComputation } from '../format.js';
 import { priceFallbackWarning } from '../price-fallback.js';
 import { createProgress } from '../progress.js';
@@ -24,6 +24,7 @@ interface ComputeOpts {
   workerConfig?: string;
   runId?: string;
   recursive?: boolean;
+  strict?: boolean;
 }
 
 const CHUNK = 100;
@@ -35,6 +36,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
     .option('--input <files...>', 'trace or session files (any supported format; directories are searched)')
     .option('--all', 'every stored session')
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
+    .option('--strict', 'with --input: an unreadable file ends the run (exit 2) instead of being skipped (exit 3)')
     .option('--metrics <names>', 'comma-separated metric names (default: the configured set)')
     .option('--json', 'JSON output')
     .option('--no-store', 'print only: store neither sessions nor results')
@@ -65,8 +67,15 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         if (!opts.json) for (const c of batch) io.stdout.write(`${formatComputation(c)}\n\n`);
       };
 
+      // With --input, files that could not be read (skipped): the exit code says so once the output is written.
+      let partial: Error | undefined;
       if (opts.input?.length) {
-        const all = await readInputSessions(opts.input, format, warningReporter(io, log, opts.json));
+        const files = await inputFiles(opts.input);
+        const read = await readInputSessions(files, { format, strict: Boolean(opts.strict) }, warningReporter(io, log, opts.json), fileReporter(io, log, opts.json, files));
+        partial = skippedOutcome(read.skipped, read.files);
+        // Not one file could be read: that is bad input, said before anything is computed.
+        if (read.skipped.length === read.files) throw partial;
+        const all = read.sessions;
         // A chunk at a time, each written in short transactions: one transaction for thousands of sessions would hold
         // the SQLite write lock longer than another process waits for it.
         for (let i = 0; i < all.length; i += CHUNK) {
@@ -115,6 +124,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         if (!opts.all) throw new SessionNotFoundError(gone);
         log.warn({ sessions: gone }, 'sessions deleted while the run went on: not computed');
       }
+      if (partial) throw partial;
     });
 }
 

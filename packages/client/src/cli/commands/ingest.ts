@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { SessionNotFoundError } from '@mce/core';
 import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
-import { checkFormat, inputFiles, readInputSessions, warningReporter } from './inputs.js';
+import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
 import { formatValue, isoTime, printable, table } from '../format.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, timeOption, writeJson, type CliIO } from '../context.js';
@@ -16,21 +16,26 @@ function positiveInt(value: string, name: string): number {
 export function registerIngestCommands(program: Command, io: CliIO): void {
   program
     .command('ingest <files...>')
-    .description('read trace files (OTLP/JSON, OTLP JSONL, ClickHouse rows, session JSON) into the store')
+    .description('read trace files (OTLP/JSON and JSON Lines, ClickHouse rows, session JSON, Jaeger, Zipkin, Langfuse, Phoenix, OTel console output, any-agent) into the store; exit 3 when an unreadable file was skipped')
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
+    .option('--strict', 'an unreadable file ends the run (exit 2) instead of being skipped (exit 3)')
     .option('--json', 'JSON output')
-    .action(async (paths: string[], opts: { format?: string; json?: boolean }, cmd: Command) => {
+    .action(async (paths: string[], opts: { format?: string; json?: boolean; strict?: boolean }, cmd: Command) => {
       const format = checkFormat(opts.format);
       const files = await inputFiles(paths);
       const log = logger(cmd, io);
       await using client = await openClient(cmd, io);
-      const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
+      // Several files are each said as they are read (fileReporter): those lines are the progress, not a bar.
+      const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json && files.length <= 1);
       progress.start(files.length, 'files');
       let summary;
       try {
         // All files in one call: a session split across files is grouped whole.
+        const reportFile = fileReporter(io, log, opts.json, files);
         summary = await client.ingest(files, {
           ...(format ? { format } : {}),
+          skipUnreadable: !opts.strict,
+          onFileDone: reportFile,
           onFile: (file, index) => {
             if (index > 0) progress.increment();
             log.info({ file }, 'reading');
@@ -42,10 +47,19 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
       }
       const report = warningReporter(io, log, opts.json);
       for (const w of summary.warnings) report(w);
-      if (opts.json) return writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length });
-      for (const id of summary.sessionIds) io.stdout.write(`${printable(id)}\n`);
-      io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length} file(s)` +
-        `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (above)` : ''}\n`);
+      const skipped = summary.skipped;
+      // Not one file could be read: bad input (exit 2), as a single bad file always was.
+      if (skipped.length === files.length && skipped.length > 0) throw skipped[0]!.error;
+      const partial = skippedOutcome(skipped, files.length);
+      if (opts.json) {
+        writeJson(io, { sessionIds: summary.sessionIds, calls: summary.calls, warnings: summary.warnings.length, skipped: skipped.map((s) => ({ file: s.file, reason: s.error.message })) });
+      } else {
+        for (const id of summary.sessionIds) io.stdout.write(`${printable(id)}\n`);
+        io.stderr.write(`ingested ${summary.sessionIds.length} session(s), ${summary.calls} call(s) from ${files.length - skipped.length} file(s)` +
+          `${skipped.length ? `, ${skipped.length} file(s) skipped (above)` : ''}` +
+          `${summary.warnings.length ? `, ${summary.warnings.length} warning(s) (above)` : ''}\n`);
+      }
+      if (partial) throw partial;
     });
 
   const sessions = program.command('sessions').description('stored sessions');
@@ -106,10 +120,16 @@ export function registerIngestCommands(program: Command, io: CliIO): void {
     .requiredOption('--input <files...>', 'trace or session files')
     .requiredOption('-o, --output <file>', 'the session JSON file to write')
     .option('--format <format>', `force the input format (${TRACE_FORMATS.join(', ')})`)
-    .action(async (opts: { input: string[]; output: string; format?: string }, cmd: Command) => {
+    .option('--strict', 'an unreadable file ends the run (exit 2) instead of being skipped (exit 3)')
+    .action(async (opts: { input: string[]; output: string; format?: string; strict?: boolean }, cmd: Command) => {
       const format = checkFormat(opts.format);
-      const all = await readInputSessions(opts.input, format, warningReporter(io, logger(cmd, io), false));
-      const n = await writeSessionsFile(opts.output, all);
+      const files = await inputFiles(opts.input);
+      const log = logger(cmd, io);
+      const read = await readInputSessions(files, { format, strict: Boolean(opts.strict) }, warningReporter(io, log, false), fileReporter(io, log, false, files));
+      const partial = skippedOutcome(read.skipped, read.files);
+      if (read.skipped.length === read.files) throw partial;
+      const n = await writeSessionsFile(opts.output, read.sessions);
       io.stderr.write(`wrote ${n} session(s) to ${opts.output}\n`);
+      if (partial) throw partial;
     });
 }

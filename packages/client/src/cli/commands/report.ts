@@ -40,7 +40,7 @@ export function registerReportCommand(program: Command, io: CliIO): void {
       await using scratch = opts.input?.length ? await openStore('sqlite::memory:') : undefined;
       await using client = await openClient(cmd, io, undefined, !opts.input?.length, scratch);
       const reports = opts.input?.length
-        ? await computedReports(client, await readInputSessions(opts.input, format, warningReporter(io, log, false)), metrics)
+        ? await computedReports(client, (await readInputSessions(opts.input, { format, strict: true }, warningReporter(io, log, false))).sessions, metrics)
         : await storedReports(client, ids);
       const html = reportDocument(reports);
       if (opts.output === '-') io.stdout.write(html);

@@ -21,7 +21,7 @@ export const isAnyAgentTrace = (doc: unknown): boolean => isObj(doc) && Array.is
  * The document parsed with its integer ids quoted, so that they keep every digit. Only numbers written as the value
  * of a `trace_id` / `span_id` key change: the rest of the text is parsed as it was.
  */
-export const parseAnyAgentText = (text: string): unknown => JSON.parse(text.replace(/("(?:trace_id|span_id)"\s*:\s*)(\d+)/g, '$1"$2"'));
+export const parseAnyAgentText = (text: string): unknown => JSON.parse(text.replace(/("(?:trace_id|span_id)"\s*:\s*)(\d+)(?=\s*[,}\]])/g, '$1"$2"'));
 
 function decodeAgentSpan(raw: unknown): Omit<SpanRecord, 'listPath' | 'listIndex'> {
   if (!isAgentSpan(raw)) throw new TypeError('span is not an any-agent span (context, start_time, attributes)');

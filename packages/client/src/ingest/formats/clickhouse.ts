@@ -123,6 +123,13 @@ export function clickHouseRowSpan(row: unknown, warnings: WarningSink, where: Wh
   return rowSpan(row, undefined, warnings, where, undefined, undefined);
 }
 
+/** The span of item `index` of a list of rows that is the document (read row by row). */
+export function clickHouseListRowSpan(row: unknown, index: number, warnings: WarningSink, where: Where): SpanRecord | undefined {
+  return rowSpan(row, undefined, warnings, where, ROOT, index);
+}
+
+const ROOT: JsonPath = Object.freeze([]) as unknown as JsonPath;
+
 /** A row's span; undefined, with a warning naming the row, for one that cannot be used. */
 function rowSpan(row: unknown, sessionId: string | undefined, warnings: WarningSink, where: Where, listPath: JsonPath | undefined, index: number | undefined): SpanRecord | undefined {
   try {

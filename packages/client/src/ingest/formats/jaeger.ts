@@ -43,10 +43,14 @@ function tagValue(t: Obj): unknown {
 
 const tag = (tags: unknown, key: string): unknown => (Array.isArray(tags) ? tags.find((t) => isObj(t) && t.key === key)?.value : undefined);
 
-/** The parent span id: the first CHILD_OF reference, else the first reference to the same trace. */
-function parentOf(span: Obj): string | undefined {
+/**
+ * The parent span id: the first CHILD_OF reference within the span's trace, else its first reference within the trace
+ * (FOLLOWS_FROM), as Jaeger picks it; a reference to another trace is a link, not a parent.
+ */
+function parentOf(span: Obj, traceId: unknown): string | undefined {
   const refs = Array.isArray(span.references) ? span.references.filter(isObj) : [];
-  const ref = refs.find((r) => String(r.refType ?? '').toUpperCase() === 'CHILD_OF') ?? refs.find((r) => r.traceID === span.traceID);
+  const own = refs.filter((r) => r.traceID === undefined || r.traceID === (span.traceID ?? traceId));
+  const ref = own.find((r) => String(r.refType ?? '').toUpperCase() === 'CHILD_OF') ?? own[0];
   if (ref) return readId(ref.spanID, 'parent span id (references[].spanID)', 8);
   return readId(span.parentSpanID, 'parent span id (parentSpanID)', 8);
 }
@@ -76,7 +80,7 @@ function decodeJaegerSpan(raw: unknown, processes: Obj, traceId: unknown): Omit<
   return {
     traceId: trace,
     spanId,
-    parentSpanId: parentOf(raw),
+    parentSpanId: parentOf(raw, traceId),
     name: nameOf(raw.operationName),
     kind: decodeSpanKind(tag(raw.tags, 'span.kind')),
     startTime,

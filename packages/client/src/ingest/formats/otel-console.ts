@@ -87,7 +87,8 @@ function decodeJsSpan(raw: unknown, ids: { traceId: string; spanId: string }): O
     spanId,
     parentSpanId: readId(parent, 'parent span id (parentSpanId)', 8),
     name: nameOf(raw.name),
-    kind: decodeSpanKind(raw.kind),
+    // The JS API counts kinds from INTERNAL = 0; OTLP from UNSPECIFIED = 0.
+    kind: decodeSpanKind(typeof raw.kind === 'number' ? raw.kind + 1 : raw.kind),
     startTime,
     endTime,
     status: statusOf(status.code, status.message),

@@ -5,10 +5,12 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false, logger: false });
 // ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
-addFormats(ajv);
+// Made at the first schema compiled, not when the module loads (every `mce` command loads it; adding the formats
+// costs a tenth of a second).
+let shared: Ajv | undefined;
+const ajv = (): Ajv => (shared ??= addFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false, logger: false })));
 const byObject = new WeakMap<object, ValidateFunction | null>();
 const byText = new Map<string, ValidateFunction | null>();
 
@@ -19,7 +21,7 @@ function compile(schema: Record<string, unknown>): ValidateFunction | null {
   let fn = byText.get(text);
   if (fn === undefined) {
     try {
-      fn = ajv.compile(schema);
+      fn = ajv().compile(schema);
     } catch {
       fn = null; // an invalid schema cannot judge the arguments
     }
