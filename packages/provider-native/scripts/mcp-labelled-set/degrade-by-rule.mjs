@@ -56,13 +56,33 @@ function needlessCall(scenario, catalogs) {
   };
 }
 
-/** invalid_arguments: the first required argument left out (no required one: the first argument renamed). */
+/** A value of another JSON type than the schema's (a number spelt out, a list for a string …). */
+function mistyped(value) {
+  if (typeof value === 'number') return String(value).replace(/\d+/, (n) => `${n} items`);
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.join(',');
+  return JSON.stringify(value);
+}
+
+/**
+ * invalid_arguments, one of three rules picked by the scenario's id: the first required argument left out (no
+ * required one: the first argument renamed), the first argument given the wrong JSON type, or an undeclared
+ * argument added.
+ */
 function invalidArguments(scenario, catalogs) {
   const tool = catalogs[scenario.server].tools.find((t) => t.name === scenario.tool);
   const args = { ...scenario.arguments };
   const required = (tool.inputSchema.required ?? []).find((k) => k in args);
+  const variant = pick(['omit', 'mistype', 'extra'], `${scenario.id}:invalid`);
+  const [first] = Object.keys(args);
   let error;
-  if (required) {
+  if (variant === 'mistype' && first) {
+    args[first] = mistyped(args[first]);
+    error = `Invalid arguments: "${first}" has the wrong type`;
+  } else if (variant === 'extra') {
+    args.options = { verbose: true };
+    error = 'Invalid arguments: unknown argument "options"';
+  } else if (required) {
     delete args[required];
     error = `Invalid arguments: "${required}" is required`;
   } else {

@@ -24,6 +24,25 @@ export function stem(word: string): string {
   return word;
 }
 
+/**
+ * Words of requests that name an MCP action in other terms than tool descriptions do, expanded to the terms tools
+ * use (a request to "tell the channel" is one to post a message). General vocabulary, not any one server's.
+ */
+const SYNONYMS: Record<string, string[]> = {
+  pr: ['pull', 'request'],
+  tell: ['post', 'message'],
+  notify: ['post', 'message'],
+  announce: ['post', 'message'],
+  inform: ['post', 'message'],
+  say: ['post', 'message'],
+  answer: ['reply'],
+  respond: ['reply'],
+  layout: ['tree', 'directory'],
+  folder: ['directory'],
+  rename: ['move'],
+  column: ['schema'],
+};
+
 const cache = new Map<string, string[]>();
 
 /** Content tokens of a text, stemmed; cached (the same descriptions and requests are tokenized again and again). */
@@ -35,7 +54,13 @@ export function tokens(text: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/);
-  for (const w of words) if (w && !STOP.has(w)) out.push(stem(w));
+  for (const w of words) {
+    if (!w || STOP.has(w)) continue;
+    const stemmed = stem(w);
+    out.push(stemmed);
+    const more = SYNONYMS[stemmed];
+    if (more) out.push(...more);
+  }
   // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
   if (text.length <= 4000) {
     if (cache.size >= 10_000) cache.clear();
