@@ -124,10 +124,22 @@ function ignoredError(scenario) {
   return { calls: [{ ...call, error: 'Error: upstream service returned 503 Service Unavailable' }], output: scenario.output };
 }
 
-/** unsupported_claim: every number in the reply raised by 7; a reply without numbers gets an invented finding. */
+/** Findings no result states, one picked per scenario by its id. */
+const INVENTED = [
+  'It also flagged 3 warnings that need your attention.',
+  'The release team changed it last Friday.',
+  'Two reviewers have already signed off on it.',
+  'This also fixes the timeout reported last week.',
+  'The staging copy shows the same, so nothing else is needed.',
+];
+
+/**
+ * unsupported_claim: every number of two or more digits in the reply raised by 7; a reply without one gets an
+ * invented finding.
+ */
 function unsupportedClaim(scenario) {
-  const changed = scenario.output.replace(/\d+/g, (n) => String(Number(n) + 7));
-  const output = changed !== scenario.output ? changed : `${scenario.output} It also flagged 3 warnings that need your attention.`;
+  const changed = scenario.output.replace(/\d{2,}/g, (n) => String(Number(n) + 7));
+  const output = changed !== scenario.output ? changed : `${scenario.output} ${pick(INVENTED, `${scenario.id}:claim`)}`;
   return { calls: [rightCall(scenario)], output };
 }
 

@@ -220,7 +220,7 @@ describe('the four levels', () => {
 });
 
 /** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
-const HELD_OUT = { agreement: 0.8, pairwise: 0.93, useGap: 0.2 };
+const HELD_OUT = { agreement: 0.79, pairwise: 0.92, useGap: 0.22 };
 
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {

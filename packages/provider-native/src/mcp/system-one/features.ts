@@ -5,7 +5,7 @@
 import type { MCPPrompt, MCPResource, MCPServer, MCPTool } from '@mce/core';
 import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
 import { valueText } from '../interaction.js';
-import { Bm25Index, coverage, stem, tokenSet, tokens } from './lexical.js';
+import { Bm25Index, coverage, stem, tokenSet, tokens, tokensUncached } from './lexical.js';
 import { checkArguments } from './schema-validator.js';
 
 export const FEATURE_NAMES = [
@@ -463,7 +463,7 @@ function claimFeatures(
   let judged = 0;
   let unsupported = 0;
   for (const clause of clauses) {
-    const cw = tokens(clause).filter((w) => w.length >= 3 && !/^\d$/.test(w));
+    const cw = tokensUncached(clause).filter((w) => w.length >= 3 && !/^\d$/.test(w));
     if (cw.length < 2) continue;
     judged++;
     let fresh = 0;

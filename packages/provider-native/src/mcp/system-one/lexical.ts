@@ -49,6 +49,17 @@ const cache = new Map<string, string[]>();
 export function tokens(text: string): string[] {
   const hit = cache.get(text);
   if (hit) return hit;
+  const out = tokensUncached(text);
+  // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
+  if (text.length <= 4000) {
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(text, out);
+  }
+  return out;
+}
+
+/** The same tokens, not cached: for pieces of a text seen once (a reply's clauses), which would only churn the cache. */
+export function tokensUncached(text: string): string[] {
   const out: string[] = [];
   const words = text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -60,11 +71,6 @@ export function tokens(text: string): string[] {
     out.push(stemmed);
     const more = SYNONYMS[stemmed];
     if (more) out.push(...more);
-  }
-  // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
-  if (text.length <= 4000) {
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(text, out);
   }
   return out;
 }
