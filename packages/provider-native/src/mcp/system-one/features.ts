@@ -15,7 +15,7 @@ export const FEATURE_NAMES = [
   'better_missed', // an uncalled primitive matches the request better than every called one
   'irrelevant_call', // share of calls whose primitive matches neither the request nor its own arguments' origin
   'duplicate_call', // share of calls repeating an earlier call (same primitive, same arguments)
-  'calls_beyond_parts', // share of the calls beyond one per part of the request (a needless extra call)
+  'calls_beyond_parts', // share of the calls beyond one per part of the request and one lookup (needless calls)
   'schema_invalid', // share of calls whose arguments fail the inputSchema
   'missing_required', // share of calls lacking a required argument
   'unknown_argument', // share of calls with an argument the schema does not declare
@@ -219,8 +219,18 @@ function grounded(value: string | number, contextLower: string, contextTokens: R
   if (containsPhrase(contextLower, lower)) return true;
   const t = tokens(value).filter((w) => !QUERY_WORDS.has(w));
   if (t.length === 0) return !/[a-z0-9]/.test(lower) || tokens(value).length > 0; // punctuation, SQL keywords: structure
-  // An identifier (path, id, name: no space) is grounded only if every word of it is; free text if most words are.
-  return coverage(t, contextTokens) >= (/\s/.test(lower) ? 0.6 : 0.999);
+  // An identifier (path, id, name: no space) is grounded only if every word of it is; free text if most words are
+  // (a word also counts when it begins a word of the context: "times out" for "timeout").
+  if (!/\s/.test(lower)) return coverage(t, contextTokens) >= 0.999;
+  let found = 0;
+  for (const w of t) if (contextTokens.has(w) || (w.length >= 4 && beginsWord(contextLower, w))) found++;
+  return found / t.length >= 0.6;
+}
+
+/** `prefix` begins a word of `hay`. */
+function beginsWord(hay: string, prefix: string): boolean {
+  for (let at = hay.indexOf(prefix); at >= 0; at = hay.indexOf(prefix, at + 1)) if (!isWordChar(hay[at - 1])) return true;
+  return false;
 }
 
 /** Query-language words (SQL keywords and the like): the structure of a query argument, not a value to ground. */
@@ -239,6 +249,16 @@ function enumValues(schema: Record<string, unknown> | undefined): Set<string> {
   return out;
 }
 
+/** Arguments the agent writes itself (an issue's body, a message's text): not values to find in the request. */
+const COMPOSED_KEYS = /^(body|text|content|message|description|comment|commit_message)$/;
+
+function composedValues(args: unknown): Set<string> {
+  const out = new Set<string>();
+  if (args && typeof args === 'object' && !Array.isArray(args))
+    for (const [key, value] of Object.entries(args)) if (typeof value === 'string' && COMPOSED_KEYS.test(key)) out.add(value);
+  return out;
+}
+
 /** A request split into its parts (sentences, "then …", "also …"): a part each call should serve. */
 function requestParts(request: string): string[] {
   return request
@@ -250,7 +270,7 @@ const WRITE_TOOL =
   /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close/i;
 /** Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. */
 const WRITE_INTENT =
-  /\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|tell|let|announce|share|notify|update|merge|fork|insert|drop|note|say|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
+  /\bopen (?:a|an|one|new|issues?|tickets?|bugs?|prs?|pull requests?)\b|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|tell|let|announce|share|notify|update|merge|fork|insert|drop|note|say|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
@@ -327,9 +347,10 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     if (call.error === undefined) seen.add(key);
 
     const vals = callValues[i]!;
+    const composed = composedValues(args);
     const enums = idx >= 0 ? enumValues(prims[idx]!.tool?.inputSchema) : undefined;
     let callUngrounded = 0;
-    for (const v of vals) if (!(typeof v === 'string' && enums?.has(v)) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
+    for (const v of vals) if (!(typeof v === 'string' && (enums?.has(v) || composed.has(v))) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
     callIndex[i] = idx;
     // Fed by an earlier result: a value the request does not hold but a result does (an id looked up, then used).
     callFed[i] = i > 0 && vals.some((v) => !grounded(v, requestLower, requestTokens) && grounded(v, contextLower, contextTokens));
@@ -508,7 +529,8 @@ function partFeatures(
   }
   f[25] = unserved / parts.length;
   if (n === 0) return;
-  f[6] = Math.max(0, n - parts.length) / n;
+  // One call beyond the parts is allowed: a lookup before acting on it (search, then create) is one part.
+  f[6] = Math.max(0, n - parts.length - 1) / n;
   let weak = 0;
   let write = 0;
   for (let c = 0; c < n; c++) {
