@@ -1,79 +1,16 @@
 #!/usr/bin/env node
 /**
- * Writes the labelled MCP set (test/data/mcp-labelled/*.jsonl) from the scenarios: the training split by the generic
- * rules of degrade-by-rule.mjs, the held-out split from the hand-written twins of heldout-scenarios.mjs. Deterministic:
- * running it again rewrites the same files.
+ * Writes the labelled MCP set (test/data/mcp-labelled/train.jsonl and heldout.jsonl) from the scenarios (see
+ * items.mjs). Deterministic: running it again rewrites the same files; a test checks the committed files are these.
  *   node packages/provider-native/scripts/mcp-labelled-set/build.mjs
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HELDOUT_SCENARIOS } from './heldout-scenarios.mjs';
-import { CLASS_LABELS } from './labels.mjs';
-import { RULES, rightCall } from './degrade-by-rule.mjs';
-import { TRAIN_PAIRS, TRAIN_SCENARIOS } from './train-scenarios.mjs';
+import { heldoutItems, jsonLines, trainItems } from './items.mjs';
 
 const dir = (name) => fileURLToPath(new URL(`../../test/data/mcp-labelled/${name}`, import.meta.url));
 const catalogs = JSON.parse(readFileSync(dir('catalogs.json'), 'utf8')).servers;
-
-const call = ([server, name, args, result]) => ({ server, kind: 'tool', name, arguments: args, result });
-const item = (split, id, cls, twin, servers, request, calls, output) => ({
-  id, split, class: cls, twin, servers, turns: [{ request, calls, output, labels: CLASS_LABELS[cls] }],
-});
-const union = (...lists) => [...new Set(lists.flat())];
-const joinRequests = (a, b) => `${a.replace(/[.?!]?$/, '.')} ${b.charAt(0).toUpperCase()}${b.slice(1)}`;
-
-function trainItems() {
-  const scenarios = TRAIN_SCENARIOS.map(([id, servers, request, server, tool, args, result, output]) => ({
-    id, servers, request, server, tool, arguments: args, result, output,
-  }));
-  const out = [];
-  for (const s of scenarios) {
-    const good = `t-${s.id}-good`;
-    out.push(item('train', good, 'good', null, s.servers, s.request, [rightCall(s)], s.output));
-    for (const [cls, rule] of Object.entries(RULES)) {
-      const { calls, output } = rule(s, catalogs);
-      out.push(item('train', `t-${s.id}-${cls}`, cls, good, s.servers, s.request, calls, output));
-    }
-  }
-  const byId = new Map(scenarios.map((s) => [s.id, s]));
-  for (const [a, b] of TRAIN_PAIRS.map((pair) => pair.map((id) => byId.get(id)))) {
-    const servers = union(a.servers, b.servers);
-    const request = joinRequests(a.request, b.request);
-    const good = `t-${a.id}+${b.id}-good`;
-    out.push(item('train', good, 'good', null, servers, request, [rightCall(a), rightCall(b)], `${a.output} ${b.output}`));
-    out.push(item('train', `t-${a.id}+${b.id}-partial_completion`, 'partial_completion', good, servers, request, [rightCall(a)], a.output));
-  }
-  return out;
-}
-
-function heldoutItems() {
-  const out = [];
-  for (const h of HELDOUT_SCENARIOS) {
-    const good = `${h.id}-good`;
-    const right = call(h.call);
-    const twin = (cls, calls, output) => out.push(item('heldout', `${h.id}-${cls}`, cls, good, h.servers, h.request, calls, output));
-    out.push(item('heldout', good, 'good', null, h.servers, h.request, [right], h.output));
-    twin('wrong_tool', [call(h.wrong.call)], h.wrong.output);
-    twin('missing_call', [], h.missing);
-    twin('needless_call', [right, call(h.needless.call)], h.needless.output ?? h.output);
-    twin('invalid_arguments', [{ ...right, arguments: h.invalid.args, result: undefined, error: h.invalid.error }], h.invalid.output);
-    twin('hallucinated_arguments', [{ ...right, arguments: h.halluc.args, result: h.halluc.result }], h.halluc.output);
-    twin('ignored_error', [{ ...right, result: undefined, error: h.error.error }], h.error.output ?? h.output);
-    twin('unsupported_claim', [right], h.unsupported);
-    const second = call(h.second.call);
-    const request = joinRequests(h.request, h.second.request);
-    const pairGood = `${h.id}+second-good`;
-    out.push(item('heldout', pairGood, 'good', null, h.servers, request, [right, second], `${h.output} ${h.second.output}`));
-    out.push(item('heldout', `${h.id}+second-partial_completion`, 'partial_completion', pairGood, h.servers, request, [right], h.output));
-  }
-  return out;
-}
-
-function write(name, items) {
-  for (const i of items) for (const c of i.turns.flatMap((t) => t.calls)) if (c.result === undefined) delete c.result;
-  writeFileSync(dir(name), items.map((i) => JSON.stringify(i)).join('\n') + '\n');
+for (const [name, items] of [['train.jsonl', trainItems(catalogs)], ['heldout.jsonl', heldoutItems()]]) {
+  writeFileSync(dir(name), jsonLines(items));
   console.log(`wrote ${name}: ${items.length} interactions`);
 }
-
-write('train.jsonl', trainItems());
-write('heldout.jsonl', heldoutItems());

@@ -56,13 +56,33 @@ function needlessCall(scenario, catalogs) {
   };
 }
 
-/** invalid_arguments: the first required argument left out (no required one: the first argument renamed). */
+/** A value of another JSON type than the schema's (a number spelt out, a list for a string …). */
+function mistyped(value) {
+  if (typeof value === 'number') return String(value).replace(/\d+/, (n) => `${n} items`);
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.join(',');
+  return JSON.stringify(value);
+}
+
+/**
+ * invalid_arguments, one of three rules picked by the scenario's id: the first required argument left out (no
+ * required one: the first argument renamed), the first argument given the wrong JSON type, or an undeclared
+ * argument added.
+ */
 function invalidArguments(scenario, catalogs) {
   const tool = catalogs[scenario.server].tools.find((t) => t.name === scenario.tool);
   const args = { ...scenario.arguments };
   const required = (tool.inputSchema.required ?? []).find((k) => k in args);
+  const variant = pick(['omit', 'mistype', 'extra'], `${scenario.id}:invalid`);
+  const [first] = Object.keys(args);
   let error;
-  if (required) {
+  if (variant === 'mistype' && first) {
+    args[first] = mistyped(args[first]);
+    error = `Invalid arguments: "${first}" has the wrong type`;
+  } else if (variant === 'extra') {
+    args.options = { verbose: true };
+    error = 'Invalid arguments: unknown argument "options"';
+  } else if (required) {
     delete args[required];
     error = `Invalid arguments: "${required}" is required`;
   } else {
@@ -104,10 +124,22 @@ function ignoredError(scenario) {
   return { calls: [{ ...call, error: 'Error: upstream service returned 503 Service Unavailable' }], output: scenario.output };
 }
 
-/** unsupported_claim: every number in the reply raised by 7; a reply without numbers gets an invented finding. */
+/** Findings no result states, one picked per scenario by its id. */
+const INVENTED = [
+  'It also flagged 3 warnings that need your attention.',
+  'The release team changed it last Friday.',
+  'Two reviewers have already signed off on it.',
+  'This also fixes the timeout reported last week.',
+  'The staging copy shows the same, so nothing else is needed.',
+];
+
+/**
+ * unsupported_claim: every number of two or more digits in the reply raised by 7; a reply without one gets an
+ * invented finding.
+ */
 function unsupportedClaim(scenario) {
-  const changed = scenario.output.replace(/\d+/g, (n) => String(Number(n) + 7));
-  const output = changed !== scenario.output ? changed : `${scenario.output} It also flagged 3 warnings that need your attention.`;
+  const changed = scenario.output.replace(/\d{2,}/g, (n) => String(Number(n) + 7));
+  const output = changed !== scenario.output ? changed : `${scenario.output} ${pick(INVENTED, `${scenario.id}:claim`)}`;
   return { calls: [rightCall(scenario)], output };
 }
 

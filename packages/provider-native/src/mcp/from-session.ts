@@ -58,11 +58,23 @@ export function mcpCallRecord(call: ToolCall): MCPCallRecord {
 }
 
 /** The MCP calls of one agent: those whose nearest enclosing agent call is it. */
+/**
+ * The request an agent answered: its own input; when that is the first of several user messages in its longest LLM
+ * message history (an agent serving several turns), all of them.
+ */
+function agentRequest(session: Session, agent: AgentCall): string {
+  let longest: readonly { role: string; content: string }[] = [];
+  for (const l of session.llmCalls) if (l.agentCallId === agent.id && l.inputMessages.length > longest.length) longest = l.inputMessages;
+  const users = longest.filter((m) => m.role === 'user' && m.content.trim()).map((m) => m.content);
+  const own = agent.userInput ?? valueText(agent.input);
+  return users.length > 1 && users[0] === own ? users.join('\n') : own;
+}
+
 export function agentInteraction(session: Session, agent: AgentCall): MCPInteraction {
   const servers = mcpServersFor(session, agent);
   const calls = byStartTime(session.toolCalls.filter((c) => c.agentCallId === agent.id && isMcpCall(c, servers)));
   return {
-    request: agent.userInput ?? valueText(agent.input),
+    request: agentRequest(session, agent),
     output: agent.finalResponse ?? valueText(agent.output),
     servers,
     calls: calls.map(mcpCallRecord),

@@ -14,7 +14,7 @@ export { LocalSystemOne, CALIBRATED_WEIGHTS, levelProbabilities } from './system
 export { EndpointSystemOne, letterProbabilities, endpointPrompt, ENDPOINT_SYSTEM_PROMPT } from './system-one/endpoint.js';
 export { systemOneModelFor, localSystemOne } from './system-one/resolve-model.js';
 export { calibrate, chooseLambda, fitLogistic, LAMBDA_GRID, type CalibratedWeights } from './system-one/calibrate.js';
-export { calibrateOnLabelledSet } from './system-one/calibrate-labelled.js';
+export { calibrateOnLabelledSet, calibrationExamples } from './system-one/calibrate-labelled.js';
 export { parseLabelledSet, labelledTurns, readLabelledSet, readJsonLines, LABELLED_SET_FILES, type LabelledItem, type LabelledTurn, type LabelledSetData } from './system-one/labelled-set.js';
 export { agreement, type Agreement } from './system-one/agreement.js';
 export { twinReport, type TwinReport, type ClassGap } from './system-one/twin-report.js';

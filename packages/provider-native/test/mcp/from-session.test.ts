@@ -68,7 +68,8 @@ describe('MCP calls', () => {
     const other = { ...s.toolCalls[1]!, agentCallId: 'agent-2' };
     const i = agentInteraction({ ...s, toolCalls: [s.toolCalls[0]!, other] }, s.agentCalls[0]!);
     expect(i.calls.map((c) => c.name)).toEqual(['get_forecast']);
-    expect(i.request).toBe(TURN1);
+    // the agent's LLM calls saw both user turns: it is judged on both requests
+    expect(i.request).toBe(`${TURN1}\n${TURN2}`);
   });
   it('of an agent are in start-time order, a call without a valid start time last', () => {
     const s = weatherSession();

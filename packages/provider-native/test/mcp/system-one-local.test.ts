@@ -1,5 +1,6 @@
 /** The local System One model: its features worked by hand, its calibration, its agreement with the labels. */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { MCPServer } from '@mce/core';
 import {
@@ -14,10 +15,13 @@ import {
   fitLogistic,
   labelledTurns,
   levelProbabilities,
+  parseLabelledSet,
+  readLabelledSet,
+  twinReport,
   type MCPInteraction,
 } from '@mce/provider-native';
 
-const labelled = JSON.parse(readFileSync(new URL('../data/mcp-labelled.json', import.meta.url), 'utf8')) as unknown;
+const labelled = readLabelledSet(fileURLToPath(new URL('../data/mcp-labelled/', import.meta.url)));
 
 const SHOP: MCPServer = {
   name: 'shop',
@@ -80,8 +84,41 @@ describe('structural features', () => {
     const f = extractFeatures(
       interaction({ calls: [{ server: 'shop', kind: 'tool', name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } }] }),
     );
-    expect(FEATURE_NAMES.filter((n) => feature(f, n) !== 0)).toEqual(['call_count']);
-    expect(feature(f, 'call_count')).toBe(0.2);
+    expect(FEATURE_NAMES.filter((n) => feature(f, n) !== 0)).toEqual([]);
+  });
+
+  it('a failed call the reply passes over, numbers and clauses the reply invents', () => {
+    const call = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' } };
+    const ignored = extractFeatures(interaction({ calls: [{ ...call, error: 'upstream 503' }] }));
+    expect(feature(ignored, 'error_unacknowledged')).toBe(1);
+    const owned = extractFeatures(interaction({ output: 'Sorry, I could not get the status.', calls: [{ ...call, error: 'upstream 503' }] }));
+    expect(feature(owned, 'error_unacknowledged')).toBe(0);
+    const ok = { ...call, result: { status: 'in transit', eta: '2024-07-14' } };
+    const faithful = extractFeatures(interaction({ output: 'Order ORD-12 is in transit, due 2024-07-14.', calls: [ok] }));
+    expect(feature(faithful, 'claim_numbers_unsupported')).toBe(0);
+    expect(feature(faithful, 'claim_clause_unsupported')).toBe(0);
+    const invented = extractFeatures(interaction({ output: 'Order ORD-12 is in transit, due 2024-07-19, and the courier called twice yesterday.', calls: [ok] }));
+    expect(feature(invented, 'claim_numbers_unsupported')).toBe(0.5); // 19 is nowhere; 2024, 07 and 12 are
+    expect(feature(invented, 'claim_clause_unsupported')).toBeGreaterThan(0);
+  });
+
+  it('a request in two parts with one part left undone; a change asked for and none made', () => {
+    const status = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: 'in transit' };
+    const refund = { server: 'shop', kind: 'tool' as const, name: 'refund_order', arguments: { order_id: 'ORD-12', reason: 'late delivery' }, result: { ok: true } };
+    const request = 'Where is order ORD-12? Then refund it for late delivery.';
+    const both = extractFeatures(interaction({ request, output: 'It is in transit; refunded for late delivery.', calls: [status, refund] }));
+    expect(feature(both, 'part_uncovered')).toBe(0);
+    expect(feature(both, 'write_intent_unmet')).toBe(0);
+    expect(feature(both, 'calls_beyond_parts')).toBe(0);
+    const half = extractFeatures(interaction({ request, output: 'It is in transit.', calls: [status] }));
+    expect(feature(half, 'part_uncovered')).toBe(0.5);
+    expect(feature(half, 'write_intent_unmet')).toBe(1);
+    // one lookup beyond the parts is allowed (search, then act); a third call is not
+    const lookup = { server: 'shop', kind: 'tool' as const, name: 'find_customer', arguments: { email: 'a@b.co' }, result: { id: 1 } };
+    expect(feature(extractFeatures(interaction({ request: 'Where is order ORD-12?', output: 'In transit.', calls: [status, refund] })), 'calls_beyond_parts')).toBe(0);
+    const extra = extractFeatures(interaction({ request: 'Where is order ORD-12?', output: 'In transit.', calls: [status, refund, lookup] }));
+    expect(feature(extra, 'calls_beyond_parts')).toBeCloseTo(1 / 3, 12);
+    expect(feature(extra, 'write_without_intent')).toBe(1);
   });
 
   it('unknown primitive, schema failures, ungrounded values and errors, as shares of the calls', () => {
@@ -185,6 +222,9 @@ describe('the four levels', () => {
   });
 });
 
+/** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
+const HELD_OUT = { agreement: 0.8, pairwise: 0.91, useGap: 0.21 };
+
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {
     expect(calibrateOnLabelledSet(labelled)).toEqual(CALIBRATED_WEIGHTS);
@@ -197,23 +237,59 @@ describe('calibration', () => {
     expect(w.bias).toBeGreaterThan(1);
   });
 
-  it('the labelled set has at least 60 interactions with both verdicts for every question, some held out', () => {
-    const turns = labelledTurns(labelled);
-    expect(turns.length).toBeGreaterThanOrEqual(60);
-    expect(turns.filter((t) => t.holdout).length).toBeGreaterThanOrEqual(20);
-    for (const q of ['primitives', 'arguments', 'task'] as const) {
-      expect(turns.filter((t) => t.labels[q] === 0).length).toBeGreaterThanOrEqual(15);
-      expect(turns.filter((t) => t.labels[q] === 1).length).toBeGreaterThanOrEqual(15);
+  it('the labelled set: ≥ 400 interactions, every failure class in both splits, each degraded one beside its good twin', () => {
+    const items = parseLabelledSet(labelled);
+    const twinned = items.filter((i) => !i.category.startsWith('legacy:'));
+    expect(twinned.length).toBeGreaterThanOrEqual(400);
+    const byId = new Map(items.map((i) => [i.id, i]));
+    for (const i of twinned.filter((x) => x.twin !== null)) {
+      const good = byId.get(i.twin!)!;
+      expect(good.category).toBe('good');
+      expect(good.holdout).toBe(i.holdout);
+      expect(good.conversation.turns[0]!.request).toBe(i.conversation.turns[0]!.request);
     }
+    const classes = (holdout: boolean) => new Set(twinned.filter((i) => i.holdout === holdout && i.twin !== null).map((i) => i.category));
+    const failureClasses = ['wrong_tool', 'missing_call', 'needless_call', 'invalid_arguments', 'hallucinated_arguments', 'ignored_error', 'unsupported_claim', 'partial_completion'];
+    expect([...classes(false)].sort()).toEqual([...failureClasses].sort());
+    expect([...classes(true)].sort()).toEqual([...failureClasses].sort());
+    expect(twinned.filter((i) => i.holdout).length).toBeGreaterThanOrEqual(100);
+    // graded: at least three of the four levels for every question
+    const turns = twinned.flatMap((i) => i.turns);
+    for (const q of ['primitives', 'arguments', 'task'] as const)
+      expect(new Set(turns.map((t) => t.labels[q])).size, q).toBeGreaterThanOrEqual(3);
   });
 
-  it('agrees with the labels on ≥ 85% of the answers, on all turns and on the held-out turns', async () => {
+  it('on the held-out split: agreement, pairwise ranking and per-class gaps at least the figures docs/mcp-metrics.md reports', async () => {
     const model = new LocalSystemOne();
-    const turns = labelledTurns(labelled);
-    const all = await agreement(model, turns);
-    const held = await agreement(model, turns.filter((t) => t.holdout));
-    expect(all.overall).toBeGreaterThanOrEqual(0.85);
-    expect(held.overall).toBeGreaterThanOrEqual(0.85);
+    const items = parseLabelledSet(labelled).filter((i) => i.holdout);
+    const held = await agreement(model, items.flatMap((i) => i.turns));
+    expect(held.overall).toBeGreaterThanOrEqual(HELD_OUT.agreement);
+    const use = new Map<string, number>();
+    const task = new Map<string, number>();
+    for (const i of items) {
+      const { answers } = model.answerSync({ interaction: i.turns[0]!.interaction, questions: ['primitives', 'arguments', 'task'] });
+      use.set(i.id, answers.reduce((s, a) => s + a.value, 0) / 3);
+      task.set(i.id, answers[2]!.value);
+    }
+    const u = twinReport(items, use);
+    const t = twinReport(items, task);
+    expect(u.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.pairwise);
+    expect(t.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.pairwise);
+    for (const cls of Object.keys(t.perClass)) expect(t.perClass[cls]!.gap, `MCPTaskCompletion ${cls}`).toBeGreaterThanOrEqual(0.3);
+    for (const cls of Object.keys(u.perClass)) expect(u.perClass[cls]!.gap, `MCPUse ${cls}`).toBeGreaterThanOrEqual(HELD_OUT.useGap);
+  });
+
+  it('the committed JSON Lines are exactly what the scenarios and rules produce', async () => {
+    const scripts = new URL('../../scripts/mcp-labelled-set/items.mjs', import.meta.url).href;
+    const made = (await import(scripts)) as {
+      trainItems(catalogs: unknown): unknown[];
+      heldoutItems(): unknown[];
+      jsonLines(items: unknown[]): string;
+    };
+    const catalogs = (labelled.catalogs as { servers: unknown }).servers;
+    const file = (name: string) => readFileSync(new URL(`../data/mcp-labelled/${name}`, import.meta.url), 'utf8');
+    expect(made.jsonLines(made.trainItems(catalogs))).toBe(file('train.jsonl'));
+    expect(made.jsonLines(made.heldoutItems())).toBe(file('heldout.jsonl'));
   });
 
   it('is deterministic and refuses weights fitted on other features', async () => {

@@ -25,10 +25,12 @@ export interface CalibrationExample {
   features: FeatureVector;
   /** Target per question in [0, 1] (the label's level / 3). */
   labels: Partial<Record<SystemOneQuestion, number>>;
+  /** How much the example counts (default 1): a good interaction counts as much as all its degraded twins together. */
+  weight?: number;
 }
 
 /** Candidate L2 penalties; the one with the lowest cross-validated log-loss on the calibration data is used. */
-export const LAMBDA_GRID = [0.03, 0.1, 0.3, 1, 3] as const;
+export const LAMBDA_GRID = [0.01, 0.03, 0.1, 0.3, 1, 3] as const;
 const FOLDS = 5;
 const NEWTON_STEPS = 25;
 const round = (x: number) => Math.round(x * 1e6) / 1e6 || 0;
@@ -56,7 +58,7 @@ function solve(a: number[][], b: number[]): number[] {
 }
 
 /** Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood. */
-export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[], lambda: number): LogisticWeights {
+export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[], lambda: number, weights?: readonly number[]): LogisticWeights {
   const d = FEATURE_NAMES.length + 1; // index 0 = bias
   let w = new Array<number>(d).fill(0);
   for (let step = 0; step < NEWTON_STEPS; step++) {
@@ -67,8 +69,9 @@ export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[],
       let z = 0;
       for (let j = 0; j < d; j++) z += w[j]! * row[j]!;
       const p = sigmoid(z);
-      const r = p - ys[i]!;
-      const s = p * (1 - p);
+      const weight = weights?.[i] ?? 1;
+      const r = weight * (p - ys[i]!);
+      const s = weight * p * (1 - p);
       for (let j = 0; j < d; j++) {
         grad[j]! += r * row[j]!;
         for (let k = 0; k < d; k++) hess[j]![k]! += s * row[j]! * row[k]!;
@@ -104,8 +107,8 @@ export function chooseLambda(examples: readonly CalibrationExample[]): number {
       for (let fold = 0; fold < FOLDS; fold++) {
         const train = used.filter((_, i) => i % FOLDS !== fold);
         const test = used.filter((_, i) => i % FOLDS === fold);
-        const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda);
-        for (const e of test) loss += logLoss(w, e.features, e.labels[q]!);
+        const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1));
+        for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
       }
     }
     if (loss < bestLoss - 1e-12) {
@@ -125,6 +128,7 @@ export function calibrate(examples: readonly CalibrationExample[], lambda = choo
       used.map((e) => e.features),
       used.map((e) => e.labels[q]!),
       lambda,
+      used.map((e) => e.weight ?? 1),
     );
     counts[q] = used.length;
   }

@@ -5,7 +5,7 @@
 import type { MCPPrompt, MCPResource, MCPServer, MCPTool } from '@mce/core';
 import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
 import { valueText } from '../interaction.js';
-import { Bm25Index, coverage, tokenSet, tokens } from './lexical.js';
+import { Bm25Index, coverage, stem, tokenSet, tokens, tokensUncached } from './lexical.js';
 import { checkArguments } from './schema-validator.js';
 
 export const FEATURE_NAMES = [
@@ -15,7 +15,7 @@ export const FEATURE_NAMES = [
   'better_missed', // an uncalled primitive matches the request better than every called one
   'irrelevant_call', // share of calls whose primitive matches neither the request nor its own arguments' origin
   'duplicate_call', // share of calls repeating an earlier call (same primitive, same arguments)
-  'call_count', // number of calls, saturating at 5
+  'calls_beyond_parts', // share of the calls beyond one per part of the request and one lookup (needless calls)
   'schema_invalid', // share of calls whose arguments fail the inputSchema
   'missing_required', // share of calls lacking a required argument
   'unknown_argument', // share of calls with an argument the schema does not declare
@@ -28,6 +28,17 @@ export const FEATURE_NAMES = [
   'output_failure', // the reply says the task failed / could not be done
   'result_unused', // share of successful results the reply does not reflect
   'output_off_request', // the reply shares little with the request
+  'error_unacknowledged', // a call failed for good and the reply does not say so
+  'claim_numbers_unsupported', // numbers in the reply found nowhere in the request, arguments or results (2 = 1)
+  'claim_words_unsupported', // share of the reply's content words found nowhere in the request, arguments or results
+  'called_relevance_gap', // 1 − the best called primitive's relevance / the best available one's
+  'weak_call', // share of calls no part of the request asks for (and not fed by an earlier result)
+  'unasked_write', // a call no part of the request asks for changes something (post, create, write, delete …)
+  'clause_unserved', // share of the request's parts whose best-matching primitive was not called
+  'claim_clause_unsupported', // share of the reply's clauses whose words are mostly found nowhere in the context
+  'part_uncovered', // share of the request's parts neither the calls' arguments nor the reply speak of
+  'write_without_intent', // a call that changes something although the request asks to change nothing
+  'write_intent_unmet', // the request asks to change something and no call that changes something succeeded
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
@@ -206,10 +217,61 @@ function grounded(value: string | number, contextLower: string, contextTokens: R
   const lower = value.toLowerCase().trim();
   if (!lower) return true;
   if (containsPhrase(contextLower, lower)) return true;
-  const t = tokens(value);
-  if (t.length === 0) return !/[a-z0-9]/.test(lower); // bare punctuation ('/', '*') is structure, not a claim
-  return coverage(t, contextTokens) >= 0.6;
+  const t = tokens(value).filter((w) => !QUERY_WORDS.has(w));
+  if (t.length === 0) return !/[a-z0-9]/.test(lower) || tokens(value).length > 0; // punctuation, SQL keywords: structure
+  // An identifier (path, id, name: no space) is grounded only if every word of it is; free text if most words are
+  // (a word also counts when it begins a word of the context: "times out" for "timeout").
+  if (!/\s/.test(lower)) return coverage(t, contextTokens) >= 0.999;
+  let found = 0;
+  for (const w of t) if (contextTokens.has(w) || (w.length >= 4 && beginsWord(contextLower, w))) found++;
+  return found / t.length >= 0.6;
 }
+
+/** `prefix` begins a word of `hay`. */
+function beginsWord(hay: string, prefix: string): boolean {
+  for (let at = hay.indexOf(prefix); at >= 0; at = hay.indexOf(prefix, at + 1)) if (!isWordChar(hay[at - 1])) return true;
+  return false;
+}
+
+/** Query-language words (SQL keywords and the like): the structure of a query argument, not a value to ground. */
+const QUERY_WORDS = new Set(
+  ('select from where order group by desc asc limit offset count avg sum min max having as join left inner on ' +
+    'in is null like between distinct union case when else end insert into update delete value id table information schema')
+    .split(' ')
+    .map(stem),
+);
+
+/** The enum members a tool's schema declares: a value chosen among them is the schema's, not the user's, to ground. */
+function enumValues(schema: Record<string, unknown> | undefined): Set<string> {
+  const out = new Set<string>();
+  for (const p of Object.values((schema?.properties ?? {}) as Record<string, { enum?: unknown }>))
+    if (Array.isArray(p?.enum)) for (const v of p.enum) if (typeof v === 'string') out.add(v);
+  return out;
+}
+
+/** Arguments the agent writes itself (an issue's body, a message's text): not values to find in the request. */
+const COMPOSED_KEYS = /^(body|text|content|message|description|comment|commit_message)$/;
+
+function composedValues(args: unknown): Set<string> {
+  const out = new Set<string>();
+  if (args && typeof args === 'object' && !Array.isArray(args))
+    for (const [key, value] of Object.entries(args)) if (typeof value === 'string' && COMPOSED_KEYS.test(key)) out.add(value);
+  return out;
+}
+
+/** A request split into its parts (sentences, "then …", "also …"): a part each call should serve. */
+function requestParts(request: string): string[] {
+  return request
+    .split(/(?<=[.?!;])\s+|\s+(?:and then|then|also|afterwards|after that)\s+/i)
+    .filter((part) => tokens(part).length >= 2);
+}
+
+const WRITE_TOOL =
+  /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close/i;
+/** Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. */
+const WRITE_INTENT =
+  /\bopen (?:a|an|one|new|issues?|tickets?|bugs?|prs?|pull requests?)\b|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|tell|let|announce|share|notify|update|merge|fork|insert|drop|note|say|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
+const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
 const FAILURE_CUE =
@@ -254,7 +316,6 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const intentScores = argumentWords.size ? index.score(query.filter((t) => !argumentWords.has(t))) : scores;
 
   f[0] = n === 0 ? 1 : 0;
-  f[6] = Math.min(n, 5) / 5;
   if (n === 0) f[2] = sat(maxScore);
 
   // Grounding context grows with each call's result: later arguments may come from earlier results.
@@ -262,6 +323,8 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   // what the agent invented, so it informs relevance but never grounding.
   let contextLower = `${interaction.request}\n${interaction.priorContext ?? ''}`.toLowerCase();
   const contextTokens = tokenSet(`${interaction.request}\n${interaction.priorContext ?? ''}`);
+  const requestLower = contextLower;
+  const requestTokens = new Set(contextTokens);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
   let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
@@ -270,6 +333,9 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const called = new Set<number>();
   const seen = new Set<string>();
   const outputTokens = tokenSet(interaction.output);
+  const callIndex = new Array<number>(n).fill(-1);
+  /** The call's values are all grounded and it follows another call: it may be fed by an earlier result. */
+  const callFed = new Array<boolean>(n).fill(false);
 
   for (let i = 0; i < n; i++) {
     const call = calls[i]!;
@@ -281,8 +347,13 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     if (call.error === undefined) seen.add(key);
 
     const vals = callValues[i]!;
+    const composed = composedValues(args);
+    const enums = idx >= 0 ? enumValues(prims[idx]!.tool?.inputSchema) : undefined;
     let callUngrounded = 0;
-    for (const v of vals) if (!grounded(v, contextLower, contextTokens)) callUngrounded++;
+    for (const v of vals) if (!(typeof v === 'string' && (enums?.has(v) || composed.has(v))) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
+    callIndex[i] = idx;
+    // Fed by an earlier result: a value the request does not hold but a result does (an id looked up, then used).
+    callFed[i] = i > 0 && vals.some((v) => !grounded(v, requestLower, requestTokens) && grounded(v, contextLower, contextTokens));
     if (callUngrounded > 0) callsWithUngrounded++;
 
     if (idx < 0) {
@@ -353,5 +424,121 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   f[16] = FAILURE_CUE.test(interaction.output) ? 1 : 0;
   const rq = tokens(interaction.request);
   f[18] = interaction.output.trim() && rq.length ? 1 - coverage(rq, outputTokens) : 0;
+  f[19] = unrecovered > 0 && !f[16] ? 1 : 0;
+  claimFeatures(f, interaction.output, contextLower, contextTokens, callValues);
+  partFeatures(f, requestText, index, prims, callIndex, callFed, scores, maxScore);
+  coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims);
   return f;
+}
+
+/** f[27]–f[29]: is every part of the request spoken of, and do the calls change something exactly when asked to. */
+function coverageFeatures(
+  f: FeatureVector,
+  interaction: MCPInteraction,
+  outputTokens: ReadonlySet<string>,
+  callValues: ReadonlyArray<ReadonlyArray<string | number>>,
+  callIndex: readonly number[],
+  prims: readonly Primitive[],
+): void {
+  const spoken = new Set(outputTokens);
+  for (const t of tokens(callValues.flat().join(' '))) spoken.add(t);
+  const parts = requestParts(interaction.request);
+  let uncovered = 0;
+  for (const part of parts) if (coverage(tokens(part), spoken) < 0.34) uncovered++;
+  f[27] = parts.length ? uncovered / parts.length : 0;
+  const writes = callIndex.map((idx) => idx >= 0 && WRITE_TOOL.test(prims[idx]!.name));
+  const wantsWrite = WRITE_INTENT.test(interaction.request);
+  f[28] = !wantsWrite && writes.some(Boolean) ? 1 : 0;
+  f[29] = wantsWrite && !writes.some((w, c) => w && interaction.calls[c]!.error === undefined) ? 1 : 0;
+}
+
+/** `number` occurs in `hay` with no digit right before or after it (inside "v2.3.1" or "#87" it counts). */
+function containsNumber(hay: string, number: string): boolean {
+  const isDigit = (ch: string | undefined) => ch !== undefined && ch >= '0' && ch <= '9';
+  for (let at = hay.indexOf(number); at >= 0; at = hay.indexOf(number, at + 1))
+    if (!isDigit(hay[at - 1]) && !isDigit(hay[at + number.length])) return true;
+  return false;
+}
+
+/** f[20], f[21]: what the reply states that nothing the user said or a call returned supports. */
+function claimFeatures(
+  f: FeatureVector,
+  output: string,
+  contextLower: string,
+  contextTokens: Set<string>,
+  callValues: ReadonlyArray<ReadonlyArray<string | number>>,
+): void {
+  const argumentText = callValues.flat().join(' ').toLowerCase();
+  const known = `${contextLower}\n${argumentText}`;
+  let numbers = 0;
+  // Single digits are mostly counts of what a result listed; longer numbers are values a result must hold.
+  for (const number of output.match(NUMBER) ?? []) if (number.replace(/\D/g, '').length >= 2 && !containsNumber(known, number)) numbers++;
+  f[20] = Math.min(numbers, 2) / 2;
+  const words = tokens(output).filter((w) => w.length >= 4 && !/^\d/.test(w));
+  const argumentTokens = tokenSet(argumentText);
+  let novel = 0;
+  for (const w of words) if (!contextTokens.has(w) && !argumentTokens.has(w)) novel++;
+  f[21] = words.length ? novel / words.length : 0;
+  // Clause by clause: an invented finding ("and it was fixed in 0.12.0") is a clause of words nothing supports.
+  const clauses = output.split(/[.;:!?]\s+|,\s+|\s+and\s+|\s+but\s+/i);
+  let judged = 0;
+  let unsupported = 0;
+  for (const clause of clauses) {
+    const cw = tokensUncached(clause).filter((w) => w.length >= 3 && !/^\d$/.test(w));
+    if (cw.length < 2) continue;
+    judged++;
+    let fresh = 0;
+    for (const w of cw) if (!contextTokens.has(w) && !argumentTokens.has(w)) fresh++;
+    if (fresh / cw.length >= 0.75) unsupported++;
+  }
+  f[26] = judged ? unsupported / judged : 0;
+}
+
+/** f[22]–f[25]: do the calls answer the parts of the request, and does any call answer none of them. */
+function partFeatures(
+  f: FeatureVector,
+  requestText: string,
+  index: Bm25Index,
+  prims: readonly Primitive[],
+  callIndex: readonly number[],
+  callFed: readonly boolean[],
+  scores: Float64Array,
+  maxScore: number,
+): void {
+  const n = callIndex.length;
+  const called = callIndex.filter((i) => i >= 0);
+  if (n > 0 && maxScore > 0) f[22] = 1 - Math.max(0, ...called.map((i) => scores[i] ?? 0)) / maxScore;
+  const parts = requestParts(requestText);
+  if (!parts.length) parts.push(requestText);
+  const asked = new Array<boolean>(n).fill(false);
+  let unserved = 0;
+  for (const part of parts) {
+    const partScores = index.score(tokens(part));
+    let best = -1;
+    for (let i = 0; i < partScores.length; i++) if (best < 0 || partScores[i]! > partScores[best]!) best = i;
+    const top = best >= 0 ? partScores[best]! : 0;
+    if (top <= 0) continue;
+    let served = false;
+    callIndex.forEach((idx, c) => {
+      if (idx >= 0 && (partScores[idx] ?? 0) >= 0.75 * top) {
+        asked[c] = true;
+        served = true;
+      }
+    });
+    if (!served) unserved++;
+  }
+  f[25] = unserved / parts.length;
+  if (n === 0) return;
+  // One call beyond the parts is allowed: a lookup before acting on it (search, then create) is one part.
+  f[6] = Math.max(0, n - parts.length - 1) / n;
+  let weak = 0;
+  let write = 0;
+  for (let c = 0; c < n; c++) {
+    if (asked[c] || callFed[c]) continue;
+    weak++;
+    const idx = callIndex[c]!;
+    if (idx >= 0 && WRITE_TOOL.test(prims[idx]!.name)) write = 1;
+  }
+  f[23] = weak / n;
+  f[24] = write;
 }

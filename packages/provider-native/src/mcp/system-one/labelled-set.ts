@@ -122,7 +122,7 @@ export function readJsonLines(path: string): unknown[] {
       try {
         return [JSON.parse(line) as unknown];
       } catch (error) {
-        throw new Error(`${path}:${k + 1}: not JSON (${(error as Error).message})`);
+        throw new Error(`${path}:${k + 1}: not JSON (${(error as Error).message})`, { cause: error });
       }
     });
 }

@@ -24,22 +24,53 @@ export function stem(word: string): string {
   return word;
 }
 
+/**
+ * Words of requests that name an MCP action in other terms than tool descriptions do, expanded to the terms tools
+ * use (a request to "tell the channel" is one to post a message). General vocabulary, not any one server's.
+ */
+const SYNONYMS: Record<string, string[]> = {
+  pr: ['pull', 'request'],
+  tell: ['post', 'message'],
+  notify: ['post', 'message'],
+  announce: ['post', 'message'],
+  inform: ['post', 'message'],
+  say: ['post', 'message'],
+  answer: ['reply'],
+  respond: ['reply'],
+  layout: ['tree', 'directory'],
+  folder: ['directory'],
+  rename: ['move'],
+  column: ['schema'],
+};
+
 const cache = new Map<string, string[]>();
 
 /** Content tokens of a text, stemmed; cached (the same descriptions and requests are tokenized again and again). */
 export function tokens(text: string): string[] {
   const hit = cache.get(text);
   if (hit) return hit;
+  const out = tokensUncached(text);
+  // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
+  if (text.length <= 4000) {
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(text, out);
+  }
+  return out;
+}
+
+/** The same tokens, not cached: for pieces of a text seen once (a reply's clauses), which would only churn the cache. */
+export function tokensUncached(text: string): string[] {
   const out: string[] = [];
   const words = text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/);
-  for (const w of words) if (w && !STOP.has(w)) out.push(stem(w));
-  // Bounded memory in a long-running worker: at most 10,000 texts of up to 4,000 characters.
-  if (text.length <= 4000) {
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(text, out);
+  for (const w of words) {
+    if (!w || STOP.has(w)) continue;
+    const stemmed = stem(w);
+    out.push(stemmed);
+    const more = SYNONYMS[stemmed];
+    if (more) out.push(...more);
   }
   return out;
 }
