@@ -4,9 +4,8 @@
  * worker thread, one at a time (a flood of them is parsed one after the other, not all at once in the heap); smaller
  * ones are read in place. A worker that dies (out of its own memory) fails its body, not the server.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorker } from './built-worker.js';
 import { readSessionBody, type SessionBody } from './session-body.js';
 
 /** From here a body is read in the worker thread (a smaller one takes under a few milliseconds in place). */
@@ -15,24 +14,13 @@ export const BIG_BODY_CHARS = 512 * 1024;
 /** More big bodies than the reader lets wait: the server is busy, retry. */
 export class BodyReaderBusyError extends Error {}
 
-/**
- * The compiled worker: beside this module once built; from the source (under tests) the built one in dist. Without
- * a build there is none, and bodies are read in place.
- */
-function workerFile(): URL | undefined {
-  for (const candidate of [new URL('./body-worker.js', import.meta.url), new URL('../../dist/api/body-worker.js', import.meta.url)]) {
-    if (existsSync(fileURLToPath(candidate))) return candidate;
-  }
-  return undefined;
-}
-
 interface Pending {
   resolve(body: SessionBody): void;
   reject(error: Error): void;
 }
 
 export class BodyReader {
-  readonly #file = workerFile();
+  readonly #file = builtWorker('body-worker');
   readonly #maxWaiting: number;
   readonly #heapMb: number;
   #worker: Worker | undefined;

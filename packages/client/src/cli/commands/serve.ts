@@ -58,7 +58,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .action(async (opts: ServeOptions, cmd: Command) => {
       const limits = limitsOf(opts);
       // api.keys of the config, then MCE_API_KEYS and MCE_API_TOKEN (a key named `token` with every scope).
-      const keys = [...resolveConfig(cmd, io).api.keys, ...apiKeysFromEnv(io.env)];
+      const config = resolveConfig(cmd, io);
+      const keys = [...config.api.keys, ...apiKeysFromEnv(io.env)];
       const log = logger(cmd, io, 'info');
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
@@ -70,6 +71,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           keys,
           logger: log,
           secrets: environmentSecrets(io.env),
+          // Computations in a thread with a client of its own over the same configuration: off the event loop.
+          computeThread: { config, env: io.env },
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
         });
