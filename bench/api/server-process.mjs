@@ -8,8 +8,11 @@ import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@m
 import { syntheticSession } from '../lib/synthetic.mjs';
 
 const env = process.env;
-const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${env.BENCH_DB}`), cache: false });
+const config = { ...defaultMceConfig(), store: { url: `sqlite:${env.BENCH_DB}` }, cache: { path: null, read: false, write: false, enabled: false } };
+const client = await MCEClient.open({ config, store: await openStore(config.store.url), cache: false });
 const server = await serveApi(client, {
+  // As mce serve: computations in a thread of their own (BENCH_IN_PLACE=1: on the event loop, to compare).
+  ...(env.BENCH_IN_PLACE ? {} : { computeThread: { config, env } }),
   port: 0,
   keys: [{ name: 'bench', hash: hashApiKey(env.BENCH_KEY), scopes: ['read', 'write', 'admin'] }],
   maxBodyBytes: Number(env.BENCH_MAX_BODY),
