@@ -129,7 +129,7 @@ const health = await fetch(`${base}/healthz`).then((r) => r.status).catch((e) =>
 console.log(`\n10× the limits: bodies of ${mb(overBytes)} ${JSON.stringify(bodies.statuses)}; ${LIMITS.maxQueued * 10} asynchronous computes (queue ${LIMITS.maxQueued}) ${JSON.stringify(queue.statuses)}; ${fmt(LIMITS.rate * 10)} reads at once (limit ${LIMITS.rate}/s) ${JSON.stringify(flood.statuses)}`);
 console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
 
-await new Promise((r) => setTimeout(r, 3000)); // the queued computations finish
+await new Promise((r) => setTimeout(r, 12_000)); // the queued computations finish, and the idle threads end (10 s)
 const limits = await ask({ cmd: 'stats' });
 await ask({ cmd: 'reset' });
 const end = await ask({ cmd: 'stats' });

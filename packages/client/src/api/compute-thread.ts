@@ -11,6 +11,9 @@ import type { ComputeRequest } from '../mce-client.js';
 import { builtWorker } from './built-worker.js';
 import type { ComputationDigest } from './computations.js';
 
+/** A thread idle this long ends (see #idleFor). */
+const IDLE_MS = 10_000;
+
 export interface ComputeThreadOptions {
   /** The configuration the thread's client opens (the server's: same store, metrics, providers). */
   config: MceConfig;
@@ -39,6 +42,7 @@ export class ComputeThread {
   #worker: Worker | undefined;
   #next = 0;
   readonly #pending = new Map<number, Pending>();
+  #idle: NodeJS.Timeout | undefined;
 
   constructor(options: ComputeThreadOptions) {
     this.#options = options;
@@ -60,6 +64,7 @@ export class ComputeThread {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
     await worker?.terminate();
@@ -70,9 +75,26 @@ export class ComputeThread {
     const id = this.#next++;
     return new Promise<{ json?: string; digest?: ComputationDigest }>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      clearTimeout(this.#idle);
       worker.ref();
       worker.postMessage({ id, sessionId, request, answer });
     });
+  }
+
+  /**
+   * Idle: the thread no longer keeps the process alive, and after IDLE_MS it ends, giving its heap back (a big body
+   * or session leaves hundreds of MB in it); the next request starts another.
+   */
+  #idleFor(worker: Worker): void {
+    worker.unref();
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => {
+      if (this.#worker === worker && this.#pending.size === 0) {
+        this.#worker = undefined;
+        void worker.terminate();
+      }
+    }, IDLE_MS);
+    this.#idle.unref();
   }
 
   #started(): Worker {
@@ -87,7 +109,7 @@ export class ComputeThread {
       this.#pending.delete(reply.id);
       if (reply.error) pending?.reject(errorOf(reply.error));
       else pending?.resolve(reply);
-      if (this.#pending.size === 0) worker.unref();
+      if (this.#pending.size === 0) this.#idleFor(worker);
     });
     let lastError: Error | undefined;
     worker.on('error', (error) => (lastError = error));

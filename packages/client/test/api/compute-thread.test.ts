@@ -54,7 +54,7 @@ describe('the compute thread', () => {
   });
 
   it('leaves the event loop free while it computes a big session (in place, the loop is busy throughout)', async () => {
-    const llmCalls = Array.from({ length: 20_000 }, (_, i) => ({ ...example.llmCalls[0], id: `big-${i}` }));
+    const llmCalls = Array.from({ length: 5_000 }, (_, i) => ({ ...example.llmCalls[0], id: `big-${i}` }));
     const posted = await fetch(`${base}/sessions`, { method: 'POST', body: JSON.stringify({ ...example, id: 'big', llmCalls, toolCalls: [] }), headers: JSON_TYPE });
     expect(posted.status).toBe(201);
     const order: string[] = [];
@@ -67,9 +67,9 @@ describe('the compute thread', () => {
     await fetch(`${base}/healthz`).then((r) => order.push(`health ${r.status}`));
     await computed;
     // The share of the computation's time this process's event loop was busy: in place nearly all of it (reading,
-    // computing, storing 20,000 calls' results), with the thread little (a ratio, not a time).
+    // computing, storing 5,000 calls' results), with the thread little (a ratio, not a time).
     const busy = performance.eventLoopUtilization(before).utilization;
     expect(order).toEqual(['health 200', 'compute 200']);
     expect(busy).toBeLessThan(0.5);
-  });
+  }, 120_000);
 });
