@@ -129,11 +129,17 @@ const health = await fetch(`${base}/healthz`).then((r) => r.status).catch((e) =>
 console.log(`\n10× the limits: bodies of ${mb(overBytes)} ${JSON.stringify(bodies.statuses)}; ${LIMITS.maxQueued * 10} asynchronous computes (queue ${LIMITS.maxQueued}) ${JSON.stringify(queue.statuses)}; ${fmt(LIMITS.rate * 10)} reads at once (limit ${LIMITS.rate}/s) ${JSON.stringify(flood.statuses)}`);
 console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
 
-await new Promise((r) => setTimeout(r, 12_000)); // the queued computations finish, and the idle threads end (10 s)
-const limits = await ask({ cmd: 'stats' });
+// The queued computations finish, then the idle threads end (after 10 s).
+let limits = await ask({ cmd: 'stats' });
+const peakOf3 = limits.peakRss;
+while (limits.pending > 0) {
+  await new Promise((r) => setTimeout(r, 500));
+  limits = await ask({ cmd: 'stats' });
+}
+await new Promise((r) => setTimeout(r, 11_000));
 await ask({ cmd: 'reset' });
 const end = await ask({ cmd: 'stats' });
-console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, limits.peakRss))}, end ${mb(end.rss)} (${fmt((end.rss / start.rss) * 100)}% of the start)`);
+console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, peakOf3, limits.peakRss))}, end ${mb(end.rss)} (${fmt((end.rss / start.rss) * 100)}% of the start)`);
 child.send({ cmd: 'stop' });
 await new Promise((r) => child.once('exit', r));
 rmSync(dir, { recursive: true, force: true });

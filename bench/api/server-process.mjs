@@ -27,7 +27,7 @@ setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).
 
 process.on('message', async (message) => {
   if (message.cmd === 'stats') {
-    process.send({ rss: process.memoryUsage().rss, peakRss, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
+    process.send({ rss: process.memoryUsage().rss, peakRss, pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
   } else if (message.cmd === 'reset') {
     delay.reset();
     globalThis.gc?.();
