@@ -15,7 +15,7 @@ import { COMPUTATION_STATUSES, Computations, ComputationsClosedError, Computatio
 import { ComputeThread, type ComputeThreadOptions } from './compute-thread.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
-import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
+import { accessLog, corsFor, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
 import { cut, redactSecrets } from './redact.js';
 import { BodyReader, BodyReaderBusyError } from './body-reader.js';
 
@@ -210,6 +210,11 @@ export interface ApiOptions {
   /** Requests per second per key (per client address without keys), past which 429 with Retry-After. Default: none. */
   requestsPerSecond?: number;
   /**
+   * Origins (`https://app.example.com`) whose pages may call the API from a browser (CORS, preflights answered).
+   * Default none: CORS off, no Access-Control-* header sent.
+   */
+  corsOrigins?: readonly string[];
+  /**
    * Computations run in a worker thread with a client of its own opened from this configuration (the server's, so
    * the same store and metrics): a big session then holds the thread, not every request. Default: in place.
    */
@@ -256,8 +261,9 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
     secrets: [...(options.secrets ?? []), ...(options.token !== undefined ? [options.token] : [])],
     ...(options.requestsPerSecond !== undefined ? { requestsPerSecond: options.requestsPerSecond } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
-  app.use('*', accessLog(guard), hostCheck(guard.allowedHosts), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
+  app.use('*', accessLog(guard), corsFor(guard.corsOrigins), hostCheck(guard.allowedHosts, guard.corsOrigins), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
   app.use(
     '*',
     bodyLimit({

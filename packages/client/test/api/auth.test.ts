@@ -220,3 +220,33 @@ describe('API keys and scopes', () => {
     expect([bad.code, bad.stderr]).toEqual([2, 'mce: --scopes: scopes must be read, write, admin joined by + (got "read+root")\n']);
   });
 });
+
+describe('CORS', () => {
+  it('is off by default, and on for the allow-listed origins only: preflights answered before the key check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-cors-'));
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    const key = newApiKey();
+    const keys = [{ name: 'web', hash: hashApiKey(key), scopes: ['read'] as ApiScope[] }];
+    const origin = 'https://app.example.com';
+    const ask = (app: ReturnType<typeof createApiApp>, from: string, init: RequestInit = {}) =>
+      app.request('/sessions', { ...init, headers: { origin: from, host: 'localhost', ...(init.headers as Record<string, string>) } });
+    try {
+      const off = createApiApp(client, { keys, allowedHosts: ['localhost'] });
+      const refused = await ask(off, origin, { headers: { authorization: `Bearer ${key}` } });
+      expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+
+      const on = createApiApp(client, { keys, allowedHosts: ['localhost'], corsOrigins: [origin] });
+      const preflight = await ask(on, origin, { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([204, origin, 'Authorization,Content-Type,Prefer']);
+      const read = await ask(on, origin, { headers: { authorization: `Bearer ${key}` } });
+      expect([read.status, read.headers.get('access-control-allow-origin')]).toEqual([200, origin]);
+      const noKey = await ask(on, origin);
+      expect(noKey.status).toBe(401); // CORS lets a page ask; the key still decides
+      const stranger = await ask(on, 'https://evil.example', { headers: { authorization: `Bearer ${key}` } });
+      expect([stranger.status, stranger.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+    } finally {
+      await client.store.close();
+      await client.close();
+    }
+  });
+});

@@ -15,6 +15,7 @@ interface ServeOptions {
   maxComputationsPerKey?: string;
   rateLimit?: string;
   insecureNoAuth?: boolean;
+  corsOrigins?: string;
 }
 
 function positiveInteger(text: string, option: string): number {
@@ -54,9 +55,12 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--max-queued <n>', 'asynchronous computations waiting at most; more get 429', '100')
     .option('--max-computations-per-key <n>', 'asynchronous computations one API key may have queued or running; more get 429')
     .option('--rate-limit <n>', 'requests per second per API key (per client address without keys); more get 429')
+    .option('--cors-origins <origins>', 'comma-separated origins (https://app.example.com) whose pages may call the API from a browser; default none: CORS off')
     .option('--insecure-no-auth', 'serve beyond loopback with no API key: anyone reaching the port may read, write and delete')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const limits = limitsOf(opts);
+      const corsOrigins = opts.corsOrigins?.split(',').map((o) => o.trim()).filter(Boolean);
+      for (const origin of corsOrigins ?? []) if (!isOrigin(origin)) throw new UsageError(`--cors-origins: ${origin} is no origin (scheme://host[:port], no path)`);
       // api.keys of the config, then MCE_API_KEYS and MCE_API_TOKEN (a key named `token` with every scope).
       const config = resolveConfig(cmd, io);
       const keys = [...config.api.keys, ...apiKeysFromEnv(io.env)];
@@ -75,6 +79,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           computeThread: { config, env: io.env },
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
+          ...(corsOrigins?.length ? { corsOrigins } : {}),
         });
       } catch (error) {
         await client.close();
@@ -91,6 +96,14 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       await server.close();
       await client.close();
     });
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    return new URL(text).origin === text;
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves at the first SIGINT or SIGTERM; both handlers go then, so a second signal stops the process at once. */
