@@ -46,9 +46,9 @@ describe('big request bodies', () => {
     const { app, close } = apiApp(client);
     const invalid = bigBody('stalling', 8000, () => ({ startTime: 'late' }));
     const order: string[] = [];
-    const posted = app.request('/sessions', { method: 'POST', body: invalid, headers: JSON_TYPE }).then(async (res) => order.push(`post ${res.status}`));
+    const posted = Promise.resolve(app.request('/sessions', { method: 'POST', body: invalid, headers: JSON_TYPE })).then((res: Response) => order.push(`post ${res.status}`));
     await new Promise((resolve) => setTimeout(resolve, 20)); // the body is in the worker
-    const health = app.request('/healthz').then((res) => order.push(`health ${res.status}`));
+    const health = Promise.resolve(app.request('/healthz')).then((res: Response) => order.push(`health ${res.status}`));
     await Promise.all([posted, health]);
     expect(order).toEqual(['health 200', 'post 400']);
     await close();
