@@ -8,6 +8,7 @@ import { positionText, syntaxErrorPosition } from '../ingest/json-position.js';
 import { excessDepthAt, MAX_JSON_DEPTH } from '../ingest/json-depth.js';
 import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { isLocked } from '../store/open.js';
+import { UnstorableIdError } from '../store/storable-ids.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, RESULT_QUERY_FIELDS, ResultQueryTextError, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
@@ -295,6 +296,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     if (error instanceof BadRequest || error instanceof ResultQueryTextError) return c.json({ error: error.message }, 400);
     if (error instanceof UnsupportedMediaType) return c.json({ error: error.message }, 415);
     if (error instanceof MetricSelectionError) return c.json({ error: `metrics: ${error.message}` }, 400);
+    if (error instanceof UnstorableIdError) return c.json({ error: error.message }, 400);
     if (error instanceof ComputationsClosedError) {
       c.header('Retry-After', '5');
       return c.json({ error: error.message }, 503);

@@ -10,6 +10,7 @@ import { MetricOptionsError, MetricSelectionError, SessionNotFoundError, Depende
 import { ConfigError, EnvError } from '../config/index.js';
 import { IngestError } from '../ingest/index.js';
 import { StoreNotFoundError, StoreOpenError } from '../store/index.js';
+import { UnstorableIdError } from '../store/storable-ids.js';
 import { ResultQueryTextError } from '../store/result-query-text.js';
 import { PluginError } from '../plugins/load-providers.js';
 import { registerApiKeyCommands } from './commands/api-key.js';
@@ -24,7 +25,7 @@ import { UsageError, type CliIO } from './context.js';
 
 const BAD_INPUT = [
   PluginError, ConfigError, EnvError, IngestError, UsageError, MetricSelectionError, MetricOptionsError, SessionNotFoundError, DependencyCycleError,
-  UnknownDependencyError, StoreNotFoundError, ResultQueryTextError,
+  UnknownDependencyError, StoreNotFoundError, ResultQueryTextError, UnstorableIdError,
 ];
 
 export function createProgram(io: CliIO): Command {
