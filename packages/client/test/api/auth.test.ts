@@ -20,6 +20,7 @@ import {
   type ApiScope,
 } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
+import { RateLimiter } from '../../src/api/rate-limit.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -248,5 +249,36 @@ describe('CORS', () => {
       await client.store.close();
       await client.close();
     }
+  });
+});
+
+describe('rate limit', () => {
+  it('refuses a key past its requests per second with 429 and Retry-After; other keys and health unaffected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-rate-'));
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    const [a, b] = [newApiKey(), newApiKey()];
+    const keys = [{ name: 'a', hash: hashApiKey(a), scopes: ['read'] as ApiScope[] }, { name: 'b', hash: hashApiKey(b), scopes: ['read'] as ApiScope[] }];
+    const app = createApiApp(client, { keys, requestsPerSecond: 2 });
+    const get = (key: string) => app.request('/sessions', { headers: { authorization: `Bearer ${key}` } });
+    try {
+      const statuses = [(await get(a)).status, (await get(a)).status];
+      const third = await get(a);
+      expect([...statuses, third.status, third.headers.get('retry-after')]).toEqual([200, 200, 429, '1']);
+      expect(((await third.json()) as { error: string }).error).toMatch(/^rate limit of 2 requests per second exceeded; retry in 1 s$/);
+      expect((await get(b)).status).toBe(200);
+      expect((await app.request('/healthz')).status).toBe(200);
+    } finally {
+      await client.store.close();
+      await client.close();
+    }
+  });
+
+  it('refills a bucket at the rate, and forgets full ones', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, () => now);
+    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 0]);
+    expect(limiter.take('k')).toBe(500); // one more in half a second
+    now = 500;
+    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 500]);
   });
 });
