@@ -31,3 +31,4 @@ export * from './ontology/unknown-fields.js';
 export * from './engine/metric-options.js';
 export * from './engine/strategies/timeout.js';
 export * from './redact-url.js';
+export * from './bounded-log.js';

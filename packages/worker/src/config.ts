@@ -3,6 +3,7 @@
  * into one camelCase object with every default filled in. The config loader validates the section's shape against
  * the JSON Schema; this module applies the defaults, the environment and the cross-field rules.
  */
+import { redactUrl } from '@mce/core';
 
 import { MceError } from '@mce/core';
 
@@ -83,7 +84,12 @@ export function workerConfigFrom(
   };
 
   const amqpUrl = nonEmpty(env.MCE_AMQP_URL) ?? nonEmpty(env.RABBITMQ_URL) ?? section.amqp_url ?? section.amqpUrl ?? DEFAULT_AMQP_URL;
-  if (typeof amqpUrl !== 'string' || !/^amqps?:\/\//.test(amqpUrl)) problems.push(`amqp_url must be an amqp:// or amqps:// URL`);
+  const amqpSource = nonEmpty(env.MCE_AMQP_URL) ? 'MCE_AMQP_URL' : nonEmpty(env.RABBITMQ_URL) ? 'RABBITMQ_URL' : 'amqp_url';
+  if (typeof amqpUrl !== 'string' || !/^amqps?:\/\//.test(amqpUrl)) problems.push(`${amqpSource} must be an amqp:// or amqps:// URL`);
+  else {
+    const malformed = malformedUrl(amqpUrl);
+    if (malformed) problems.push(`${amqpSource} ${redactUrl(amqpUrl)}: ${malformed}`);
+  }
   const queue = pick('queue', 'queue') ?? DEFAULT_QUEUE;
   if (typeof queue !== 'string' || queue.length === 0) problems.push('queue must be a non-empty string');
 
@@ -123,6 +129,27 @@ export function workerConfigFrom(
     reconnectMaxDelayMs: integers.reconnectMaxDelayMs ?? 30000,
     queueArguments: { ...(queueArguments as Record<string, string | number | boolean>) },
   };
+}
+
+/**
+ * Why the broker client could not read `url`, or undefined: the driver decodes user and password itself and says only
+ * "URI malformed" (a `%` not followed by two hex digits).
+ */
+function malformedUrl(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  for (const [part, value] of [['user name', parsed.username], ['password', parsed.password]] as const) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      return `the ${part} is not percent-encoded (a % must be written %25)`;
+    }
+  }
+  return undefined;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -24,7 +24,10 @@ export interface RunWorkerOptions {
 }
 
 export interface RunWorkerResult {
-  /** 0 after a clean shutdown; 1 when the deadline passed with batches still in flight (they are redelivered). */
+  /**
+   * 0 after a clean shutdown; 1 when the deadline passed with batches still in flight (they are redelivered); 2 when
+   * it stopped on a failure retrying cannot mend (the broker refused the credentials).
+   */
   exitCode: number;
   reason: string;
 }
@@ -33,7 +36,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
   const config = options.config ?? workerConfigFrom({});
   const log = options.logger ?? createLogger();
   const metrics = new WorkerMetrics({ defaultMetrics: true });
-  const worker = new MceWorker({ config, processor: options.processor, logger: log, metrics });
+  // A failure retrying cannot mend stops the worker as a signal would, with exit code 2 (bad configuration).
+  let fatal: string | undefined;
+  let stopNow: ((why: string) => void) | undefined;
+  const onFatal = (reason: string) => {
+    fatal ??= reason;
+    stopNow?.(reason);
+  };
+  const worker = new MceWorker({ config, processor: options.processor, logger: log, metrics, onFatal });
   let health: HealthServer | undefined;
   try {
     if (config.healthPort > 0) {
@@ -68,6 +78,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
       resolve(why);
     };
     for (const name of signals) process.on(name, stop);
+    stopNow = stop;
+    if (fatal) stop(fatal);
     if (options.signal?.aborted) stop('abort');
     options.signal?.addEventListener('abort', () => stop('abort'), { once: true });
   });
@@ -85,5 +97,5 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
   }
   await health?.close();
   for (const name of signals) process.off(name, onSecondSignal);
-  return { exitCode: finished === 'deadline' ? 1 : 0, reason };
+  return { exitCode: fatal ? 2 : finished === 'deadline' ? 1 : 0, reason };
 }

@@ -9,6 +9,7 @@
  * client acks/nacks on the channel the message came from, re-creates channel, topology and consumer after a lost
  * connection, and on close() stops consuming and waits for the pending handlers (= the in-flight batches).
  */
+import { redactUrl } from '@mce/core';
 import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
@@ -26,6 +27,11 @@ export interface WorkerOptions {
   metrics?: WorkerMetrics;
   /** Shown in the broker's connection list. */
   connectionName?: string;
+  /**
+   * A failure retrying cannot mend (the broker refused the credentials): called once, for the worker to stop (exit 2)
+   * rather than retry forever with only /readyz to show it.
+   */
+  onFatal?: (reason: string) => void;
 }
 
 /** A delivered message waiting for its batch. */
@@ -109,7 +115,15 @@ export class MceWorker {
       retryLow: Math.max(1, Math.min(1000, this.config.reconnectMaxDelayMs)),
       retryHigh: Math.max(1, this.config.reconnectMaxDelayMs),
     });
-    this.connection.on('error', (error: unknown) => this.log.warn({ err: error }, 'broker connection error'));
+    this.connection.on('error', (error: unknown) => {
+      if ((error as { code?: string }).code === 'ACCESS_REFUSED') {
+        const reason = `the broker at ${redactUrl(this.config.amqpUrl)} refused the user name or password (MCE_AMQP_URL / RABBITMQ_URL / amqp_url)`;
+        this.log.error({ err: error }, `${reason}: not retrying`);
+        options.onFatal?.(reason);
+        return;
+      }
+      this.log.warn({ err: error }, 'broker connection error');
+    });
     this.connection.on('connection', () => {
       this.metrics.connections.inc();
       this.log.info({ queue: this.queues.main }, 'connected to the broker');

@@ -62,4 +62,19 @@ describe('workerConfigFrom', () => {
       ]);
     }
   });
+
+  it('names the variable of a broker URL the driver cannot read (it said only "URI malformed"), its password hidden', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        workerConfigFrom({}, env);
+      } catch (error) {
+        return (error as WorkerConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ MCE_AMQP_URL: 'amqp://gu%est:secret@127.0.0.1:5672' })).toEqual(['MCE_AMQP_URL amqp://gu%est:***@127.0.0.1:5672: the user name is not percent-encoded (a % must be written %25)']);
+    expect(problems({ RABBITMQ_URL: 'amqp://guest:50%off@127.0.0.1:5672' })).toEqual(['RABBITMQ_URL amqp://guest:***@127.0.0.1:5672: the password is not percent-encoded (a % must be written %25)']);
+    expect(problems({ RABBITMQ_URL: 'ftp://x' })).toEqual(['RABBITMQ_URL must be an amqp:// or amqps:// URL']);
+    expect(problems({ MCE_AMQP_URL: 'amqp://guest:50%25off@127.0.0.1:5672' })).toEqual([]);
+  });
 });

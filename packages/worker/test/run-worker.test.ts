@@ -33,6 +33,18 @@ describe('worker without a broker', () => {
 const available = await needService('rabbitmq');
 
 describe.skipIf(!available)('runWorker', () => {
+  it('stops with exit code 2 naming the variables when the broker refuses the credentials (it retried forever)', async () => {
+    const url = new URL(AMQP_URL);
+    url.password = 'not-the-password';
+    const result = await runWorker({
+      processor: { processBatch: async () => ({ items: [] }) },
+      config: testConfig(uniqueQueue('refused'), { amqpUrl: url.toString(), healthPort: 0 }),
+      logger: log,
+      signals: [],
+    });
+    expect(result).toEqual({ exitCode: 2, reason: `the broker at amqp://${url.username}:***@${url.host} refused the user name or password (MCE_AMQP_URL / RABBITMQ_URL / amqp_url)` });
+  });
+
   it('serves health, readiness and metrics, processes, and stops cleanly when aborted', async () => {
     const queue = uniqueQueue('run');
     const broker = new Broker();

@@ -10,12 +10,13 @@ import type { ComputeRequest, MCEClient } from '../mce-client.js';
 import { parseTimeText } from '../store/rows.js';
 import { parseResultQueryText, RESULT_QUERY_FIELDS, type ResultQueryField } from '../store/result-query-text.js';
 import { OPENAPI } from './openapi.js';
-import { COMPUTATION_STATUSES, Computations, type ComputationStatus } from './computations.js';
+import { COMPUTATION_STATUSES, Computations, digestOf, type ComputationStatus } from './computations.js';
+import { ComputeThread, type ComputeThreadOptions } from './compute-thread.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { webRoutes } from '../web/routes.js';
 import { BadRequestError, UnsupportedMediaTypeError, errorAnswer } from './status.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
-import { accessLog, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
+import { accessLog, corsFor, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
 import { cut, redactSecrets } from './redact.js';
 import { BodyReader } from './body-reader.js';
 
@@ -206,6 +207,16 @@ export interface ApiOptions {
   secrets?: readonly string[];
   /** Requests per second per key (per client address without keys), past which 429 with Retry-After. Default: none. */
   requestsPerSecond?: number;
+  /**
+   * Origins (`https://app.example.com`) whose pages may call the API from a browser (CORS, preflights answered).
+   * Default none: CORS off, no Access-Control-* header sent.
+   */
+  corsOrigins?: readonly string[];
+  /**
+   * Computations run in a worker thread with a client of its own opened from this configuration (the server's, so
+   * the same store and metrics): a big session then holds the thread, not every request. Default: in place.
+   */
+  computeThread?: ComputeThreadOptions;
   /** Asynchronous computations (`Prefer: respond-async`) running at once; the others wait their turn. Default 2. */
   maxConcurrentComputations?: number;
   /** Finished asynchronous computations whose status is kept (the oldest finished dropped first). Default 1000. */
@@ -229,9 +240,12 @@ export function createApiApp(client: MCEClient, options: ApiOptions = {}): Hono 
 }
 
 /** The app and the table of its asynchronous computations (which `serveApi` lets finish on close). */
-export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations; bodyReader: BodyReader } {
+export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono; computations: Computations; close(): Promise<void> } {
   const app = new Hono();
   const bodyReader = new BodyReader();
+  // Computations off the event loop when the server was given what its thread needs (and the thread is built).
+  const computeThread = options.computeThread ? new ComputeThread(options.computeThread) : undefined;
+  const thread = computeThread?.available ? computeThread : undefined;
   const computations = new Computations({
     ...(options.maxConcurrentComputations !== undefined ? { maxConcurrent: options.maxConcurrentComputations } : {}),
     ...(options.maxFinishedComputations !== undefined ? { maxFinished: options.maxFinishedComputations } : {}),
@@ -247,8 +261,9 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     ...(options.insecureNoAuth ? { insecureNoAuth: true } : {}),
     secrets: [...(options.secrets ?? []), ...(options.token !== undefined ? [options.token] : [])],
     ...(options.requestsPerSecond !== undefined ? { requestsPerSecond: options.requestsPerSecond } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
-  app.use('*', accessLog(guard), hostCheck(guard.allowedHosts), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
+  app.use('*', accessLog(guard), corsFor(guard.corsOrigins), hostCheck(guard.allowedHosts, guard.corsOrigins), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
   // Past who may ask, before the JSON API's body limit and content type: OTLP takes protobuf, and has its own limit.
   if (options.otlpTraces) app.route('/', options.otlpTraces);
   app.use(
@@ -334,13 +349,15 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     const request = await computeRequest(c);
     // An unknown session is 404 before its metric names are looked at, as on GET …/metrics.
     if ((await client.store.sessionExists([id])).size === 0) throw new SessionNotFoundError([id]);
+    // Everything the computation would refuse is refused here (and before a 202): the plan throws its selection errors.
+    client.plan(request);
     if (!prefersAsync(c)) {
+      if (thread) return c.body(await thread.json(id, request), 200, { 'content-type': 'application/json' });
       const [computation] = await client.computeAndStore(id, request);
       return c.json(computation);
     }
-    // Everything the synchronous form would refuse is refused before the 202: the plan throws its selection errors.
-    client.plan(request);
-    const status = computations.submit(id, async () => (await client.computeAndStore(id, request))[0]!, c.get('apiKeyName') ?? '');
+    const run = thread ? () => thread.digest(id, request) : async () => digestOf((await client.computeAndStore(id, request))[0]!);
+    const status = computations.submit(id, run, c.get('apiKeyName') ?? '');
     c.header('Location', `/computations/${status.id}`);
     c.header('Preference-Applied', 'respond-async');
     return c.json(status, 202);
@@ -395,5 +412,5 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
   app.get('/results/summary', async (c) => c.json(await client.summarizeResults(resultQuery(c, SUMMARY_FIELDS))));
   // The read-only web view (/, /view/…): HTML pages over the same store.
   app.route('/', webRoutes(client));
-  return { app, computations, bodyReader };
+  return { app, computations, close: async () => void (await Promise.all([bodyReader.close(), computeThread?.close()])) };
 }

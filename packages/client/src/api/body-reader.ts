@@ -5,10 +5,12 @@
  * ones are read in place. A worker that dies (out of its own memory) fails its body, not the server.
  */
 import { MceError } from '@mce/core';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { builtWorker } from './built-worker.js';
 import { readSessionBody, type SessionBody } from './session-body.js';
+
+/** A thread idle this long ends (see #idleFor). */
+const IDLE_MS = 10_000;
 
 /** From here a body is read in the worker thread (a smaller one takes under a few milliseconds in place). */
 export const BIG_BODY_CHARS = 512 * 1024;
@@ -18,29 +20,19 @@ export class BodyReaderBusyError extends MceError {
   readonly kind = 'unavailable' as const;
 }
 
-/**
- * The compiled worker: beside this module once built; from the source (under tests) the built one in dist. Without
- * a build there is none, and bodies are read in place.
- */
-function workerFile(): URL | undefined {
-  for (const candidate of [new URL('./body-worker.js', import.meta.url), new URL('../../dist/api/body-worker.js', import.meta.url)]) {
-    if (existsSync(fileURLToPath(candidate))) return candidate;
-  }
-  return undefined;
-}
-
 interface Pending {
   resolve(body: SessionBody): void;
   reject(error: Error): void;
 }
 
 export class BodyReader {
-  readonly #file = workerFile();
+  readonly #file = builtWorker('body-worker');
   readonly #maxWaiting: number;
   readonly #heapMb: number;
   #worker: Worker | undefined;
   #next = 0;
   readonly #pending = new Map<number, Pending>();
+  #idle: NodeJS.Timeout | undefined;
 
   constructor(options: { maxWaiting?: number; heapMb?: number } = {}) {
     this.#maxWaiting = options.maxWaiting ?? 8;
@@ -61,15 +53,33 @@ export class BodyReader {
     const id = this.#next++;
     return new Promise<SessionBody>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
+      clearTimeout(this.#idle);
       worker.ref();
       worker.postMessage({ id, text });
     });
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
     await worker?.terminate();
+  }
+
+  /**
+   * Idle: the thread no longer keeps the process alive, and after IDLE_MS it ends, giving its heap back (a big body
+   * or session leaves hundreds of MB in it); the next request starts another.
+   */
+  #idleFor(worker: Worker): void {
+    worker.unref();
+    clearTimeout(this.#idle);
+    this.#idle = setTimeout(() => {
+      if (this.#worker === worker && this.#pending.size === 0) {
+        this.#worker = undefined;
+        void worker.terminate();
+      }
+    }, IDLE_MS);
+    this.#idle.unref();
   }
 
   #started(file: URL): Worker {
@@ -80,7 +90,7 @@ export class BodyReader {
       this.#pending.delete(id);
       if (body) pending?.resolve(body);
       else pending?.reject(new Error(failure));
-      if (this.#pending.size === 0) worker.unref(); // idle: no reason to keep the process alive
+      if (this.#pending.size === 0) this.#idleFor(worker);
     });
     let lastError: Error | undefined;
     worker.on('error', (error) => (lastError = error));

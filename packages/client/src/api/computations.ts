@@ -65,16 +65,30 @@ export class ComputationsClosedError extends MceError {
 /** Submitted to a full queue, or past the caller's share of it: retry later. */
 export class ComputationsFullError extends Error {}
 
-/** The summary of a succeeded computation, `startedAt`–`finishedAt` bounding the timestamps of its stored results. */
-function summaryOf(computation: SessionComputation, startedAt: string, finishedAt: string): ComputationSummary {
-  const query = new URLSearchParams({ session: computation.sessionId, from: startedAt, to: finishedAt });
+/** What is kept of a computation (the results themselves are in the store). */
+export interface ComputationDigest {
+  sessionId: string;
+  results: number;
+  failed: number;
+  skipped: number;
+  failures: FailedRecord[];
+}
+
+export function digestOf(computation: SessionComputation): ComputationDigest {
   return {
+    sessionId: computation.sessionId,
     results: computation.results.length,
     failed: computation.failed.length,
     skipped: computation.skipped.length,
     failures: computation.failed.slice(0, FAILURES_KEPT),
-    resultsUrl: `/results?${query.toString()}`,
   };
+}
+
+/** The summary of a succeeded computation, `startedAt`–`finishedAt` bounding the timestamps of its stored results. */
+function summaryOf(digest: ComputationDigest, startedAt: string, finishedAt: string): ComputationSummary {
+  const query = new URLSearchParams({ session: digest.sessionId, from: startedAt, to: finishedAt });
+  const { results, failed, skipped, failures } = digest;
+  return { results, failed, skipped, failures, resultsUrl: `/results?${query.toString()}` };
 }
 
 const now = () => new Date().toISOString();
@@ -94,7 +108,7 @@ export class Computations {
   /** Every computation still known, by id. */
   readonly #entries = new Map<string, ComputationStatus>();
   /** Waiting ones in submission order, with the work each will do. */
-  readonly #queue: Array<{ id: string; run: () => Promise<SessionComputation> }> = [];
+  readonly #queue: Array<{ id: string; run: () => Promise<ComputationDigest> }> = [];
   /** Finished ids, oldest finished first (a Set keeps insertion order). */
   readonly #finished = new Set<string>();
   #running = 0;
@@ -112,7 +126,7 @@ export class Computations {
    * Queues `run` (started at once when a place is free) and answers its status; ComputationsClosedError once closing,
    * ComputationsFullError when the queue is full or `caller` has its share queued or running.
    */
-  submit(sessionId: string, run: () => Promise<SessionComputation>, caller = ''): ComputationStatus {
+  submit(sessionId: string, run: () => Promise<ComputationDigest>, caller = ''): ComputationStatus {
     if (this.#closed) throw new ComputationsClosedError('the server is shutting down: it takes no new computations');
     if (this.#queue.length >= this.#maxQueued) throw new ComputationsFullError(`${this.#queue.length} computations are waiting already (the most the server queues); retry later`);
     const mine = this.#perCaller.get(caller) ?? 0;
@@ -171,15 +185,15 @@ export class Computations {
     if (this.pending === 0) for (const resolve of this.#drained.splice(0)) resolve();
   }
 
-  async #run(id: string, run: () => Promise<SessionComputation>): Promise<void> {
+  async #run(id: string, run: () => Promise<ComputationDigest>): Promise<void> {
     const queued = this.#entries.get(id) as Submitted;
     const started: Started = { id, sessionId: queued.sessionId, submittedAt: queued.submittedAt, startedAt: now() };
     this.#entries.set(id, { ...started, status: 'running' });
     let finished: ComputationStatus;
     try {
-      const computation = await run();
+      const digest = await run();
       const finishedAt = now();
-      finished = { ...started, status: 'succeeded', finishedAt, summary: summaryOf(computation, started.startedAt, finishedAt) };
+      finished = { ...started, status: 'succeeded', finishedAt, summary: summaryOf(digest, started.startedAt, finishedAt) };
     } catch (error) {
       finished = { ...started, status: 'failed', finishedAt: now(), error: error instanceof Error ? error.message : String(error) };
     }

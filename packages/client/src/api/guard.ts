@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
 import { ApiKeys, bearerKey, routeAccess, type ApiKey } from './auth.js';
 import { RateLimiter } from './rate-limit.js';
 import { cut, redactSecrets } from './redact.js';
@@ -34,6 +35,8 @@ export interface GuardOptions {
   secrets: readonly string[];
   /** Requests per second per key (per client address without keys); undefined: no limit. */
   requestsPerSecond?: number;
+  /** Origins (`https://app.example.com`) whose pages may call the API from a browser; none: CORS off. */
+  corsOrigins?: readonly string[];
 }
 
 /** `example.com:8000` → `example.com`; `[::1]:8000` → `[::1]`. */
@@ -69,11 +72,14 @@ export function accessLog(options: GuardOptions): MiddlewareHandler {
   };
 }
 
-/** Host and Origin against the allow-list (a page of another site, or a name rebound to this address, gets 403). */
-export function hostCheck(allowedHosts: readonly string[] | undefined): MiddlewareHandler {
+/**
+ * Host and Origin against the allow-list (a page of another site, or a name rebound to this address, gets 403); an
+ * origin of the CORS allow-list is a page allowed to call.
+ */
+export function hostCheck(allowedHosts: readonly string[] | undefined, corsOrigins: readonly string[] = []): MiddlewareHandler {
   const allowed = allowedHosts?.map((h) => h.toLowerCase());
   return async (c, next) => {
-    if (allowed) {
+    if (allowed && !corsOrigins.includes(c.req.header('origin') ?? '')) {
       const host = c.req.header('host');
       if (host !== undefined && !allowed.includes(hostName(host))) return c.json({ error: `host ${cut(hostName(host), 200)} is not served here` }, 403);
       const origin = c.req.header('origin');
@@ -110,6 +116,21 @@ export function keyCheck(keys: readonly ApiKey[]): MiddlewareHandler {
     }
     await next();
   };
+}
+
+/**
+ * CORS for the allow-listed origins only (none: no Access-Control-* header at all, so no other site's page can read
+ * an answer). Preflights are answered here, before the key check: a browser sends no credentials with them.
+ */
+export function corsFor(origins: readonly string[] | undefined): MiddlewareHandler {
+  if (!origins || origins.length === 0) return async (_c, next) => next();
+  return cors({
+    origin: [...origins],
+    allowMethods: ['GET', 'HEAD', 'POST', 'DELETE'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Prefer'],
+    exposeHeaders: ['Location', 'Link', 'Retry-After', 'Preference-Applied', 'X-Request-Id'],
+    maxAge: 600,
+  });
 }
 
 /** The client's address on Node's server (none for `app.request` in a program); a header saying it could be forged. */

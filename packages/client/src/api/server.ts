@@ -41,7 +41,7 @@ export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise
       `no API key is configured: refusing to serve on ${host}, beyond loopback (configure api.keys or MCE_API_KEYS, or accept anyone reaching the port with --insecure-no-auth)`,
     ));
   }
-  const { app, computations, bodyReader } = apiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
+  const { app, computations, close: closeApp } = apiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
   return new Promise((resolve, reject) => {
     // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): once a second keeps them honest.
     const serverOptions = { headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 60_000, connectionsCheckingInterval: 1000 };
@@ -56,7 +56,7 @@ export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise
           const drained = computations.close();
           await new Promise<void>((done, fail) => server.close((e) => (e ? fail(e) : done())));
           await drained;
-          await bodyReader.close();
+          await closeApp();
         },
       });
     });

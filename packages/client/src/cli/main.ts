@@ -105,6 +105,18 @@ export async function main(argv: readonly string[], io: CliIO = defaultIO()): Pr
   }
 }
 
+/** Set once a command ends the process on purpose (exitNow): the bin's "never settled" notice is not for that. */
+let exitedOnPurpose = false;
+
+/** Whether the process is ending through `exitNow` (the worker past its shutdown deadline), not an empty event loop. */
+export function endedOnPurpose(): boolean {
+  return exitedOnPurpose;
+}
+
 export function defaultIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitNow: (code) => process.exit(code) };
+  const exitNow = (code: number): never => {
+    exitedOnPurpose = true;
+    return process.exit(code);
+  };
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), exitNow };
 }

@@ -53,7 +53,8 @@ export function locateInJson(text: string, places: readonly (JsonPlace | undefin
     values.set(p, at(line, character));
     return true;
   };
-  jsonc.visit(text, {
+  // The scanner recurses: in a text nested thousands of levels deep it overflows; the places found until then stand.
+  withinStack(() => jsonc.visit(text, {
     onObjectBegin: (_offset, _length, line, character, path) => value(line, character, path),
     onArrayBegin: (_offset, _length, line, character, path) => value(line, character, path),
     // Given, though there is nothing to do at an end: without them, the library never stops skipping an object or list.
@@ -65,7 +66,7 @@ export function locateInJson(text: string, places: readonly (JsonPlace | undefin
       const p = id([...path(), name]);
       if (keysWanted.has(p)) keys.set(p, at(line, character));
     },
-  }, { disallowComments: true });
+  }, { disallowComments: true }));
   return places.map((place) => {
     if (place === undefined) return undefined;
     const { path, key } = place;
@@ -104,8 +105,17 @@ export function syntaxErrorPosition(text: string, err: unknown): JsonPosition | 
 
 function firstSyntaxError(text: string): number | undefined {
   const errors: jsonc.ParseError[] = [];
-  jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  withinStack(() => jsonc.parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }));
   return errors[0]?.offset;
+}
+
+/** Runs `scan`; a stack overflow (a text nested too deeply for a recursive scanner) ends it early, nothing more. */
+function withinStack(scan: () => unknown): void {
+  try {
+    scan();
+  } catch (error) {
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+  }
 }
 
 /** ` (line N, column M)`, or '' when the place was not found: how a message names a place of a whole document. */

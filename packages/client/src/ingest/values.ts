@@ -3,6 +3,7 @@
  * int64 (strings, numbers, Long objects), enums (ints or names), nanosecond timestamps, OTLP AnyValue.
  */
 import { hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters } from '@mce/core';
+import { MAX_JSON_DEPTH } from './json-depth.js';
 
 const HEX = /^[0-9a-f]+$/i;
 const LOWER_HEX = /^[0-9a-f]+$/;
@@ -189,9 +190,14 @@ export function decodeStatusCode(value: unknown): 'ok' | 'error' | 'unset' {
 
 type Obj = Record<string, unknown>;
 
-/** OTLP AnyValue (camelCase or snake_case keys) → plain JS value; a value that is not an AnyValue passes through. */
-export function decodeAnyValue(value: unknown): unknown {
+/**
+ * OTLP AnyValue (camelCase or snake_case keys) → plain JS value; a value that is not an AnyValue passes through. A
+ * value nested deeper than MAX_JSON_DEPTH lists or key-value lists is refused (TypeError: the span's reader names it):
+ * decoded, it would overflow the stack of whatever walks it next, far from the span that holds it.
+ */
+export function decodeAnyValue(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  if (depth >= MAX_JSON_DEPTH) throw new TypeError(`attribute value nested deeper than ${MAX_JSON_DEPTH} levels`);
   const v = value as Obj;
   if ('stringValue' in v) return v.stringValue;
   if ('string_value' in v) return v.string_value;
@@ -205,26 +211,26 @@ export function decodeAnyValue(value: unknown): unknown {
   if ('bytesValue' in v) return v.bytesValue;
   if ('bytes_value' in v) return v.bytes_value;
   const arr = (v.arrayValue ?? v.array_value) as Obj | undefined;
-  if (arr !== undefined) return Array.isArray(arr?.values) ? arr.values.map(decodeAnyValue) : [];
+  if (arr !== undefined) return Array.isArray(arr?.values) ? arr.values.map((item) => decodeAnyValue(item, depth + 1)) : [];
   const kv = (v.kvlistValue ?? v.kvlist_value) as Obj | undefined;
-  if (kv !== undefined) return decodeKeyValues(kv?.values);
+  if (kv !== undefined) return decodeKeyValues(kv?.values, depth + 1);
   if (Object.keys(v).length === 0) return undefined;
   return value;
 }
 
 /** A list of OTLP `KeyValue` (or an already plain object) → a record of decoded values. */
-export function decodeKeyValues(list: unknown): Record<string, unknown> {
+export function decodeKeyValues(list: unknown, depth = 0): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (Array.isArray(list)) {
     for (const kv of list) {
       if (!kv || typeof kv !== 'object') continue;
       const key = (kv as Obj).key;
       if (typeof key !== 'string') continue;
-      const val = decodeAnyValue((kv as Obj).value);
+      const val = decodeAnyValue((kv as Obj).value, depth);
       if (val !== undefined) setOwn(out, key, val);
     }
   } else if (list && typeof list === 'object') {
-    for (const [k, val] of Object.entries(list as Obj)) if (val !== undefined) setOwn(out, k, decodeAnyValue(val));
+    for (const [k, val] of Object.entries(list as Obj)) if (val !== undefined) setOwn(out, k, decodeAnyValue(val, depth));
   }
   return out;
 }

@@ -20,6 +20,7 @@ import {
   type ApiScope,
 } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
+import { RateLimiter } from '../../src/api/rate-limit.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -218,5 +219,66 @@ describe('API keys and scopes', () => {
     expect(new ApiKeys(parseMceConfig(readFileSync(join(ws.dir, 'mce_config.yaml'), 'utf8')).api.keys).find(printedKey)?.name).toBe('ops');
     const bad = await runCli(['api-key', 'create', 'ci', '--scopes', 'read,root'], ws);
     expect([bad.code, bad.stderr]).toEqual([2, 'mce: --scopes: scopes must be read, write, admin joined by + (got "read+root")\n']);
+  });
+});
+
+describe('CORS', () => {
+  it('is off by default, and on for the allow-listed origins only: preflights answered before the key check', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-cors-'));
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    const key = newApiKey();
+    const keys = [{ name: 'web', hash: hashApiKey(key), scopes: ['read'] as ApiScope[] }];
+    const origin = 'https://app.example.com';
+    const ask = (app: ReturnType<typeof createApiApp>, from: string, init: RequestInit = {}) =>
+      app.request('/sessions', { ...init, headers: { origin: from, host: 'localhost', ...(init.headers as Record<string, string>) } });
+    try {
+      const off = createApiApp(client, { keys, allowedHosts: ['localhost'] });
+      const refused = await ask(off, origin, { headers: { authorization: `Bearer ${key}` } });
+      expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+
+      const on = createApiApp(client, { keys, allowedHosts: ['localhost'], corsOrigins: [origin] });
+      const preflight = await ask(on, origin, { method: 'OPTIONS', headers: { 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-headers')]).toEqual([204, origin, 'Authorization,Content-Type,Prefer']);
+      const read = await ask(on, origin, { headers: { authorization: `Bearer ${key}` } });
+      expect([read.status, read.headers.get('access-control-allow-origin')]).toEqual([200, origin]);
+      const noKey = await ask(on, origin);
+      expect(noKey.status).toBe(401); // CORS lets a page ask; the key still decides
+      const stranger = await ask(on, 'https://evil.example', { headers: { authorization: `Bearer ${key}` } });
+      expect([stranger.status, stranger.headers.get('access-control-allow-origin')]).toEqual([403, null]);
+    } finally {
+      await client.store.close();
+      await client.close();
+    }
+  });
+});
+
+describe('rate limit', () => {
+  it('refuses a key past its requests per second with 429 and Retry-After; other keys and health unaffected', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mce-rate-'));
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
+    const [a, b] = [newApiKey(), newApiKey()];
+    const keys = [{ name: 'a', hash: hashApiKey(a), scopes: ['read'] as ApiScope[] }, { name: 'b', hash: hashApiKey(b), scopes: ['read'] as ApiScope[] }];
+    const app = createApiApp(client, { keys, requestsPerSecond: 2 });
+    const get = (key: string) => app.request('/sessions', { headers: { authorization: `Bearer ${key}` } });
+    try {
+      const statuses = [(await get(a)).status, (await get(a)).status];
+      const third = await get(a);
+      expect([...statuses, third.status, third.headers.get('retry-after')]).toEqual([200, 200, 429, '1']);
+      expect(((await third.json()) as { error: string }).error).toMatch(/^rate limit of 2 requests per second exceeded; retry in 1 s$/);
+      expect((await get(b)).status).toBe(200);
+      expect((await app.request('/healthz')).status).toBe(200);
+    } finally {
+      await client.store.close();
+      await client.close();
+    }
+  });
+
+  it('refills a bucket at the rate, and forgets full ones', () => {
+    let now = 0;
+    const limiter = new RateLimiter(2, () => now);
+    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 0]);
+    expect(limiter.take('k')).toBe(500); // one more in half a second
+    now = 500;
+    expect([limiter.take('k'), limiter.take('k')]).toEqual([0, 500]);
   });
 });

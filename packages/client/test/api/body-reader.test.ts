@@ -43,19 +43,19 @@ describe('big request bodies', () => {
   });
 
   it('answers other requests while a big body is validated (in place, they would wait for it)', async () => {
-    const { app, bodyReader } = apiApp(client);
+    const { app, close } = apiApp(client);
     const invalid = bigBody('stalling', 8000, () => ({ startTime: 'late' }));
     const order: string[] = [];
-    const posted = app.request('/sessions', { method: 'POST', body: invalid, headers: JSON_TYPE }).then(async (res) => order.push(`post ${res.status}`));
+    const posted = Promise.resolve(app.request('/sessions', { method: 'POST', body: invalid, headers: JSON_TYPE })).then((res: Response) => order.push(`post ${res.status}`));
     await new Promise((resolve) => setTimeout(resolve, 20)); // the body is in the worker
-    const health = app.request('/healthz').then((res) => order.push(`health ${res.status}`));
+    const health = Promise.resolve(app.request('/healthz')).then((res: Response) => order.push(`health ${res.status}`));
     await Promise.all([posted, health]);
     expect(order).toEqual(['health 200', 'post 400']);
-    await bodyReader.close();
+    await close();
   });
 
   it('stores a big valid body read in the worker as it is, with its warnings', async () => {
-    const { app, bodyReader } = apiApp(client);
+    const { app, close } = apiApp(client);
     const res = await app.request('/sessions', { method: 'POST', body: bigBody('big-valid', 1200, (i) => (i === 5 ? { startTme: 1 } : {})), headers: JSON_TYPE });
     expect([res.status, await res.json()]).toEqual([201, {
       sessionIds: ['big-valid'],
@@ -63,7 +63,7 @@ describe('big request bodies', () => {
     }]);
     const stored = (await (await app.request('/sessions/big-valid')).json()) as { llmCalls: Array<{ id: string }> };
     expect(stored.llmCalls.map((c) => c.id).sort()).toEqual(Array.from({ length: 1200 }, (_, i) => `call-${i}`).sort());
-    await bodyReader.close();
+    await close();
   });
 
   it('a body the worker has not the memory to read fails alone (the app answers 413): the next one is read by a new worker', async () => {

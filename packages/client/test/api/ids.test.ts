@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_KEY_BYTES } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore } from '../../src/index.js';
 import { needService, PG_URL } from '../../../../test-support/services.js';
+import { writeFileSync } from 'node:fs';
+import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -59,5 +61,17 @@ describe.each(stores)('ids on $name', ({ url, skip }) => {
       await client.store.close();
       await client.close();
     }
+  });
+
+  it.skipIf(skip)('refuses, as a trace is ingested, a session id from an attribute that no store can keep (exit 2, named)', async () => {
+    const ws = tempWorkspace();
+    ws.env.MCE_STORE_URL = url();
+    const span = (session: string) =>
+      `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331","name":"chat gpt-4o","startTimeUnixNano":"1767261600000000000","endTimeUnixNano":"1767261601000000000",` +
+      `"attributes":[{"key":"session.id","value":{"stringValue":${session}}},{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}`;
+    const file = join(ws.dir, 'traces.json');
+    writeFileSync(file, `{"resourceSpans":[{"resource":{"attributes":[]},"scopeSpans":[{"spans":[${span('"a\\ud800"')}]}]}]}`);
+    const run = await runCli(['ingest', file], ws);
+    expect([run.code, run.stderr]).toEqual([2, 'mce: session id "a\\ud800" holds a lone surrogate (\\ud800–\\udfff without its pair), which no UTF-8 text can hold\n']);
   });
 });

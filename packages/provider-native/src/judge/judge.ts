@@ -228,7 +228,7 @@ export class Judge {
           continue;
         }
         if (!isRetryable(error) || retries >= this.config.maxRetries || request.signal?.aborted) {
-          throw describe(error, this.endpoint, calls, isRetryable(error) && !request.signal?.aborted);
+          throw describe(error, this.endpoint, calls, isRetryable(error) && !request.signal?.aborted, this.config.apiKey);
         }
         const random = this.options.random;
         await sleep(backoffMs(retries, error, { ...this.config, ...(random ? { random } : {}) }), request.signal);
@@ -238,7 +238,7 @@ export class Judge {
       if (!isChatCompletion(reply)) {
         // An HTML page or other text with status 200: a base URL that is not an OpenAI-compatible API (a proxy's
         // login page, a web app's root). Not a judgement, and asking again will not make it one.
-        const text = typeof reply === 'string' ? reply : JSON.stringify(reply) ?? String(reply);
+        const text = withoutKey(typeof reply === 'string' ? reply : JSON.stringify(reply) ?? String(reply), this.config.apiKey);
         throw new JudgeReplyError(
           `the endpoint ${redactUrl(this.endpoint)} did not answer with a chat completion (got ${clip(text.trim(), 120) || 'an empty reply'}); is it an OpenAI-compatible API?`,
           text,
@@ -246,7 +246,8 @@ export class Judge {
       }
       usage = addCallUsage(usage, callUsageOf(reply));
       const choice = reply.choices[0];
-      const text = choice?.message?.content ?? '';
+      // An endpoint may echo the request's key: never into a reasoning, an error or a log.
+      const text = withoutKey(choice?.message?.content ?? '', this.config.apiKey);
       const tokens = choice?.logprobs?.content ?? undefined;
       if (wantLogprobs && (!tokens || tokens.length === 0) && text.length > 0) {
         // The endpoint ignored the option: do not ask again; this reply is still a valid (raw) judgement.
@@ -340,9 +341,16 @@ function callUsageOf(reply: ChatCompletion): CallUsage {
  * error, timeout, 408/409/429/5xx) through every retry — a later attempt may succeed (see core's isTransientError);
  * a refused request (400, 401, 404, …) is not.
  */
-function describe(error: unknown, endpoint: string, calls: number, transient: boolean): Error {
-  const reason = error instanceof Error ? error.message : String(error);
-  const wrapped = new Error(`judge request to ${redactUrl(endpoint)} failed after ${calls} call(s): ${reason}`, { cause: error });
+/** `text` with the judge's API key written `***` (an endpoint's error or reply may echo it back). */
+function withoutKey(text: string, apiKey: string | undefined): string {
+  return apiKey && apiKey.length >= 8 ? text.split(apiKey).join('***') : text;
+}
+
+function describe(error: unknown, endpoint: string, calls: number, transient: boolean, apiKey: string | undefined): Error {
+  const reason = withoutKey(error instanceof Error ? error.message : String(error), apiKey);
+  // The cause is kept for its status and headers, its message (which may hold the key) replaced.
+  const cause = error instanceof Error ? Object.assign(error, { message: withoutKey(error.message, apiKey) }) : error;
+  const wrapped = new Error(`judge request to ${redactUrl(endpoint)} failed after ${calls} call(s): ${reason}`, { cause });
   wrapped.name = 'JudgeRequestError';
   return transient ? Object.assign(wrapped, { transient: true }) : wrapped;
 }

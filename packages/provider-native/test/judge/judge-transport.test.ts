@@ -187,3 +187,21 @@ describe('usage and cost', () => {
     expect(noCompletion.usage.costUsd).toBeCloseTo(10 * 2.5e-6 + 5 * 1e-5, 15);
   });
 });
+
+describe('an endpoint echoing the API key', () => {
+  const KEY = 'sk-echoed-secret-123456';
+  it('has the key written *** in the error, its cause, the reasoning and a reply excerpt', async () => {
+    server.setScript([{ status: 401, error: { message: `Incorrect API key provided: ${KEY}` } }]);
+    const failure = (await ask(judge({ OPENAI_API_KEY: KEY })).catch((e: unknown) => e)) as Error;
+    expect(failure.message).toContain('Incorrect API key provided: ***');
+    expect(`${failure.message} ${(failure.cause as Error).message}`).not.toContain(KEY);
+
+    server.setScript([{ text: `You sent ${KEY}.\nScore: 4` }]);
+    const scored = await ask(judge({ OPENAI_API_KEY: KEY }));
+    expect([scored.value, scored.reasoning]).toEqual([0.75, 'You sent ***.']);
+
+    server.setScript([{ text: `no score, key ${KEY}` }]);
+    const unparsed = (await ask(judge({ OPENAI_API_KEY: KEY })).catch((e: unknown) => e)) as Error & { reply: string };
+    expect(`${unparsed.message} ${unparsed.reply}`).not.toContain(KEY);
+  });
+});

@@ -12,7 +12,7 @@ import { openStore } from '../../store/open.js';
 import { formatComputation } from '../format.js';
 import { priceFallbackWarning } from '../price-fallback.js';
 import { createProgress } from '../progress.js';
-import { UsageError, logger, openClient, parseList, writeJson, type CliIO } from '../context.js';
+import { UsageError, logger, openClient, parseList, type CliIO } from '../context.js';
 
 interface ComputeOpts {
   input?: string[];
@@ -59,12 +59,23 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       // Stored sessions are read from a store that must exist; --input may write into a new one.
       await using client = await openClient(cmd, io, opts.workerConfig, !opts.input?.length, scratch);
       const progress = createProgress(io.stderr as NodeJS.WriteStream, !opts.json);
-      const computations: SessionComputation[] = [];
+      // Written as they come, never all held: a big input's results would not fit in memory (--json streams its list).
+      const totals = { sessions: 0, results: 0, failed: 0, skipped: 0 };
+      const json = opts.json ? jsonSessionsWriter(io) : undefined;
       // Stored sessions deleted while the run went on (by another process): said, and the others still computed.
       const gone: string[] = [];
+      // Only the Session-level Cost results are kept (for the price-fallback warning), not the computations.
+      const costs: SessionComputation[] = [];
       const emit = (batch: SessionComputation[]) => {
-        computations.push(...batch);
-        if (!opts.json) for (const c of batch) io.stdout.write(`${formatComputation(c)}\n\n`);
+        for (const c of batch) {
+          costs.push({ ...c, results: c.results.filter((r) => r.name === 'Cost' && r.level === 'Session'), failed: [], skipped: [] });
+          totals.sessions++;
+          totals.results += c.results.length;
+          totals.failed += c.failed.length;
+          totals.skipped += c.skipped.length;
+          if (json) json.add(c);
+          else io.stdout.write(`${formatComputation(c)}\n\n`);
+        }
       };
 
       // With --input, files that could not be read (skipped): the exit code says so once the output is written.
@@ -110,13 +121,11 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         }
       }
       // One warning for the whole run, not one per call: which models were priced like gpt-4o, and how often.
-      const fallback = priceFallbackWarning(computations);
+      const fallback = priceFallbackWarning(costs);
       if (fallback) io.stderr.write(`warning: ${fallback.message}\n`);
-      if (opts.json) writeJson(io, { sessions: computations, ...(fallback ? { warnings: [fallback] } : {}) });
-      const failed = computations.reduce((n, c) => n + c.failed.length, 0);
-      const results = computations.reduce((n, c) => n + c.results.length, 0);
-      const skipped = computations.reduce((n, c) => n + c.skipped.length, 0);
-      log.info({ sessions: computations.length, results, failed, skipped, stored: Boolean(opts.store) }, 'computed');
+      json?.end(fallback ? { warnings: [fallback] } : {});
+      const { failed } = totals;
+      log.info({ ...totals, stored: Boolean(opts.store) }, 'computed');
       if (failed > 0) log.warn({ failed }, 'some metrics failed; their errors are in the output');
       if (gone.length > 0) {
         // Named on the command line, a session left uncomputed fails the run (after the others' output); under --all
@@ -154,6 +163,25 @@ async function computeChunk(
   const unstored = unstoredSessionsOf(await client.writeComputations(computations));
   gone.push(...unstored);
   return computations.filter((c) => !unstored.includes(c.sessionId));
+}
+
+/**
+ * `{"sessions": [...]}` written one computation at a time, as `writeJson` would write the whole (two-space indent).
+ * Ended only when the run completed: a run that failed leaves no document claiming to be whole.
+ */
+function jsonSessionsWriter(io: CliIO): { add(c: SessionComputation): void; end(extra: Record<string, unknown>): void } {
+  let count = 0;
+  return {
+    add(c) {
+      io.stdout.write(`${count++ === 0 ? '{\n  "sessions": [\n' : ',\n'}${JSON.stringify(c, null, 2).replace(/^/gm, '    ')}`);
+    },
+    // `extra`: the document's other members after the list (`warnings`), as writeJson would place them.
+    end(extra) {
+      if (count === 0) return void io.stdout.write(`${JSON.stringify({ sessions: [], ...extra }, null, 2)}\n`);
+      const rest = Object.entries(extra).map(([k, v]) => `,\n  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`).join('');
+      io.stdout.write(`\n  ]${rest}\n}\n`);
+    },
+  };
 }
 
 async function allSessionIds(client: MCEClient): Promise<string[]> {

@@ -17,6 +17,7 @@ interface ServeOptions extends ReceiverFlags {
   maxComputationsPerKey?: string;
   rateLimit?: string;
   insecureNoAuth?: boolean;
+  corsOrigins?: string;
 }
 
 function positiveInteger(text: string, option: string): number {
@@ -56,13 +57,17 @@ export function registerServeCommand(program: Command, io: CliIO): void {
     .option('--max-queued <n>', 'asynchronous computations waiting at most; more get 429', '100')
     .option('--max-computations-per-key <n>', 'asynchronous computations one API key may have queued or running; more get 429')
     .option('--rate-limit <n>', 'requests per second per API key (per client address without keys); more get 429')
+    .option('--cors-origins <origins>', 'comma-separated origins (https://app.example.com) whose pages may call the API from a browser; default none: CORS off')
     .option('--insecure-no-auth', 'serve beyond loopback with no API key: anyone reaching the port may read, write and delete')
     .option('--export-otlp', 'emit the receiver\'s results as gen_ai.evaluation.result log records over OTLP (receiver.export_otlp)')
     .option('--session-idle-ms <ms>', 'the receiver completes a session once idle this long (receiver.session_idle_ms)')
     .action(async (opts: ServeOptions, cmd: Command) => {
       const limits = limitsOf(opts);
+      const corsOrigins = opts.corsOrigins?.split(',').map((o) => o.trim()).filter(Boolean);
+      for (const origin of corsOrigins ?? []) if (!isOrigin(origin)) throw new UsageError(`--cors-origins: ${origin} is no origin (scheme://host[:port], no path)`);
       // api.keys of the config, then MCE_API_KEYS and MCE_API_TOKEN (a key named `token` with every scope).
-      const keys = [...resolveConfig(cmd, io).api.keys, ...apiKeysFromEnv(io.env)];
+      const config = resolveConfig(cmd, io);
+      const keys = [...config.api.keys, ...apiKeysFromEnv(io.env)];
       const log = logger(cmd, io, 'info');
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
@@ -76,9 +81,12 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           keys,
           logger: log,
           secrets: environmentSecrets(io.env),
+          // Computations in a thread with a client of its own over the same configuration: off the event loop.
+          computeThread: { config, env: io.env },
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
           otlpTraces: pipeline.app,
+          ...(corsOrigins?.length ? { corsOrigins } : {}),
         });
       } catch (error) {
         await pipeline?.close();
@@ -98,4 +106,12 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       await server.close();
       await client.close();
     });
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    return new URL(text).origin === text;
+  } catch {
+    return false;
+  }
 }

@@ -46,6 +46,11 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
         throw error;
       }
       if (result.exitCode === 0) return client.close();
+      if (result.exitCode === 2) {
+        // Stopped on its configuration (the broker refused the credentials): nothing is in flight.
+        await client.close();
+        throw new UsageError(`worker stopped: ${result.reason}`);
+      }
       // Past the shutdown deadline a batch may still be running: closing the client would wait for it (the store's
       // pool ends only when its queries do). Leave now, as mce-worker does; unacked messages go back to the queue.
       if (io.exitNow) {

@@ -4,6 +4,7 @@
  * JSON strings, every session closed in `finally`. A batch of sessions is one write transaction: the Session
  * nodes are locked first (in id order), so two writers of the same session merge instead of racing.
  */
+import { assertStorableIds } from '../storable-ids.js';
 import { CALL_LISTS, type Call, type CallLevel, type MetricDefinition, type MetricResult, type Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '../../ingest/merge.js';
 import { allCalls, assembleSession, chunks, countsFrom, headerFromRow, headerRow, serverRows, toEpochMs, type HeaderRow } from '../rows.js';
@@ -116,6 +117,7 @@ export class Neo4jStore implements KnowledgeGraphStore {
   }
 
   async writeSessions(sessions: readonly Session[]): Promise<void> {
+    assertStorableIds(sessions);
     const batch = coalesceSessions(sessions).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     if (batch.length === 0) return;
     const ids = batch.map((s) => s.id);

@@ -4,6 +4,7 @@
  * a staging table then upsert (see result-copy.ts), one transaction per call, so several worker processes can write at
  * once and lose nothing.
  */
+import { assertStorableIds } from '../storable-ids.js';
 import pg from 'pg';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite } from '../../ingest/merge.js';
@@ -206,6 +207,7 @@ export class PostgresStore implements KnowledgeGraphStore {
   }
 
   async writeSessions(sessions: readonly Session[]): Promise<void> {
+    assertStorableIds(sessions);
     const batch = coalesceSessions(sessions);
     if (batch.length === 0) return;
     for (const session of batch) assertNoNulIds(session);

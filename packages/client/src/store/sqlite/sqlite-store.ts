@@ -3,6 +3,7 @@
  * write is one IMMEDIATE transaction of prepared statements, which is what makes bulk writes fast and lets two
  * processes share the file safely.
  */
+import { assertStorableIds } from '../storable-ids.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -110,6 +111,7 @@ export class SqliteStore implements KnowledgeGraphStore {
   }
 
   async writeSessions(sessions: readonly Session[]): Promise<void> {
+    assertStorableIds(sessions);
     const db = this.db;
     const selectHeader = this.prepare(`SELECT ${HEADER_COLUMNS} FROM sessions WHERE id = ?`);
     const maxSeq = this.prepare(`SELECT

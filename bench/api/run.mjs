@@ -1,0 +1,145 @@
+// REST API benchmark, bounded and on loopback only: the built server (bench/api/server-process.mjs) in a process of
+// its own with one API key, an SQLite store in a temporary directory, and these phases —
+//   1. throughput and p99 of an authenticated read route (GET /sessions/{id}) and of a synchronous compute;
+//   2. stalls: /healthz polled every 50 ms while a 30 MB invalid POST /sessions body and a computation of a
+//      100,000-call session are in flight, with the server's worst event-loop delay (monitorEventLoopDelay);
+//   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
+//      limit — every answer counted by status, the server still answering health after.
+// RSS is read at the start, at its peak and at the end. Needs the built packages (`npm run build`).
+//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30]
+// Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReadableStream } from 'node:stream/web';
+import { parseArgs } from 'node:util';
+import { newApiKey } from '@mce/client';
+import { machineLine } from '../lib/machine.mjs';
+import { syntheticSession } from '../lib/synthetic.mjs';
+
+const { values } = parseArgs({
+  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' } },
+});
+const READS = Number(values.reads);
+const COMPUTES = Number(values.computes);
+const CALLS = Number(values.calls);
+const INVALID_MB = Number(values['invalid-mb']);
+const LIMITS = { maxBody: 64 * 1024 * 1024, maxQueued: 10, rate: 500 };
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const mb = (bytes) => `${fmt(bytes / 1024 / 1024)} MB`;
+const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+
+const dir = mkdtempSync(join(tmpdir(), 'mce-bench-api-'));
+const key = newApiKey();
+const child = fork(new URL('./server-process.mjs', import.meta.url), [], {
+  execArgv: ['--expose-gc'],
+  env: { ...process.env, BENCH_DB: join(dir, 'kg.db'), BENCH_KEY: key, BENCH_MAX_BODY: String(LIMITS.maxBody), BENCH_MAX_QUEUED: String(LIMITS.maxQueued), BENCH_RATE: String(LIMITS.rate) },
+  stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+});
+const replies = [];
+child.on('message', (m) => replies.shift()?.(m));
+const ask = (message) => new Promise((resolve) => (replies.push(resolve), message && child.send(message)));
+let crashed;
+child.on('exit', (code, signal) => (crashed = `server exited (${signal ?? code})`));
+const { port } = await ask();
+const base = `http://127.0.0.1:${port}`;
+const auth = { authorization: `Bearer ${key}` };
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** `count` requests made by `concurrency` loops at once; their latencies and statuses. */
+async function load(count, concurrency, request) {
+  const latencies = [];
+  const statuses = {};
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      const i = next++;
+      const t = performance.now();
+      const res = await request(i).catch((error) => ({ status: `error ${error.cause?.code ?? error.message}`, arrayBuffer: async () => undefined }));
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+  }));
+  return { perSecond: count / ((performance.now() - started) / 1000), p99: percentile(latencies, 99), statuses };
+}
+
+/** /healthz every 50 ms until `done` settles: the latencies. */
+async function pollHealth(done) {
+  const latencies = [];
+  let finished = false;
+  void done.finally(() => (finished = true));
+  while (!finished) {
+    const t = performance.now();
+    await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+    latencies.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return latencies;
+}
+
+console.log(`\nREST API benchmark (SQLite, loopback, one API key)\n${machineLine()}\n`);
+const small = syntheticSession(40, 1);
+for (let i = 0; i < 20; i++) {
+  const res = await fetch(`${base}/sessions`, { method: 'POST', body: JSON.stringify({ ...small, id: `read-${i}` }), headers: { ...JSON_TYPE, ...auth } });
+  if (res.status !== 201) throw new Error(`seeding: ${res.status} ${await res.text()}`);
+}
+await ask({ cmd: 'reset' });
+const start = await ask({ cmd: 'stats' });
+
+// 1. Throughput.
+const reads = await load(READS, 16, (i) => fetch(`${base}/sessions/read-${i % 20}`, { headers: auth }));
+const computes = await load(COMPUTES, 4, (i) => fetch(`${base}/sessions/read-${i % 20}/compute?metrics=Duration,LLMCallCount,ToolErrorRate`, { method: 'POST', headers: auth }));
+console.log(`authenticated GET /sessions/{id} (40 calls): ${fmt(reads.perSecond)} req/s, p99 ${fmt(reads.p99, 1)} ms, statuses ${JSON.stringify(reads.statuses)}`);
+console.log(`POST /sessions/{id}/compute, 3 metrics (40 calls): ${fmt(computes.perSecond)} req/s, p99 ${fmt(computes.p99, 1)} ms, statuses ${JSON.stringify(computes.statuses)}`);
+console.log(`  (compute p99 is ${fmt(computes.p99 / reads.p99, 1)}× the read's)`);
+
+// 2. Stalls.
+const call = small.llmCalls[0];
+const invalidCalls = Math.ceil((INVALID_MB * 1e6) / JSON.stringify(call).length);
+const invalid = JSON.stringify({ ...small, id: 'invalid', llmCalls: Array.from({ length: invalidCalls }, (_, i) => ({ ...call, id: `bad-${i}`, startTime: 'late' })) });
+await ask({ cmd: 'seed', calls: CALLS, id: 'huge' });
+await ask({ cmd: 'reset' });
+const quiet = await pollHealth(new Promise((r) => setTimeout(r, 1000)));
+const invalidPost = fetch(`${base}/sessions`, { method: 'POST', body: invalid, headers: { ...JSON_TYPE, ...auth } }).then((r) => r.status);
+const hugeCompute = fetch(`${base}/sessions/huge/compute?metrics=Duration,LLMCallCount`, { method: 'POST', headers: auth }).then(async (r) => [r.status, (await r.arrayBuffer()).byteLength]);
+const t0 = performance.now();
+const during = await pollHealth(Promise.all([invalidPost, hugeCompute]));
+const [invalidStatus, [computeStatus, computeBytes]] = await Promise.all([invalidPost, hugeCompute]);
+const stall = await ask({ cmd: 'stats' });
+console.log(`\nin flight together for ${fmt((performance.now() - t0) / 1000, 1)} s: a ${fmt(invalid.length / 1e6)} MB invalid POST /sessions (${invalidStatus}) and a compute of ${fmt(CALLS)} calls (${computeStatus}, answer ${mb(computeBytes)})`);
+console.log(`  /healthz p99 ${fmt(percentile(during, 99))} ms, worst ${fmt(Math.max(...during))} ms over ${during.length} polls (quiet: p99 ${fmt(percentile(quiet, 99), 1)} ms)`);
+console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms)`);
+
+// 3. 10× the limits.
+// Streamed, never held: 10× the body limit in 1 MiB chunks.
+const overBytes = LIMITS.maxBody * 10;
+const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+const overBody = () => {
+  let sent = 0;
+  return new ReadableStream({ pull: (c) => (sent >= overBytes ? c.close() : (c.enqueue(chunk), (sent += chunk.length))) });
+};
+const bodies = await load(3, 3, () => fetch(`${base}/sessions`, { method: 'POST', body: overBody(), duplex: 'half', headers: { ...JSON_TYPE, ...auth } }));
+const queue = await load(LIMITS.maxQueued * 10, 20, (i) => fetch(`${base}/sessions/read-${i % 20}/compute?metrics=Duration`, { method: 'POST', headers: { ...auth, prefer: 'respond-async' } }));
+const flood = await load(LIMITS.rate * 10, 64, () => fetch(`${base}/sessions?limit=1`, { headers: auth }));
+const health = await fetch(`${base}/healthz`).then((r) => r.status).catch((e) => e.message);
+console.log(`\n10× the limits: bodies of ${mb(overBytes)} ${JSON.stringify(bodies.statuses)}; ${LIMITS.maxQueued * 10} asynchronous computes (queue ${LIMITS.maxQueued}) ${JSON.stringify(queue.statuses)}; ${fmt(LIMITS.rate * 10)} reads at once (limit ${LIMITS.rate}/s) ${JSON.stringify(flood.statuses)}`);
+console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
+
+// The queued computations finish, then the idle threads end (after 10 s).
+let limits = await ask({ cmd: 'stats' });
+const peakOf3 = limits.peakRss;
+while (limits.pending > 0) {
+  await new Promise((r) => setTimeout(r, 500));
+  limits = await ask({ cmd: 'stats' });
+}
+await new Promise((r) => setTimeout(r, 11_000));
+await ask({ cmd: 'reset' });
+const end = await ask({ cmd: 'stats' });
+console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, peakOf3, limits.peakRss))}, end ${mb(end.rss)} (${fmt((end.rss / start.rss) * 100)}% of the start)`);
+child.send({ cmd: 'stop' });
+await new Promise((r) => child.once('exit', r));
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,46 @@
+// The REST API under benchmark, in a process of its own (so the load's client does not share its event loop): the
+// built @mce/client serving an SQLite store on loopback with one API key and the limits given in the environment.
+// Answers `{cmd: 'stats'}` and `{cmd: 'reset'}` over IPC with its RSS and its event loop's worst delay
+// (perf_hooks.monitorEventLoopDelay) since the last reset; `{cmd: 'seed', calls}` stores a session of that many calls
+// directly (a 100,000-call session is larger than any body the server takes).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
+import { syntheticSession } from '../lib/synthetic.mjs';
+
+const env = process.env;
+const config = { ...defaultMceConfig(), store: { url: `sqlite:${env.BENCH_DB}` }, cache: { path: null, read: false, write: false, enabled: false } };
+const client = await MCEClient.open({ config, store: await openStore(config.store.url), cache: false });
+const server = await serveApi(client, {
+  // As mce serve: computations in a thread of their own (BENCH_IN_PLACE=1: on the event loop, to compare).
+  ...(env.BENCH_IN_PLACE ? {} : { computeThread: { config, env } }),
+  port: 0,
+  keys: [{ name: 'bench', hash: hashApiKey(env.BENCH_KEY), scopes: ['read', 'write', 'admin'] }],
+  maxBodyBytes: Number(env.BENCH_MAX_BODY),
+  maxQueuedComputations: Number(env.BENCH_MAX_QUEUED),
+  maxConcurrentComputations: 2,
+  requestsPerSecond: Number(env.BENCH_RATE),
+});
+const delay = monitorEventLoopDelay({ resolution: 10 });
+delay.enable();
+let peakRss = process.memoryUsage().rss;
+setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).unref();
+
+process.on('message', async (message) => {
+  if (message.cmd === 'stats') {
+    process.send({ rss: process.memoryUsage().rss, peakRss, pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
+  } else if (message.cmd === 'reset') {
+    delay.reset();
+    globalThis.gc?.();
+    peakRss = process.memoryUsage().rss;
+    process.send({ ok: true });
+  } else if (message.cmd === 'seed') {
+    const session = { ...syntheticSession(message.calls, 7), id: message.id };
+    await client.store.writeSessions([session]);
+    process.send({ ok: true });
+  } else if (message.cmd === 'stop') {
+    await server.close();
+    await client.close();
+    process.exit(0);
+  }
+});
+process.send({ port: server.port });
