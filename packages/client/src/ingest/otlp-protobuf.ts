@@ -1,15 +1,15 @@
 /**
- * OTLP protobuf ↔ the OTLP/JSON-shaped objects the OTLP reader (formats/otlp.ts) takes, with the official schema
- * (proto/, loaded once by protobufjs). Used by the protobuf file reader and the receiver's `POST /v1/traces`, so a
+ * OTLP protobuf ↔ the OTLP/JSON-shaped objects the OTLP reader (formats/otlp.ts) takes, with the OTLP messages of
+ * proto/otlp/ (the protocol's packages and field numbers; loaded once by protobufjs). Used by the protobuf file reader and the receiver's `POST /v1/traces`, so a
  * span decodes the same whichever way it came.
  */
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
-/** The schema folder: `proto/` of this package, the same distance from src/ingest and dist/ingest. */
-const PROTO_ROOT = fileURLToPath(new URL('../../proto/', import.meta.url));
-const TRACE_SERVICE = 'opentelemetry/proto/collector/trace/v1/trace_service.proto';
-const LOGS_SERVICE = 'opentelemetry/proto/collector/logs/v1/logs_service.proto';
+/** The schema folder: `proto/otlp/` of this package, the same distance from src/ingest and dist/ingest. */
+const PROTO_ROOT = fileURLToPath(new URL('../../proto/otlp/', import.meta.url));
+const TRACE_SERVICE = 'trace_service.proto';
+const LOGS_SERVICE = 'logs_service.proto';
 
 interface OtlpTypes {
   traceRequest: protobuf.Type;
@@ -22,8 +22,8 @@ let types: OtlpTypes | undefined;
 function otlpTypes(): OtlpTypes {
   if (types) return types;
   const root = new protobuf.Root();
-  // The schema's imports are relative to its root folder.
-  root.resolvePath = (_origin, target) => (target.startsWith('opentelemetry/') ? PROTO_ROOT + target : target);
+  // The schema's imports name files of its own folder.
+  root.resolvePath = (_origin, target) => PROTO_ROOT + target.replace(/^.*\//, '');
   root.loadSync([TRACE_SERVICE, LOGS_SERVICE], { keepCase: false });
   types = {
     traceRequest: root.lookupType('opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest'),

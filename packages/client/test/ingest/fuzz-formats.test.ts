@@ -14,8 +14,6 @@ import { mutateJson, outcome } from './fuzz-support.js';
 const FILES = [
   'any-agent_OPENAI_trace.json',
   'day23-lab_traces.jaeger.json',
-  'jaeger_ui_01.json',
-  'zipkin_yelp.json',
   'langfuse-export_google-adk-2025-08-28.json',
   'langfuse-export_langgraph-python-2025-08-22.json',
   'phoenix_pxi_turn_trace.phoenix-spans.json',
