@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, readSessions, readSpans } from '../../src/ingest/index.js';
-import { catchError, fixture, summarise, tempFiles } from './helpers.js';
+import { catchError, summarise, tempFiles } from './helpers.js';
 
 const write = tempFiles('mce-formats');
 /** A file of these bytes (tempFiles writes text: the file it made is written over). */
