@@ -14,6 +14,12 @@ export interface EnqueueOptions {
   queueArguments?: Readonly<Record<string, string | number | boolean>>;
   /** How long to wait for the broker before giving up. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * A stable run: each message's id is `<runKey>:<session id>` instead of a fresh one, so the worker computes the
+   * session under the same run id each time it is enqueued and a re-run overwrites its results (the receiver's
+   * re-evaluation of a session that got more spans). One session per message only.
+   */
+  runKey?: string;
 }
 
 /** The broker could not be reached (nothing was published). */
@@ -32,7 +38,8 @@ export interface EnqueueResult {
 
 /**
  * Declares the (durable) queue and publishes persistent messages with publisher confirms; resolves once the broker
- * confirmed every one. Each message gets a fresh message_id, so enqueuing a session again is a new run.
+ * confirmed every one. Each message gets a fresh message_id, so enqueuing a session again is a new run (unless
+ * `runKey` makes it the same run).
  */
 export async function enqueueSessions(
   amqpUrl: string,
@@ -42,6 +49,8 @@ export async function enqueueSessions(
 ): Promise<EnqueueResult> {
   const perMessage = options.perMessage ?? 1;
   if (!Number.isInteger(perMessage) || perMessage < 1) throw new Error(`perMessage must be an integer ≥ 1 (got ${perMessage})`);
+  if (options.runKey !== undefined && perMessage !== 1) throw new Error('runKey takes one session per message (perMessage 1)');
+  const messageId = (body: unknown) => (options.runKey === undefined ? randomUUID() : `${options.runKey}:${(body as { session_id: string }).session_id}`);
   const bodies: unknown[] = [];
   for (let i = 0; i < sessionIds.length; i += perMessage) {
     const chunk = sessionIds.slice(i, i + perMessage);
@@ -63,7 +72,7 @@ export async function enqueueSessions(
     const window = Math.max(1, options.window ?? 500);
     for (let i = 0; i < bodies.length; i += window) {
       await Promise.all(
-        bodies.slice(i, i + window).map((body) => publisher.send({ routingKey: queue, durable: true, messageId: randomUUID() }, body)),
+        bodies.slice(i, i + window).map((body) => publisher.send({ routingKey: queue, durable: true, messageId: messageId(body) }, body)),
       );
     }
     await publisher.close();

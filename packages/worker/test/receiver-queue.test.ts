@@ -58,5 +58,15 @@ describe.skipIf(!available)('receiver: evaluate through the worker queue', () =>
     await waitFor(async () => (await client.getMetrics('trip-2026-001').catch(() => [])).length > 10, 30_000, 'results stored by the worker');
     const duration = (await client.getMetrics('trip-2026-001')).find((r) => r.name === 'Duration' && r.level === 'Session');
     expect(duration?.result).toBe(9000);
+    // Published again (the session got more spans): the same run, so its results are overwritten, not added beside.
+    const before = (await client.queryResults({ sessionIds: ['trip-2026-001'], limit: 1000 })).map((r) => r.result.id).sort();
+    const last = LINES[LINES.length - 1]!;
+    const again = await pipeline.app.request('/v1/traces', { method: 'POST', body: encodeTraceRequest(last) as unknown as ArrayBuffer, headers: { 'content-type': 'application/x-protobuf' } });
+    expect(again.status).toBe(200);
+    await waitFor(async () => pipeline.receiver.stats.evaluatedSessions === 2, 10_000, 'the session published again');
+    await waitFor(async () => (await broker.depth(queue)) === 0, 10_000, 'the second message consumed');
+    await new Promise((r) => setTimeout(r, 1_500)); // its batch stored
+    const after = (await client.queryResults({ sessionIds: ['trip-2026-001'], limit: 1000 })).map((r) => r.result.id).sort();
+    expect(after).toEqual(before);
   }, 60_000);
 });

@@ -7,7 +7,7 @@ import type { SessionEvaluator } from './receiver.js';
 /** What queue mode needs of `@mce/worker`. */
 export interface QueuePublisher {
   workerConfigFrom(section: Record<string, unknown>, env: NodeJS.ProcessEnv): { amqpUrl: string; queue: string; queueArguments: Record<string, string | number | boolean> };
-  enqueueSessions(amqpUrl: string, queue: string, ids: readonly string[], options?: { queueArguments?: Record<string, string | number | boolean> }): Promise<unknown>;
+  enqueueSessions(amqpUrl: string, queue: string, ids: readonly string[], options?: { queueArguments?: Record<string, string | number | boolean>; runKey?: string }): Promise<unknown>;
 }
 
 /** Publishes each batch of complete sessions (confirmed by the broker before it resolves). */
@@ -15,7 +15,8 @@ export function queueEvaluator(worker: QueuePublisher, workerSection: Record<str
   const { amqpUrl, queue, queueArguments } = worker.workerConfigFrom(workerSection, env);
   return {
     async evaluate(ids) {
-      await worker.enqueueSessions(amqpUrl, queue, ids, { queueArguments });
+      // One run per session, whichever time it is published: re-evaluated, its results are overwritten (as in-process).
+      await worker.enqueueSessions(amqpUrl, queue, ids, { queueArguments, runKey: 'mce-receiver' });
     },
   };
 }

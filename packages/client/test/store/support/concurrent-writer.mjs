@@ -46,7 +46,10 @@ const part = (sessionId, b) => ({
   mcpServers: [],
 });
 
-const kg = await store.openStore(pgUrl, { schema, logger: { warn: (d, m) => console.error(m, JSON.stringify(d)) } });
+// The class itself rather than openStore: openStore imports the driver when called, after the module runner that
+// loaded these sources has closed.
+const kg = new store.PostgresStore(pgUrl, { schema, logger: { warn: (d, m) => console.error(m, JSON.stringify(d)) } });
+await kg.init();
 process.stdout.write('ready\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 process.stdin.pause();
