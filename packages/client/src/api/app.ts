@@ -14,6 +14,7 @@ import { COMPUTATION_STATUSES, Computations, digestOf, type ComputationStatus } 
 import { ComputeThread, type ComputeThreadOptions } from './compute-thread.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.js';
 import { webRoutes } from '../web/routes.js';
+import { signInRoutes } from '../web/sign-in.js';
 import { BadRequestError, UnsupportedMediaTypeError, errorAnswer } from './status.js';
 import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
 import { accessLog, corsFor, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
@@ -264,8 +265,10 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   };
   app.use('*', accessLog(guard), corsFor(guard.corsOrigins), hostCheck(guard.allowedHosts, guard.corsOrigins), keyCheck(guard.keys), rateLimit(guard.requestsPerSecond));
-  // Past who may ask, before the JSON API's body limit and content type: OTLP takes protobuf, and has its own limit.
+  // Past who may ask, before the JSON API's body limit and content type: OTLP takes protobuf, and has its own limit;
+  // the web view's sign-in takes a form.
   if (options.otlpTraces) app.route('/', options.otlpTraces);
+  app.route('/', signInRoutes(guard.keys));
   app.use(
     '*',
     bodyLimit({

@@ -20,7 +20,7 @@ export interface ApiKey {
 export type RouteAccess = ApiScope | 'open';
 
 /** Routes anyone may call: a load balancer's health check and the API's description. */
-export const OPEN_PATHS: readonly string[] = ['/healthz', '/openapi.json'];
+export const OPEN_PATHS: readonly string[] = ['/healthz', '/openapi.json', '/view/sign-in', '/view/sign-out'];
 
 /**
  * The scope a request needs, from its method alone, so a route added later cannot be left unguarded: reading is

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { getCookie } from 'hono/cookie';
 import { ApiKeys, bearerKey, routeAccess, type ApiKey } from './auth.js';
+import { KEY_COOKIE } from '../web/sign-in.js';
 import { RateLimiter } from './rate-limit.js';
 import { cut, redactSecrets } from './redact.js';
 
@@ -100,13 +102,23 @@ export function hostCheck(allowedHosts: readonly string[] | undefined, corsOrigi
  * route's scope. Without keys every request passes (the server then listens on loopback only, or was told
  * `--insecure-no-auth`).
  */
+/** A GET of the web view's pages (`/`, `/view/…`) by a browser (one that takes HTML). */
+function isWebPage(c: Context): boolean {
+  const path = c.req.path;
+  const page = path === '/' || path.startsWith('/view/');
+  return page && c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
+}
+
 export function keyCheck(keys: readonly ApiKey[]): MiddlewareHandler {
   const table = new ApiKeys(keys);
   return async (c, next) => {
     const access = routeAccess(c.req.method, c.req.path);
     if (table.size > 0 && access !== 'open') {
-      const presented = bearerKey(c.req.header('authorization'));
+      // A signed-in browser's cookie counts for reading only (web/sign-in.ts): never for writing or deleting.
+      const presented = bearerKey(c.req.header('authorization')) ?? (access === 'read' ? getCookie(c, KEY_COOKIE) : undefined);
       const key = presented === undefined ? undefined : table.find(presented);
+      // A browser asking for a page of the web view is sent to sign in, rather than given a JSON error.
+      if (!key && isWebPage(c)) return c.redirect('/view/sign-in', 303);
       if (!key) {
         c.header('WWW-Authenticate', 'Bearer realm="mce"');
         return c.json({ error: presented === undefined ? 'missing API key (Authorization: Bearer <key>)' : 'unknown API key' }, 401);
