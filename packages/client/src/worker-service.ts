@@ -6,7 +6,7 @@
  * needs could not be reached (the judge, after its own retries) marks its session `transient-failure`, so that the
  * caller retries that message later instead of settling for the missing results.
  */
-import type { SessionComputation } from '@mce/core';
+import type { Session, SessionComputation } from '@mce/core';
 import { metricResultsOf, unstoredResultsOf, unstoredSessionsOf, type MCEClient } from './mce-client.js';
 
 export interface BatchItem {
@@ -38,10 +38,29 @@ export interface BatchOutcome {
   rejected: number;
 }
 
+/**
+ * Where a worker sends its stored results as evaluation events (the receiver's `gen_ai.evaluation.result` export,
+ * `receiver.export_otlp`): emit per session, flush per batch. A failed send is reported, never a failed batch: the
+ * results are stored.
+ */
+export interface EvaluationEventSink {
+  emit(session: Session, results: SessionComputation['results']): void;
+  flush(): Promise<void>;
+}
+
+export interface WorkerServiceOptions {
+  events?: EvaluationEventSink;
+  /** Told when the events of a stored batch could not be sent. */
+  onEventsFailed?: (error: unknown) => void;
+}
+
 export class MCEWorkerService {
   #streams: boolean | undefined;
 
-  constructor(readonly client: MCEClient) {}
+  constructor(
+    readonly client: MCEClient,
+    readonly options: WorkerServiceOptions = {},
+  ) {}
 
   /**
    * Whether a batch's results go to the store while the batch computes (one transaction held open meanwhile) or
@@ -71,6 +90,8 @@ export class MCEWorkerService {
     const flush = sessions.size > 0 && this.streamsResults ? await store.openResultFlush?.(this.client.metricDefinitions()) : undefined;
     try {
       const computations: SessionComputation[] = [];
+      // With an event sink: each session's results, to send once they are stored.
+      const toSend: Array<{ session: Session; results: SessionComputation['results'] }> = [];
       // Kept as (session, id) pairs, not computations: a streamed flush holds no session's records once added.
       const withdrawn: Array<{ sessionId: string; id: string }> = [];
       const items: BatchItemOutcome[] = [];
@@ -83,6 +104,7 @@ export class MCEWorkerService {
         // One compute per item: each message has its own run id (its results' ids derive from it).
         const [computation] = await this.client.compute([session], { runId: item.runId });
         const c = computation as SessionComputation;
+        if (this.options.events) toSend.push({ session, results: c.results });
         if (flush) {
           flush.add(metricResultsOf(c));
           withdrawn.push(...unstoredResultsOf(c));
@@ -122,10 +144,23 @@ export class MCEWorkerService {
         delete unknown.error;
         return unknown;
       });
+      await this.#sendEvents(toSend.filter((s) => !gone.has(s.session.id)));
       return { items: settled, written: outcome.written, rejected: outcome.rejected.length };
     } catch (error) {
       await flush?.abort();
       throw error;
+    }
+  }
+
+  /** The stored sessions' results as events; a send that fails is reported (the results are stored all the same). */
+  async #sendEvents(sessions: ReadonlyArray<{ session: Session; results: SessionComputation['results'] }>): Promise<void> {
+    const events = this.options.events;
+    if (!events || sessions.length === 0) return;
+    for (const { session, results } of sessions) events.emit(session, results);
+    try {
+      await events.flush();
+    } catch (error) {
+      this.options.onEventsFailed?.(error);
     }
   }
 }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EngineOptionError, MetricSelectionError } from '@mce/core';
-import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig } from '@mce/client';
+import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig, workerEvents } from '@mce/client';
 import { WorkerConfigError, workerConfigFrom } from './config.js';
 import { createLogger } from './logger.js';
 import { runWorker } from './run-worker.js';
@@ -81,7 +81,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 
   try {
-    const result = await runWorker({ processor: new MCEWorkerService(client), config: workerConfig, logger: log });
+    const events = await workerEvents(client.config, env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'));
+    const result = await runWorker({ processor: new MCEWorkerService(client, events?.options), config: workerConfig, logger: log });
+    await events?.shutdown();
     // After a missed deadline a batch may still be running: leave without waiting for it.
     if (result.exitCode === 0) await client.close();
     return result.exitCode;

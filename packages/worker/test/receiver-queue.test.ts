@@ -5,7 +5,8 @@
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECEIVER_SETTINGS, MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig, encodeTraceRequest, queueEvaluator, receiverPipeline, type ReceiverPipeline } from '@mce/client';
+import { DEFAULT_RECEIVER_SETTINGS, MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig, encodeTraceRequest, queueEvaluator, receiverPipeline, workerEvents, type ReceiverPipeline, type WorkerEvents } from '@mce/client';
+import { LogSink } from '../../client/test/receiver/log-sink.js';
 import * as worker from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
@@ -23,6 +24,9 @@ describe.skipIf(!available)('receiver: evaluate through the worker queue', () =>
   let pipeline: ReceiverPipeline;
   let consumer: worker.MceWorker;
   let broker: Broker;
+  let sink: LogSink;
+  let events: WorkerEvents | undefined;
+  const eventFailures: unknown[] = [];
 
   beforeAll(async () => {
     admin = new pg.Client({ connectionString: PG_URL });
@@ -34,13 +38,18 @@ describe.skipIf(!available)('receiver: evaluate through the worker queue', () =>
     broker = new Broker();
     const evaluator = queueEvaluator(worker, { queue }, { MCE_AMQP_URL: AMQP_URL });
     pipeline = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'queue', sessionIdleMs: 100 }, env: {}, logger: silent, evaluator });
-    consumer = new worker.MceWorker({ config: testConfig(queue), processor: new MCEWorkerService(client), logger: worker.createLogger({ level: 'silent' }), metrics: new worker.WorkerMetrics() });
+    // The worker sends the results it stores as evaluation events (receiver.export_otlp), as the receiver does in process.
+    sink = await new LogSink().start();
+    events = await workerEvents({ receiver: { export_otlp: { enabled: true, endpoint: sink.url } } }, {}, (error) => eventFailures.push(error));
+    consumer = new worker.MceWorker({ config: testConfig(queue), processor: new MCEWorkerService(client, events?.options), logger: worker.createLogger({ level: 'silent' }), metrics: new worker.WorkerMetrics() });
     await consumer.ready();
   });
 
   afterAll(async () => {
     await pipeline?.close();
     await consumer?.close();
+    await events?.shutdown();
+    await sink?.close();
     await broker?.deleteQueues(queue);
     await broker?.close();
     await client?.close();
@@ -58,6 +67,14 @@ describe.skipIf(!available)('receiver: evaluate through the worker queue', () =>
     await waitFor(async () => (await client.getMetrics('trip-2026-001').catch(() => [])).length > 10, 30_000, 'results stored by the worker');
     const duration = (await client.getMetrics('trip-2026-001')).find((r) => r.name === 'Duration' && r.level === 'Session');
     expect(duration?.result).toBe(9000);
+    // The worker sent one event per stored result, the session's Duration among them with its value.
+    const stored = (await client.getMetrics('trip-2026-001', { recursive: true })).length;
+    await waitFor(async () => sink.records.length >= stored, 10_000, 'the evaluation events');
+    expect(sink.records).toHaveLength(stored);
+    expect(sink.records.every((r) => r.eventName === 'gen_ai.evaluation.result')).toBe(true);
+    const durationEvent = sink.records.find((r) => r.attributes['gen_ai.evaluation.name'] === 'Duration' && r.attributes['mce.metric.level'] === 'Session');
+    expect(durationEvent?.attributes['gen_ai.evaluation.score.value']).toBe(9000);
+    expect(eventFailures).toEqual([]);
     // Published again (the session got more spans): the same run, so its results are overwritten, not added beside.
     const before = (await client.queryResults({ sessionIds: ['trip-2026-001'], limit: 1000 })).map((r) => r.result.id).sort();
     const last = LINES[LINES.length - 1]!;

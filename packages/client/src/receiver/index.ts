@@ -9,4 +9,5 @@ export { serveOtlp } from './server.js';
 export type { ReceiverServer } from './server.js';
 export { decodeTraceRequest, decodeTraceResponse, decodeLogsRequest, encodeTraceRequest, encodeTraceResponse, OtlpDecodeError } from '../ingest/otlp-protobuf.js';
 export { queueEvaluator } from './queue-evaluator.js';
+export { workerEvents, type WorkerEvents } from './worker-events.js';
 export type { QueuePublisher } from './queue-evaluator.js';

@@ -22,7 +22,7 @@ export async function startReceiver(client: MCEClient, flags: ReceiverFlags, cmd
     if (!/^\d+$/.test(flags.sessionIdleMs) || ms < 1) throw new UsageError(`--session-idle-ms must be a positive whole number (got "${flags.sessionIdleMs}")`);
     settings.sessionIdleMs = ms;
   }
-  if (settings.exportOtlp.enabled && settings.evaluate !== 'in-process') throw new UsageError('--export-otlp needs receiver.evaluate: in-process (the queue\'s workers store results; mce export --otlp sends them)');
+  if (settings.exportOtlp.enabled && settings.evaluate !== 'in-process') throw new UsageError('--export-otlp needs receiver.evaluate: in-process (in queue mode the workers send the events: receiver.export_otlp in their configuration, or mce worker --export-otlp)');
   const evaluator = settings.evaluate === 'queue' ? queueEvaluator(await loadWorker(), client.config.worker, io.env) : undefined;
   return receiverPipeline(client, { settings, env: io.env, logger: logger(cmd, io), ...(evaluator ? { evaluator } : {}) });
 }

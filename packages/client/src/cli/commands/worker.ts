@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { MCEWorkerService } from '../../worker-service.js';
+import { workerEvents, type WorkerEvents } from '../../receiver/worker-events.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 
 interface WorkerModule {
@@ -34,17 +35,23 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
     .command('worker')
     .description('consume the new_session_to_mce queue: compute each session and store its results')
     .option('--worker-config <file>', 'mce_config.yaml to use (its worker: section configures the queue)')
-    .action(async (opts: { workerConfig?: string }, cmd: Command) => {
+    .option('--export-otlp', 'send stored results as gen_ai.evaluation.result log records over OTLP (receiver.export_otlp)')
+    .action(async (opts: { workerConfig?: string; exportOtlp?: boolean }, cmd: Command) => {
       const mod = await loadWorker();
       const client = await openClient(cmd, io, opts.workerConfig);
+      const log = logger(cmd, io);
       let result: { exitCode: number; reason: string };
+      let events: WorkerEvents | undefined;
       try {
         const config = mod.workerConfigFrom(client.config.worker, io.env);
-        result = await mod.runWorker({ processor: new MCEWorkerService(client), config });
+        events = await workerEvents(client.config, io.env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'), Boolean(opts.exportOtlp));
+        result = await mod.runWorker({ processor: new MCEWorkerService(client, events?.options), config });
       } catch (error) {
+        await events?.shutdown();
         await client.close();
         throw error;
       }
+      await events?.shutdown();
       if (result.exitCode === 0) return client.close();
       if (result.exitCode === 2) {
         // Stopped on its configuration (the broker refused the credentials): nothing is in flight.
