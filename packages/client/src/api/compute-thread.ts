@@ -4,15 +4,12 @@
  * for a 100,000-call session on SQLite, whose driver is synchronous); there they hold only the thread's. The thread
  * has a heap of its own: a computation too big for it fails, the server goes on.
  */
-import { Worker } from 'node:worker_threads';
 import { SessionNotFoundError } from '@mce/core';
 import type { MceConfig } from '../config/index.js';
 import type { ComputeRequest } from '../mce-client.js';
 import { builtWorker } from './built-worker.js';
+import { IdleThread } from './idle-thread.js';
 import type { ComputationDigest } from './computations.js';
-
-/** A thread idle this long ends (see #idleFor). */
-const IDLE_MS = 10_000;
 
 export interface ComputeThreadOptions {
   /** The configuration the thread's client opens (the server's: same store, metrics, providers). */
@@ -21,11 +18,6 @@ export interface ComputeThreadOptions {
   env: NodeJS.ProcessEnv;
   /** The thread's heap, in MiB (default 4096). */
   heapMb?: number;
-}
-
-interface Pending {
-  resolve(answer: { json?: string; digest?: ComputationDigest }): void;
-  reject(error: Error): void;
 }
 
 type Reply = { id: number; json?: string; digest?: ComputationDigest; error?: { name: string; message: string; sessionIds?: string[] } };
@@ -37,20 +29,21 @@ function errorOf(error: NonNullable<Reply['error']>): Error {
 }
 
 export class ComputeThread {
-  readonly #file = builtWorker('compute-worker');
-  readonly #options: ComputeThreadOptions;
-  #worker: Worker | undefined;
-  #next = 0;
-  readonly #pending = new Map<number, Pending>();
-  #idle: NodeJS.Timeout | undefined;
+  readonly #thread: IdleThread<Reply> | undefined;
 
   constructor(options: ComputeThreadOptions) {
-    this.#options = options;
+    const file = builtWorker('compute-worker');
+    this.#thread = file && new IdleThread<Reply>(file, {
+      name: 'the compute thread',
+      heapMb: options.heapMb ?? 4096,
+      workerData: { config: options.config, env: options.env },
+      failureOf: (reply) => (reply.error ? errorOf(reply.error) : undefined),
+    });
   }
 
   /** Whether there is a built thread to compute in (false: the caller computes in place). */
   get available(): boolean {
-    return this.#file !== undefined;
+    return this.#thread !== undefined;
   }
 
   /** The computation's JSON text (the synchronous answer). */
@@ -63,63 +56,12 @@ export class ComputeThread {
     return (await this.#post(sessionId, request, 'digest')).digest!;
   }
 
-  async close(): Promise<void> {
-    clearTimeout(this.#idle);
-    const worker = this.#worker;
-    this.#worker = undefined;
-    await worker?.terminate();
+  close(): Promise<void> {
+    return this.#thread?.close() ?? Promise.resolve();
   }
 
-  #post(sessionId: string, request: ComputeRequest, answer: 'json' | 'digest') {
-    const worker = this.#started();
-    const id = this.#next++;
-    return new Promise<{ json?: string; digest?: ComputationDigest }>((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
-      clearTimeout(this.#idle);
-      worker.ref();
-      worker.postMessage({ id, sessionId, request, answer });
-    });
-  }
-
-  /**
-   * Idle: the thread no longer keeps the process alive, and after IDLE_MS it ends, giving its heap back (a big body
-   * or session leaves hundreds of MB in it); the next request starts another.
-   */
-  #idleFor(worker: Worker): void {
-    worker.unref();
-    clearTimeout(this.#idle);
-    this.#idle = setTimeout(() => {
-      if (this.#worker === worker && this.#pending.size === 0) {
-        this.#worker = undefined;
-        void worker.terminate();
-      }
-    }, IDLE_MS);
-    this.#idle.unref();
-  }
-
-  #started(): Worker {
-    if (this.#worker) return this.#worker;
-    if (!this.#file) throw new Error('no built compute thread (npm run build)');
-    const worker = new Worker(this.#file, {
-      workerData: { config: this.#options.config, env: this.#options.env },
-      resourceLimits: { maxOldGenerationSizeMb: this.#options.heapMb ?? 4096 },
-    });
-    worker.on('message', (reply: Reply) => {
-      const pending = this.#pending.get(reply.id);
-      this.#pending.delete(reply.id);
-      if (reply.error) pending?.reject(errorOf(reply.error));
-      else pending?.resolve(reply);
-      if (this.#pending.size === 0) this.#idleFor(worker);
-    });
-    let lastError: Error | undefined;
-    worker.on('error', (error) => (lastError = error));
-    worker.on('exit', (code) => {
-      if (this.#worker === worker) this.#worker = undefined;
-      const reason = lastError ?? new Error(`the compute thread stopped (exit code ${code})`);
-      for (const pending of this.#pending.values()) pending.reject(reason);
-      this.#pending.clear();
-    });
-    this.#worker = worker;
-    return worker;
+  #post(sessionId: string, request: ComputeRequest, answer: 'json' | 'digest'): Promise<Reply> {
+    if (!this.#thread) return Promise.reject(new Error('no built compute thread (npm run build)'));
+    return this.#thread.request({ sessionId, request, answer });
   }
 }
