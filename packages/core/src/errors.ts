@@ -55,7 +55,7 @@ export function isConnectionError(error: unknown, depth = 0): boolean {
 }
 
 /** An embedded database another connection holds locked (SQLite's BUSY / LOCKED): a retry may get through. */
-function isBusy(error: unknown): boolean {
+export function isStoreLocked(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
@@ -69,6 +69,6 @@ export function errorKind(error: unknown): ErrorKind {
   if (error instanceof MceError) return error.kind;
   const kind = (error as { kind?: unknown } | null)?.kind;
   if (error instanceof Error && typeof kind === 'string' && (ERROR_KINDS as readonly string[]).includes(kind)) return kind as ErrorKind;
-  if (isConnectionError(error) || isBusy(error)) return 'unavailable';
+  if (isConnectionError(error) || isStoreLocked(error)) return 'unavailable';
   return 'internal';
 }

@@ -3,7 +3,7 @@
  * not found 404, conflict 409, unavailable 503 with Retry-After, anything else 500 (logged by the caller, never shown).
  * The few answers HTTP has a more exact status for are named first.
  */
-import { errorKind, MceError, MetricSelectionError } from '@mce/core';
+import { errorKind, isStoreLocked, MceError, MetricSelectionError } from '@mce/core';
 import { ComputationsFullError } from './computations.js';
 
 export interface ErrorAnswer {
@@ -38,8 +38,7 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   if (status === 503) {
     // An error may say how long to wait (a shutdown, 5 s); a busy store or reader is worth a retry within the second.
     const retryAfterSeconds = (error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 1;
-    const busyStore = (error as { code?: unknown }).code === 'SQLITE_BUSY' || (error as { code?: unknown }).code === 'SQLITE_LOCKED';
-    return { status, message: busyStore ? `the store is busy (${message}); retry` : message, retryAfterSeconds };
+    return { status, message: isStoreLocked(error) ? `the store is busy (${message}); retry` : message, retryAfterSeconds };
   }
   return { status, message: error instanceof MetricSelectionError ? `metrics: ${message}` : message };
 }

@@ -1,4 +1,4 @@
-import { MceError, redactUrl, type ErrorKind } from '@mce/core';
+import { MceError, isStoreLocked, redactUrl, type ErrorKind } from '@mce/core';
 import { existsSync } from 'node:fs';
 import type { Neo4jStoreOptions } from './neo4j/neo4j-store.js';
 import type { PostgresStore, PostgresStoreOptions } from './postgres/postgres-store.js';
@@ -65,7 +65,7 @@ export async function openStore(target: string | StoreTarget, options: OpenStore
   // A SQLite file that cannot be opened is the user's input (a wrong path, not a database); one that another process
   // keeps locked is not.
   const cannotOpen = (error: unknown) =>
-    new StoreOpenError(`cannot open the store ${shownUrl(resolved.url)}: ${errorText(error)}`, resolved.kind === 'sqlite' && !isLocked(error), {
+    new StoreOpenError(`cannot open the store ${shownUrl(resolved.url)}: ${errorText(error)}`, resolved.kind === 'sqlite' && !isStoreLocked(error), {
       cause: error,
     });
   let store: KnowledgeGraphStore;
@@ -130,8 +130,3 @@ async function createStore(target: StoreTarget, options: OpenStoreOptions): Prom
   }
 }
 
-/** SQLite's answer when another connection held the lock past the busy timeout. */
-export function isLocked(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
-}
