@@ -1,18 +1,59 @@
 /**
  * The import rules of the packages (docs/architecture.md), checked by `npm run check:imports` in `npm test`:
- * dependencies point down only (core ← provider-native ← client ← worker), a package is used through its name and
- * its exports, never through another package's files, and core does no I/O.
+ * dependencies point down only (the table below), a package is used through its name and its exports, never through
+ * another package's files, helper depends on nothing, and core does no I/O.
  */
 const PKG = (name) => `^packages/${name}/`;
 
+/** What each package may import (static imports); `dynamic`: loaded on demand only, never by a static import. */
+const LAYERS = {
+  core: { uses: [] },
+  helper: { uses: [] },
+  'provider-native': { uses: ['core'] },
+  ingest: { uses: ['core'] },
+  store: { uses: ['core', 'ingest'], dynamic: ['store-postgres', 'store-neo4j'] },
+  'store-postgres': { uses: ['core', 'ingest', 'store'] },
+  'store-neo4j': { uses: ['core', 'ingest', 'store'] },
+  client: { uses: ['core', 'helper', 'provider-native', 'ingest', 'store'], dynamic: ['worker', 'store-postgres', 'store-neo4j'] },
+  worker: { uses: ['core', 'provider-native', 'ingest', 'store', 'store-postgres', 'client'] },
+};
+const ALL = Object.keys(LAYERS);
+const alternatives = (names) => `^packages/(${names.join('|')})/`;
+
+/** One rule per package: nothing outside its list statically, nothing outside list and dynamic list at all. */
+const layerRules = Object.entries(LAYERS).flatMap(([name, { uses, dynamic = [] }]) => {
+  const never = ALL.filter((other) => other !== name && !uses.includes(other) && !dynamic.includes(other));
+  const rules = [];
+  if (never.length > 0) {
+    rules.push({
+      name: `${name}-points-down`,
+      comment: `${name} builds on ${uses.length ? uses.join(', ') : 'no other mce package'}`,
+      severity: 'error',
+      from: { path: PKG(name) },
+      to: { path: alternatives(never) },
+    });
+  }
+  if (dynamic.length > 0) {
+    rules.push({
+      name: `${name}-loads-on-demand`,
+      comment: `${name} loads ${dynamic.join(', ')} on demand only (an optional package, or a heavy one), never by a static import`,
+      severity: 'error',
+      from: { path: PKG(name) },
+      to: { path: alternatives(dynamic), dependencyTypesNot: ['dynamic-import'] },
+    });
+  }
+  return rules;
+});
+
 module.exports = {
   forbidden: [
+    ...layerRules,
     {
-      name: 'core-imports-no-package',
-      comment: 'core is the bottom: it imports no other mce package',
+      name: 'helper-depends-on-nothing',
+      comment: 'helper is for third parties to build on without pulling anything in: it imports nothing but its own files',
       severity: 'error',
-      from: { path: PKG('core') },
-      to: { path: '^packages/(provider-native|client|worker)/' },
+      from: { path: PKG('helper') },
+      to: { pathNot: PKG('helper') },
     },
     {
       name: 'core-does-no-io',
@@ -22,40 +63,12 @@ module.exports = {
       to: { dependencyTypes: ['core'], path: '^(node:)?(fs|fs/promises|net|http|https|http2|dgram|dns|tls)$' },
     },
     {
-      name: 'provider-native-points-down',
-      comment: 'the native provider builds on core only',
-      severity: 'error',
-      from: { path: PKG('provider-native') },
-      to: { path: '^packages/(client|worker)/' },
-    },
-    {
-      name: 'client-points-down',
-      comment: 'the client loads @mce/worker on demand only (mce worker / enqueue), never by a static import',
-      severity: 'error',
-      from: { path: PKG('client') },
-      to: { path: PKG('worker'), dependencyTypesNot: ['dynamic-import'] },
-    },
-    {
       name: 'no-reaching-into-another-package',
       comment: "another package's files are its internals: import it by its name (@mce/x), which its exports define",
       severity: 'error',
       from: { path: '^packages/([^/]+)/' },
       // A relative path into another package's folder ('local'); by name the package's exports decide what is public.
       to: { path: '^packages/([^/]+)/', pathNot: '^packages/$1/', dependencyTypes: ['local'] },
-    },
-    {
-      name: 'ingest-below-store-and-surfaces',
-      comment: 'trace reading and the merge rules are below the stores, the API and the CLI',
-      severity: 'error',
-      from: { path: '^packages/client/src/ingest/' },
-      to: { path: '^packages/client/src/(store|api|cli|web|report|receiver|check)/' },
-    },
-    {
-      name: 'store-below-surfaces',
-      comment: 'the stores know nothing of the API, the CLI or the pages',
-      severity: 'error',
-      from: { path: '^packages/client/src/store/' },
-      to: { path: '^packages/client/src/(api|cli|web|report|receiver|check)/' },
     },
     {
       name: 'no-circular',

@@ -1,5 +1,5 @@
-export * from './store/index.js';
-export * from './ingest/index.js';
+export * from '@mce/store';
+export * from '@mce/ingest';
 export * from './cache/index.js';
 export * from './config/index.js';
 export * from './mce-client.js';

@@ -30,15 +30,15 @@ import { loadProviderSet } from './plugins/load-providers.js';
 import { checkConfiguredSelection } from './config/check-selection.js';
 
 export { checkConfiguredSelection };
-import { defaultLogger } from './store/logger.js';
+import { defaultLogger } from '@mce/store';
 import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js';
 import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
-import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from './ingest/index.js';
-import type { KnowledgeGraphStore, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from './store/index.js';
+import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '@mce/ingest';
+import type { KnowledgeGraphStore, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from '@mce/store';
 // Not from the store's index: that one loads the PostgreSQL and Neo4j drivers (store/open.ts).
-import { openStore } from './store/open.js';
-import { storeTargetFromEnv } from './store/url.js';
+import { openStore } from '@mce/store';
+import { storeTargetFromEnv } from '@mce/store';
 
 export interface MCEClientOptions {
   /** The configuration; default: `mce_config.yaml` (MCE_CONFIG or the working directory) with env overrides. */

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
 import { MCEClient, defaultMceConfig, openStore, type KnowledgeGraphStore } from '../src/index.js';
 import { PG_URL, needService } from '../../../test-support/services.js';
-import { postgresRowsMentioning, sqliteRowsMentioning } from './store/support/leftovers.js';
+import { postgresRowsMentioning, sqliteRowsMentioning } from '../../store/test/support/leftovers.js';
 
 const examples = new URL('../../../examples/', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'mce-delete-'));

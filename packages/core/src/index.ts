@@ -32,3 +32,4 @@ export * from './engine/metric-options.js';
 export * from './engine/strategies/timeout.js';
 export * from './redact-url.js';
 export * from './bounded-log.js';
+export * from './stable-json.js';

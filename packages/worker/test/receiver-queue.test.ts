@@ -5,7 +5,8 @@
 import pg from 'pg';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECEIVER_SETTINGS, MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig, encodeTraceRequest, queueEvaluator, receiverPipeline, workerEvents, type ReceiverPipeline, type WorkerEvents } from '@mce/client';
+import { DEFAULT_RECEIVER_SETTINGS, MCEClient, MCEWorkerService, defaultMceConfig, encodeTraceRequest, queueEvaluator, receiverPipeline, workerEvents, type ReceiverPipeline, type WorkerEvents } from '@mce/client';
+import { PostgresStore } from '@mce/store-postgres';
 import { LogSink } from '../../client/test/receiver/log-sink.js';
 import * as worker from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
@@ -13,7 +14,7 @@ import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';
 
 const available = (await needService('rabbitmq')) && (await needService('postgres'));
 const silent = { info() {}, warn() {}, error() {} };
-const LINES = readFileSync(new URL('../../client/test/data/multi-agent/genai.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const LINES = readFileSync(new URL('../../ingest/test/data/multi-agent/genai.jsonl', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe.skipIf(!available)('receiver: evaluate through the worker queue', () => {
   const queue = uniqueQueue('receiver');

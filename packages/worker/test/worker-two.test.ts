@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@mce/client';
+import { MCEClient, MCEWorkerService, defaultMceConfig } from '@mce/client';
+import { PostgresStore } from '@mce/store-postgres';
 import { MceWorker, createLogger, enqueueSessions } from '@mce/worker';
 import { AMQP_URL, PG_URL, needService } from '../../../test-support/services.js';
 import { Broker, testConfig, uniqueQueue, waitFor } from './support/amqp.js';

@@ -3,9 +3,9 @@
  * request's work that needs no store, so that it can run off the event loop (see body-reader.ts).
  */
 import type { Session } from '@mce/core';
-import { issuesInText, notePlace, parseSessionDocument } from '../ingest/formats/session-json.js';
-import { locateInJson, positionText, syntaxErrorPosition } from '../ingest/json-position.js';
-import { excessDepthAt, MAX_JSON_DEPTH } from '../ingest/json-depth.js';
+import { issuesInText, notePlace, parseSessionDocument } from '@mce/ingest';
+import { locateInJson, positionText, syntaxErrorPosition } from '@mce/ingest';
+import { excessDepthAt, MAX_JSON_DEPTH } from '@mce/ingest';
 
 export interface UnknownFieldWarning {
   code: 'unknown-field';

@@ -4,7 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDriver } from '@mce/store';
 import type { CacheManager, CachedComputation, EvaluationUsage } from '@mce/core';
 
 export interface SqliteCacheOptions {
@@ -37,7 +38,7 @@ export class SqliteCacheManager implements CacheManager {
     this.read = options.read ?? true;
     this.write = options.write ?? true;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.db = new Database(file);
+    this.db = new (sqliteDriver())(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');

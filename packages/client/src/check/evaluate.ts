@@ -6,7 +6,7 @@
 import { elementsAt, type FailedRecord, type ResultRecord, type Session, type SkippedRecord } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 import type { Threshold } from '../config/thresholds.js';
-import { nearestRank } from '../store/result-summary.js';
+import { nearestRank } from '@mce/store';
 
 export type CheckStatus = 'pass' | 'fail' | 'error' | 'skipped';
 

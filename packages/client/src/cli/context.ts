@@ -4,9 +4,9 @@ import { pino, type Logger } from 'pino';
 import { boundLogFields } from '@mce/core';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import type { MCEClient } from '../mce-client.js';
-import { parseStoreUrl } from '../store/url.js';
-import type { KnowledgeGraphStore } from '../store/types.js';
-import { parseTimeText } from '../store/rows.js';
+import { parseStoreUrl } from '@mce/store';
+import type { KnowledgeGraphStore } from '@mce/store';
+import { parseTimeText } from '@mce/store';
 
 export interface CliIO {
   stdout: Pick<NodeJS.WriteStream, 'write'> & { isTTY?: boolean };

@@ -1,8 +1,8 @@
 /** Human output of the CLI: plain aligned tables, one per session; warnings, one per line. */
 import { ONTOLOGY_LEVELS, type SessionComputation } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
-import type { ResultSummary, StoredMetricResult } from '../store/types.js';
-import type { IngestWarning } from '../ingest/index.js';
+import type { ResultSummary, StoredMetricResult } from '@mce/store';
+import type { IngestWarning } from '@mce/ingest';
 
 /** A character as a `\u001b`-style escape. */
 const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

@@ -5,7 +5,7 @@
 import { EngineOptionError, MceError, engineOptionsFromEnv, type EngineOptions, type StrategyName } from '@mce/core';
 import { priceRefreshOptionsFromEnv } from '@mce/provider-native';
 import { EVAL_MODES, isEvalMode } from '@mce/provider-native';
-import { parseStoreUrl, storeUrlFromEnv } from '../store/url.js';
+import { parseStoreUrl, storeUrlFromEnv } from '@mce/store';
 import type { MceConfig } from './mce-config.js';
 
 export class EnvError extends MceError {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
-import { parseStoreUrl } from '../store/url.js';
+import { parseStoreUrl } from '@mce/store';
 import { readThresholds, type Threshold } from './thresholds.js';
 import type { ApiKey } from '../api/auth.js';
 import { ONTOLOGY_LEVELS, type MetricOptionsError, type MetricSelectionError, type OntologyLevel, type StrategyName } from '@mce/core';

@@ -5,8 +5,8 @@
  * are stored as parts of their sessions (the store merges parts); a session is complete once it went idle, or when its
  * root span arrived.
  */
-import { explicitSessionId } from '../ingest/session-id.js';
-import type { SpanRecord } from '../ingest/span.js';
+import { explicitSessionId } from '@mce/ingest';
+import type { SpanRecord } from '@mce/ingest';
 
 /** Spans of one session to store now; `fromPending` were held from earlier batches (put back if the write fails). */
 export interface SessionPart {

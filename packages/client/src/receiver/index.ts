@@ -7,7 +7,7 @@ export type { ReceiverSettings, EvaluateMode } from './settings.js';
 export { EvaluationEventExporter, EVALUATION_EVENT, evaluatedSpan, evaluationAttributes, logsEndpoint } from './evaluation-events.js';
 export { serveOtlp } from './server.js';
 export type { ReceiverServer } from './server.js';
-export { decodeTraceRequest, decodeTraceResponse, decodeLogsRequest, encodeTraceRequest, encodeTraceResponse, OtlpDecodeError } from '../ingest/otlp-protobuf.js';
+export { decodeTraceRequest, decodeTraceResponse, decodeLogsRequest, encodeTraceRequest, encodeTraceResponse, OtlpDecodeError } from '@mce/ingest';
 export { queueEvaluator } from './queue-evaluator.js';
 export { workerEvents, type WorkerEvents } from './worker-events.js';
 export type { QueuePublisher } from './queue-evaluator.js';

@@ -5,11 +5,11 @@
  * complete (idle, or its root arrived): in this process, or by publishing its id to the worker queue.
  */
 import { elementCount, hasControlCharacter, NO_CONTROL_CHARACTER, quoteControlCharacters, SessionNotFoundError, type Session, type SessionComputation } from '@mce/core';
-import { WarningSink, type IngestWarning } from '../ingest/errors.js';
-import { otlpSpans } from '../ingest/formats/otlp.js';
-import { normaliseSession } from '../ingest/normalise.js';
-import { explicitSessionId } from '../ingest/session-id.js';
-import type { SpanRecord } from '../ingest/span.js';
+import { WarningSink, type IngestWarning } from '@mce/ingest';
+import { otlpSpans } from '@mce/ingest';
+import { normaliseSession } from '@mce/ingest';
+import { explicitSessionId } from '@mce/ingest';
+import type { SpanRecord } from '@mce/ingest';
 import type { MCEClient } from '../mce-client.js';
 import { SessionAssembler, type SessionPart } from './assembly.js';
 import type { EvaluationEventExporter } from './evaluation-events.js';

@@ -4,7 +4,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { decodeTraceRequest, OtlpDecodeError } from '../ingest/otlp-protobuf.js';
+import { decodeTraceRequest, OtlpDecodeError } from '@mce/ingest';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { encodeRpcStatus, encodeTraceResponse, type PartialSuccess } from '../ingest/otlp-protobuf.js';
+import { encodeRpcStatus, encodeTraceResponse, type PartialSuccess } from '@mce/ingest';
 import { ReceiverBusyError, type OtlpReceiver } from './receiver.js';
 import { decodeOtlpBody, encodingOf, OtlpHttpError, type OtlpEncoding } from './request-body.js';
 

@@ -1,7 +1,7 @@
 /** The web view's query parameters, checked: a bad one is a 400 page naming it, never a silently empty list. */
 import type { Context } from 'hono';
 import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
-import { parseTimeText } from '../store/rows.js';
+import { parseTimeText } from '@mce/store';
 
 export class WebBadRequest extends Error {}
 

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { formatValue, isoTime } from '../cli/format.js';
 import type { MCEClient } from '../mce-client.js';
 import { esc } from '../report/index.js';
-import type { SessionSummary } from '../store/types.js';
+import type { SessionSummary } from '@mce/store';
 import { WebBadRequest, intParam, numberParam, param, timeParam } from './params.js';
 
 const PAGE_SIZE = 50;

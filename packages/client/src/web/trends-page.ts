@@ -8,7 +8,7 @@ import type { OntologyLevel } from '@mce/core';
 import { formatValue } from '../cli/format.js';
 import type { MCEClient } from '../mce-client.js';
 import { esc, trendChart, type TrendPoint } from '../report/index.js';
-import type { ResultSummary } from '../store/types.js';
+import type { ResultSummary } from '@mce/store';
 import { WebBadRequest, intParam, levelParam, param } from './params.js';
 
 export async function trendsPage(client: MCEClient, c: Context): Promise<{ title: string; body: string }> {

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UNKNOWN_FIELD_PLACES, type SessionComputation } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi, type StoredMetricResult } from '../../src/index.js';
-import { bareSession, DEFINITIONS, metricResult, T0_MS } from '../store/support/sessions.js';
+import { bareSession, DEFINITIONS, metricResult, T0_MS } from '@mce/store/conformance';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8'));
 

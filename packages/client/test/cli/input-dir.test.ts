@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { fixture } from '../ingest/helpers.js';
+import { fixture } from '../../../ingest/test/helpers.js';
 import { runCli, tempWorkspace } from './run-cli.js';
 
 const T = '22222222222222222222222222222222';

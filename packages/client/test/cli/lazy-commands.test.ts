@@ -6,6 +6,7 @@ import { commandName } from '../../src/cli/main.js';
 import { runCli, tempWorkspace } from './run-cli.js';
 
 const builtMain = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 const probe = fileURLToPath(new URL('./fixtures/loaded-drivers.mjs', import.meta.url));
 
 /** The heavy CommonJS packages a run of the built CLI loaded. */
@@ -23,12 +24,15 @@ describe('lazy command loading', () => {
     expect(commandName(['--config=x.yaml', 'serve'])).toBe('serve');
   });
 
-  it('loads no store driver for --version, and the store only for the commands that use one', () => {
+  it('loads no store driver for --version, and SQLite only when a command opens a store', async () => {
     const ws = tempWorkspace();
     expect(driversLoaded(['--version'], ws.env)).toEqual([]);
     const stores = ['better-sqlite3', 'neo4j-driver', 'pg'];
     expect(driversLoaded(['set-eval-mode'], ws.env).filter((p) => stores.includes(p))).toEqual([]);
-    expect(driversLoaded(['sessions', 'list'], ws.env)).toContain('better-sqlite3');
+    // No store yet: `sessions list` answers so without loading the driver; once one exists it opens it.
+    expect(driversLoaded(['sessions', 'list'], ws.env).filter((p) => stores.includes(p))).toEqual([]);
+    expect((await runCli(['ingest', example], ws)).code).toBe(0);
+    expect(driversLoaded(['sessions', 'list'], ws.env).filter((p) => stores.includes(p))).toEqual(['better-sqlite3']);
   });
 
   it('lists every command in the help, and suggests one for a misspelt command', async () => {

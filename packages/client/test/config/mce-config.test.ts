@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '@mce/core';
 import { ConfigError, EnvError, MCE_CONFIG_SCHEMA, MCEClientConfig, checkPriceRefreshEnv, parseMceConfig, defaultMceConfig } from '../../src/config/index.js';
-import { storeTargetFromEnv } from '../../src/store/index.js';
+import { storeTargetFromEnv } from '../../../store/src/index.js';
 
 describe('mce_config.yaml', () => {
   it('reads engine, cache, metrics per scope and inline metric options', () => {

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../../src/ingest/json-depth.js';
-import { decodeAnyValue } from '../../src/ingest/values.js';
+import { MAX_JSON_DEPTH } from '../../../ingest/src/json-depth.js';
+import { decodeAnyValue } from '../../../ingest/src/values.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
 const levels = (n: number) => `${'{"kvlistValue":{"values":[{"key":"k","value":'.repeat(n)}{"stringValue":"leaf"}${'}]}}'.repeat(n)}`;

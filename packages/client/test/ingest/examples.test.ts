@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { readSessions } from '../../src/ingest/index.js';
-import { summarise } from './helpers.js';
+import { readSessions } from '@mce/ingest';
+import { summarise } from '../../../ingest/test/helpers.js';
 
 const root = (rel: string) => fileURLToPath(new URL(`../../../../${rel}`, import.meta.url));
 const schema = JSON.parse(readFileSync(root('packages/core/schema/session.schema.json'), 'utf8')) as Record<string, unknown>;
@@ -90,7 +90,7 @@ describe('examples/sessions', () => {
 
 describe('listInputFiles', () => {
   it('expands the examples directory to its trace and session files, sorted', async () => {
-    const { listInputFiles } = await import('../../src/ingest/index.js');
+    const { listInputFiles } = await import('@mce/ingest');
     const files = await listInputFiles([root('examples')]);
     expect(files.map((f) => f.slice(root('examples').length))).toEqual([
       '/sessions/handoff-three-agents.json',

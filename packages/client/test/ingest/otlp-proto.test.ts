@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectFormat, IngestError, readSessions } from '../../src/ingest/index.js';
-import { encodeTraceRequest } from '../../src/ingest/otlp-protobuf.js';
+import { detectFormat, IngestError, readSessions } from '../../../ingest/src/index.js';
+import { encodeTraceRequest } from '../../../ingest/src/otlp-protobuf.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
-import { fixture, summarise } from './helpers.js';
-import { SESSION_ID } from './multi-agent-scenario.js';
-import { emitScenario } from './otel-sdk-scenario.js';
+import { fixture, summarise } from '../../../ingest/test/helpers.js';
+import { SESSION_ID } from '../../../ingest/test/multi-agent-scenario.js';
+import { emitScenario } from '../../../ingest/test/otel-sdk-scenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mce-otlp-proto-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

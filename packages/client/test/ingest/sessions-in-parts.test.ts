@@ -15,7 +15,7 @@ import type { Call, Session } from '@mce/core';
 import { needService, PG_URL } from '../../../../test-support/services.js';
 import { MCEClient, defaultMceConfig, MISSING_PARENT_KEY, openStore, readSessions, type KnowledgeGraphStore } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
-import { fixture } from './helpers.js';
+import { fixture } from '../../../ingest/test/helpers.js';
 
 const pgAvailable = await needService('postgres');
 const dir = mkdtempSync(join(tmpdir(), 'mce-parts-'));

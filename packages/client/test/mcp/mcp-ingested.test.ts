@@ -14,9 +14,9 @@ import {
   sessionConversation,
   wholeInteraction,
 } from '@mce/provider-native';
-import { readSessions } from '../../src/ingest/index.js';
+import { readSessions } from '../../../ingest/src/index.js';
 
-const file = (name: string) => fileURLToPath(new URL(`../data/multi-agent/${name}`, import.meta.url));
+const file = (name: string) => fileURLToPath(new URL(`../../../ingest/test/data/multi-agent/${name}`, import.meta.url));
 const DIALECTS = ['genai.jsonl', 'genai-legacy.jsonl', 'openinference.jsonl'];
 const lookup = { get: () => undefined, all: () => [] };
 const deps = { env: {}, persistedEvalMode: () => undefined };

@@ -1,6 +1,6 @@
 /** Session assembly as spans arrive: held until their session's id is seen, put back after a failed write, due when idle. */
 import { describe, expect, it } from 'vitest';
-import type { SpanRecord } from '../../src/ingest/span.js';
+import type { SpanRecord } from '../../../ingest/src/span.js';
 import { SessionAssembler } from '../../src/receiver/assembly.js';
 
 const span = (spanId: string, parent: string | undefined, attributes: Record<string, unknown> = {}): SpanRecord => ({

@@ -1,8 +1,8 @@
 /** A small OTLP/HTTP logs endpoint on loopback: decodes each ExportLogsServiceRequest (protobuf) and keeps its records. */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeLogsRequest } from '../../src/ingest/otlp-protobuf.js';
-import { decodeKeyValues } from '../../src/ingest/values.js';
+import { decodeLogsRequest } from '../../../ingest/src/otlp-protobuf.js';
+import { decodeKeyValues } from '../../../ingest/src/values.js';
 
 export interface ReceivedRecord {
   eventName: string;

@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultMceConfig } from '../../src/config/index.js';
-import { encodeTraceRequest } from '../../src/ingest/otlp-protobuf.js';
+import { encodeTraceRequest } from '../../../ingest/src/otlp-protobuf.js';
 import { MCEClient } from '../../src/mce-client.js';
-import { openStore } from '../../src/store/index.js';
+import { openStore } from '../../../store/src/index.js';
 import { runCli } from '../cli/run-cli.js';
-import { dataFile } from '../ingest/helpers.js';
-import { TRACE_ID } from '../ingest/multi-agent-scenario.js';
+import { dataFile } from '../../../ingest/test/helpers.js';
+import { TRACE_ID } from '../../../ingest/test/multi-agent-scenario.js';
 import { LogSink } from './log-sink.js';
 
 const ws = mkdtempSync(join(tmpdir(), 'mce-receive-cli-'));

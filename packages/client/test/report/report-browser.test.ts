@@ -16,7 +16,7 @@ import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const example = (p: string) => join(repo, 'examples', p);
-const fixture = (p: string) => fileURLToPath(new URL(`../data/fixtures/clickhouse-otel-traces/${p}`, import.meta.url));
+const fixture = (p: string) => fileURLToPath(new URL(`../../../ingest/test/data/fixtures/clickhouse-otel-traces/${p}`, import.meta.url));
 
 const hasBrowser = needBrowser();
 let browser: Awaited<ReturnType<typeof launchBrowser>>;

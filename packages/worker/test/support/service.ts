@@ -3,7 +3,8 @@
  * (deterministic) metric set and a PostgreSQL store in its own schema, filled with test sessions.
  */
 import pg from 'pg';
-import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@mce/client';
+import { MCEClient, MCEWorkerService, defaultMceConfig } from '@mce/client';
+import { PostgresStore } from '@mce/store-postgres';
 import type { BatchItem, BatchOutcome, BatchProcessor } from '@mce/worker';
 import { testSession } from './sessions.js';
 

@@ -5,10 +5,10 @@
  */
 import type { Command } from 'commander';
 import { SessionNotFoundError, type SessionComputation } from '@mce/core';
-import { TRACE_FORMATS } from '../../ingest/index.js';
+import { TRACE_FORMATS } from '@mce/ingest';
 import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
-import { openStore } from '../../store/open.js';
+import { openStore } from '@mce/store';
 import { formatComputation } from '../format.js';
 import { priceFallbackWarning } from '../price-fallback.js';
 import { createProgress } from '../progress.js';

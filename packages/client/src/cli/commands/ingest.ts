@@ -1,7 +1,7 @@
 /** `mce ingest FILE…`, `mce sessions list`, `mce sessions export`, `mce sessions delete`. */
 import type { Command } from 'commander';
 import { SessionNotFoundError } from '@mce/core';
-import { TRACE_FORMATS, writeSessionsFile } from '../../ingest/index.js';
+import { TRACE_FORMATS, writeSessionsFile } from '@mce/ingest';
 import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
 import { formatValue, isoTime, printable, table } from '../format.js';
 import { createProgress } from '../progress.js';

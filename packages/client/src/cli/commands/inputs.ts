@@ -1,8 +1,8 @@
 /** Input of the CLI: paths (files as given, directories searched for trace and session files) and `--format`. */
 import type { Session } from '@mce/core';
-import { listInputFiles, readSessions, TRACE_FORMATS, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '../../ingest/index.js';
+import { listInputFiles, readSessions, TRACE_FORMATS, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '@mce/ingest';
 import type { Logger } from 'pino';
-import { coalesceSessions } from '../../ingest/merge.js';
+import { coalesceSessions } from '@mce/ingest';
 import { SkippedInputError, UsageError, type CliIO } from '../context.js';
 import { printable, warningLine } from '../format.js';
 

@@ -7,8 +7,8 @@ import type { Command } from 'commander';
 import type { SessionComputation } from '@mce/core';
 import { formatComputation, formatResultRows, formatSummaryRows } from '../format.js';
 import { openClient, parseList, writeJson, type CliIO } from '../context.js';
-import { parseResultQueryText, type ResultQueryField, type ResultQueryText } from '../../store/result-query-text.js';
-import type { ResultQuery } from '../../store/types.js';
+import { parseResultQueryText, type ResultQueryField, type ResultQueryText } from '@mce/store';
+import type { ResultQuery } from '@mce/store';
 
 /** The option of each result-query field. */
 const OPTION_OF: Readonly<Record<ResultQueryField, string>> = {

@@ -7,8 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { SessionNotFoundError, type Session, type SessionComputation } from '@mce/core';
-import { TRACE_FORMATS } from '../../ingest/index.js';
-import { openStore } from '../../store/index.js';
+import { TRACE_FORMATS } from '@mce/ingest';
+import { openStore } from '@mce/store';
 import type { MCEClient } from '../../mce-client.js';
 import { buildSessionReport, newestResults, reportDocument, type SessionReport } from '../../report/index.js';
 import { checkFormat, readInputSessions, warningReporter } from './inputs.js';

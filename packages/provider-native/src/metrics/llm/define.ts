@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import {
   JUDGED_OPTION_NAMES,
   skip,
+  stableJson,
   type Element,
   type Metric,
   type MetricContext,
@@ -74,17 +75,8 @@ export interface JudgedMetric extends Metric {
   promptFor(element: Element, ctx: MetricContext): string;
 }
 
-/** Canonical JSON (sorted keys) so equal options give equal keys. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
+/** Re-exported: it moved to core, where ingestion uses it too. */
+export { stableJson };
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 

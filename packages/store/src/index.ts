@@ -1,0 +1,11 @@
+export * from './types.js';
+export { mergeSessions, mergeSessionHeader, coalesceSessions, sessionHeader, type SessionHeader } from '@mce/ingest';
+export { openStore, openStoreFromEnv, shownUrl, StoreNotFoundError, StoreOpenError, type OpenStoreOptions } from './open.js';
+export { loadStoreAdapter, STORE_PACKAGES, StoreAdapterMissingError, type StoreAdapter } from './adapters.js';
+export { storeUrlFromEnv, storeTargetFromEnv, parseStoreUrl, sqliteFile, DEFAULT_STORE_URL, type StoreTarget } from './url.js';
+export { SqliteStore, type SqliteStoreOptions } from './sqlite/sqlite-store.js';
+export { parseResultQueryText, RESULT_QUERY_FIELDS, type ResultQueryField, type ResultQueryText } from './result-query-text.js';
+export { parseTimeText } from './rows.js';
+export { nearestRank } from './result-summary.js';
+export { defaultLogger } from './logger.js';
+export { sqliteDriver, SqliteDriverMissingError } from './sqlite/driver.js';
