@@ -38,9 +38,9 @@ export class WorkerMetrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.messagesProcessed = new Counter({ name: 'mce_worker_messages_processed_total', help: 'Messages whose sessions were computed and stored, then acked.', registers });
-    this.messagesRetried = new Counter({ name: 'mce_worker_messages_retried_total', help: 'Messages sent to the retry queue after a transient failure.', registers });
-    this.messagesDeadLettered = new Counter({ name: 'mce_worker_messages_dead_lettered_total', help: 'Messages sent to the dead-letter queue, by reason.', labelNames: ['reason'], registers });
+    this.messagesProcessed = new Counter({ name: 'mce_worker_messages_processed_total', help: 'Messages whose sessions were stored and which were acked, each counted once however often a broker cut delivered it.', registers });
+    this.messagesRetried = new Counter({ name: 'mce_worker_messages_retried_total', help: 'Copies sent to the retry queue after a transient failure.', registers });
+    this.messagesDeadLettered = new Counter({ name: 'mce_worker_messages_dead_lettered_total', help: 'Messages dead-lettered and acked, by reason, each counted once.', labelNames: ['reason'], registers });
     this.sessionsProcessed = new Counter({ name: 'mce_worker_sessions_processed_total', help: 'Sessions computed and stored.', registers });
     this.batchesFailed = new Counter({ name: 'mce_worker_batches_failed_total', help: 'Batches whose processBatch call threw (store unreachable, or a message it refuses); counted once however the batch was split afterwards.', registers });
     this.batchesSplit = new Counter({ name: 'mce_worker_batches_split_total', help: 'Failed batches of several messages processed again in parts to find the messages at fault.', registers });

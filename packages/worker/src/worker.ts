@@ -13,11 +13,14 @@ import { redactUrl } from '@mce/core';
 import { errorText, toError } from '@mce/core';
 import { Connection, ConsumerStatus, type AsyncMessage, type Consumer, type Publisher } from 'rabbitmq-client';
 import type { WorkerConfig } from './config.js';
+import { ConnectionLog } from './connection-log.js';
 import { createLogger, type Logger } from './logger.js';
 import { isOutage } from './failure.js';
 import { bodyBytes, messageKey, parseMessage, runIdFor } from './message.js';
 import { WorkerMetrics } from './metrics.js';
+import { OutcomeTally, type DeliveryStamp } from './outcome-tally.js';
 import type { BatchItem, BatchOutcome, BatchProcessor } from './processor.js';
+import { REPEAT_WINDOW_MS, RepeatLimit } from './repeat-limit.js';
 import { HEADER, queueNames, topology, type DeadLetterReason, type QueueNames } from './topology.js';
 
 export interface WorkerOptions {
@@ -32,15 +35,20 @@ export interface WorkerOptions {
    * rather than retry forever with only /readyz to show it.
    */
   onFatal?: (reason: string) => void;
+  /** A failure that repeats is logged once per window of this length, then summed up (default one minute). */
+  logWindowMs?: number;
+}
+
+/** A delivered message, as it arrived. */
+interface Delivery extends DeliveryStamp {
+  message: AsyncMessage;
+  /** This delivery is attempt number … (1 for a fresh message). */
+  attempt: number;
 }
 
 /** A delivered message waiting for its batch. */
-interface PendingMessage {
-  message: AsyncMessage;
-  key: string;
+interface PendingMessage extends Delivery {
   sessionIds: string[];
-  /** This delivery is attempt number … (1 for a fresh message). */
-  attempt: number;
   settle: (status: ConsumerStatus) => void;
 }
 
@@ -100,12 +108,20 @@ export class MceWorker {
   private failedBatchesInARow = 0;
   /** Ends the pauses of messages waiting to be requeued (on close). */
   private readonly pauses = new Set<() => void>();
+  /** Counts each message once when its outcome is settled, whatever the broker cuts redelivered. */
+  private readonly tally = new OutcomeTally();
+  private readonly connectionLog: ConnectionLog;
+  /** Failures that repeat while a service is down (moves, queue declarations): one line per window and a summary. */
+  private readonly repeats: RepeatLimit;
+  private consumedBefore = false;
 
   constructor(options: WorkerOptions) {
     this.config = options.config;
     this.processor = options.processor;
     this.log = options.logger ?? createLogger();
     this.metrics = options.metrics ?? new WorkerMetrics();
+    this.connectionLog = new ConnectionLog(this.log, options.logWindowMs ?? REPEAT_WINDOW_MS);
+    this.repeats = new RepeatLimit(this.log, options.logWindowMs ?? REPEAT_WINDOW_MS);
     this.queues = queueNames(this.config.queue);
     const declarations = topology(this.config.queue, this.config.queueArguments);
 
@@ -122,11 +138,13 @@ export class MceWorker {
         options.onFatal?.(reason);
         return;
       }
-      this.log.warn({ err: error }, 'broker connection error');
+      this.tally.lost();
+      this.connectionLog.connectionError(error);
     });
     this.connection.on('connection', () => {
+      this.tally.connected();
       this.metrics.connections.inc();
-      this.log.info({ queue: this.queues.main }, 'connected to the broker');
+      this.connectionLog.connected({ queue: this.queues.main });
       // Retry and dead-letter queues exist from the start, not only from the first failure.
       void this.declareTopology(declarations);
     });
@@ -146,8 +164,12 @@ export class MceWorker {
       },
       (message) => this.onMessage(message),
     );
-    this.consumer.on('error', (error: unknown) => this.log.warn({ err: error }, 'consumer error'));
-    this.consumer.on('ready', () => this.log.info({ queue: this.queues.main, prefetch: this.config.prefetch }, 'consuming'));
+    this.consumer.on('error', (error: unknown) => this.connectionLog.consumerError(error));
+    this.consumer.on('ready', () => {
+      // Once at info: after a reconnect the reconnect line says it.
+      this.log[this.consumedBefore ? 'debug' : 'info']({ queue: this.queues.main, prefetch: this.config.prefetch }, 'consuming');
+      this.consumedBefore = true;
+    });
     this.firstReady = new Promise((resolve) => this.consumer.once('ready', () => resolve()));
   }
 
@@ -191,6 +213,8 @@ export class MceWorker {
         await this.consumer.close();
         await this.publisher.close();
       }
+      this.connectionLog.close();
+      this.repeats.flush();
       this.log.info('stopped');
     })();
     return this.closing;
@@ -212,7 +236,7 @@ export class MceWorker {
       this.topologyFailing = false;
     } catch (error) {
       this.topologyFailing = true;
-      this.log.error({ err: error }, `could not declare the queues: not ready; trying again in ${this.config.retryDelayMs} ms`);
+      this.repeats.error('declare', { err: error }, `could not declare the queues: not ready; trying again every ${this.config.retryDelayMs} ms`);
       // Until someone fixes the conflicting queue: readiness then comes back without a reconnect.
       if (!this.closing) setTimeout(() => void this.declareTopology(declarations), this.config.retryDelayMs).unref();
     }
@@ -226,14 +250,20 @@ export class MceWorker {
       return Promise.resolve(ConsumerStatus.REQUEUE);
     }
     const parsed = parseMessage(message.body);
-    const key = messageKey(message.messageId, message.body);
     const attempt = attemptOf(message);
+    const delivery: Delivery = {
+      message,
+      key: messageKey(message.messageId, message.body),
+      attempt,
+      fresh: !message.redelivered && attempt === 1,
+      connection: this.tally.current(),
+    };
     if (!parsed.ok) {
-      this.log.error({ messageKey: key, error: parsed.error }, 'malformed message: dead-lettered');
-      return this.deadLetter(message, key, 'malformed-message', parsed.error, attempt);
+      this.log.error({ messageKey: delivery.key, error: parsed.error }, 'malformed message: dead-lettered');
+      return this.deadLetter(delivery, 'malformed-message', parsed.error);
     }
     return new Promise((settle) => {
-      this.pending.push({ message, key, sessionIds: parsed.sessionIds, attempt, settle });
+      this.pending.push({ ...delivery, sessionIds: parsed.sessionIds, settle });
       this.pendingSessions += parsed.sessionIds.length;
       if (this.pendingSessions >= this.config.batchSize) this.dispatch();
       else this.batchTimer ??= setTimeout(() => this.dispatch(), this.config.batchMaxWaitMs);
@@ -433,13 +463,13 @@ export class MceWorker {
           return;
         }
         if (unknown.length === 0) {
-          this.metrics.messagesProcessed.inc();
+          if (this.tally.counts(entry)) this.metrics.messagesProcessed.inc();
           entry.settle(ConsumerStatus.ACK);
           return;
         }
         this.log.error({ messageKey: entry.key, unknownSessions: unknown }, 'unknown session: dead-lettered');
         entry.settle(
-          await this.deadLetter(entry.message, entry.key, 'unknown-session', `unknown session: ${unknown.join(', ')}`, entry.attempt, {
+          await this.deadLetter(entry, 'unknown-session', `unknown session: ${unknown.join(', ')}`, {
             [HEADER.unknownSessions]: listWithin(unknown, MAX_HEADER_TEXT),
           }),
         );
@@ -451,7 +481,7 @@ export class MceWorker {
   private async retry(entry: PendingMessage, lastError: string): Promise<void> {
     if (entry.attempt >= this.config.maxAttempts) {
       this.log.error({ messageKey: entry.key, attempts: entry.attempt, lastError }, 'attempts exhausted: dead-lettered');
-      entry.settle(await this.deadLetter(entry.message, entry.key, 'max-attempts-exceeded', lastError, entry.attempt));
+      entry.settle(await this.deadLetter(entry, 'max-attempts-exceeded', lastError));
       return;
     }
     const headers = {
@@ -469,28 +499,27 @@ export class MceWorker {
     }
   }
 
+  /** Copies the message to the dead-letter queue; ACK once the broker confirmed it, else REQUEUE after a pause. */
   private async deadLetter(
-    message: AsyncMessage,
-    key: string,
+    delivery: Delivery,
     reason: DeadLetterReason,
     detail: string,
-    attempts: number,
     extraHeaders: Record<string, string> = {},
   ): Promise<ConsumerStatus> {
     const headers = {
-      ...ownHeaders(message),
+      ...ownHeaders(delivery.message),
       [HEADER.reason]: reason,
-      [HEADER.attempts]: attempts,
+      [HEADER.attempts]: delivery.attempt,
       [HEADER.lastError]: detail.slice(0, MAX_HEADER_TEXT),
       ...extraHeaders,
     };
     try {
-      await this.republish(this.queues.dlq, message, key, headers);
+      await this.republish(this.queues.dlq, delivery.message, delivery.key, headers);
       this.moved();
-      this.metrics.deadLettered(reason);
+      if (this.tally.counts(delivery)) this.metrics.deadLettered(reason);
       return ConsumerStatus.ACK;
     } catch (error) {
-      return this.notMoved(error, key, 'dead-letter');
+      return this.notMoved(error, delivery.key, 'dead-letter');
     }
   }
 
@@ -507,7 +536,7 @@ export class MceWorker {
   private async notMoved(error: unknown, key: string, queue: 'retry' | 'dead-letter'): Promise<ConsumerStatus> {
     this.moveFailing = true;
     this.metrics.movesFailed.inc();
-    this.log.error({ err: error, messageKey: key }, `could not publish to the ${queue} queue: requeued after ${this.config.retryDelayMs} ms; not ready`);
+    this.repeats.error(`move-${queue}`, { err: error, messageKey: key }, `could not publish to the ${queue} queue: requeued after ${this.config.retryDelayMs} ms; not ready`);
     await this.pause(this.config.retryDelayMs);
     return ConsumerStatus.REQUEUE;
   }
