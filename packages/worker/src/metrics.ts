@@ -2,6 +2,7 @@
  * Prometheus metrics of one worker, in their own registry (several workers may live in one process, e.g. in tests).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BatchOutcome } from './processor.js';
 import type { DeadLetterReason } from './topology.js';
 
 /** What one processed batch adds to the metrics. */
@@ -76,6 +77,17 @@ export class WorkerMetrics {
   deadLettered(reason: DeadLetterReason): void {
     this.messagesDeadLettered.inc({ reason });
   }
+}
+
+/** What a stored batch's outcome adds: the sessions stored, and the judge's tokens and cost. */
+export function batchUsage(outcome: BatchOutcome): Pick<ProcessedBatch, 'stored' | 'tokens' | 'cost'> {
+  let tokens = 0;
+  let cost = 0;
+  for (const item of outcome.items) {
+    tokens += item.evaluationTokens ?? 0;
+    cost += item.evaluationCost ?? 0;
+  }
+  return { stored: outcome.items.filter((item) => item.status === 'ok').length, tokens, cost };
 }
 
 function sessionsPerSecond(recent: { at: number; sessions: number }[], now: number): number {
