@@ -5,8 +5,11 @@
  * prints spans/s, file size, peak RSS and RSS / file size. Targets: ≥ 100,000 spans/s; peak RSS < 2× the file size.
  * Then (unless --no-store) runs what `mce ingest` runs — MCEClient.ingest into a fresh SQLite store — on the same
  * file in another fresh process and prints its rate and peak RSS. Target: peak RSS < 500 MB for 1M spans.
+ * Then (unless --no-compute) runs the whole process `mce compute --input FILE --no-store` on the same file (the
+ * default metric selection, its output discarded) and prints its time, sessions/s and peak RSS: it computes the
+ * sessions as they are read, so its peak RSS stays bounded as the ingest's does (it read every session first).
  *
- *   npm run build && node bench/ingest/run.mjs [--spans 1000000] [--sessions 10000] [--window 50000] [--batch 25] [--keep]
+ *   npm run build && node bench/ingest/run.mjs [--spans 1000000] [--sessions 10000] [--window 50000] [--batch 25] [--no-compute] [--keep]
  *
  * With --session-json it measures the session JSON read path instead: N synthetic sessions of --calls calls each
  * (bench/lib, cached under bench/.out), read as a JSON Lines file (one session per line) and as one
@@ -45,6 +48,7 @@ const { values: args } = parseArgs({
     ingest: { type: 'string' },
     'ingest-store': { type: 'string' },
     'no-store': { type: 'boolean', default: false },
+    'no-compute': { type: 'boolean', default: false },
     'session-json': { type: 'boolean', default: false },
     calls: { type: 'string', default: '200' },
     repeat: { type: 'string', default: '3' },
@@ -306,6 +310,13 @@ if (args['real-trace']) {
       const k = JSON.parse(store.stdout.trim().split('\n').pop());
       console.log(`mce ingest into SQLite: ${k.sessions.toLocaleString('en')} sessions (${k.stored.toLocaleString('en')} stored), ${Math.round(spans / k.secs).toLocaleString('en')} spans/s (${k.secs.toFixed(1)} s)`);
       console.log(`  peak RSS: ${(k.peak / 1e6).toFixed(1)} MB   target < 500 MB: ${k.peak < 500e6 ? 'met' : 'NOT met'}   (file ${(size / 1e6).toFixed(1)} MB, ratio ${(k.peak / size).toFixed(3)})`);
+    }
+    if (!args['no-compute']) {
+      const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
+      const c = timedProcess([process.execPath, mce, 'compute', '--input', file, '--no-store'], dir);
+      const sessions = Math.min(SESSIONS, Math.ceil(spans / PER_SESSION));
+      console.log(`mce compute --input --no-store: ${sessions.toLocaleString('en')} sessions in ${c.secs.toFixed(1)} s (${Math.round(sessions / c.secs).toLocaleString('en')} sessions/s, CPU ${c.cpu.toFixed(1)} s)`);
+      console.log(`  peak RSS: ${(c.peak / 1e6).toFixed(1)} MB   (file ${(size / 1e6).toFixed(1)} MB, ratio ${(c.peak / size).toFixed(3)})`);
     }
   } finally {
     if (!args.keep) rmSync(dir, { recursive: true, force: true });

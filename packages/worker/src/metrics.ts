@@ -2,6 +2,7 @@
  * Prometheus metrics of one worker, in their own registry (several workers may live in one process, e.g. in tests).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BatchOutcome } from './processor.js';
 import type { DeadLetterReason } from './topology.js';
 
 /** What one processed batch adds to the metrics. */
@@ -38,9 +39,9 @@ export class WorkerMetrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
-    this.messagesProcessed = new Counter({ name: 'mce_worker_messages_processed_total', help: 'Messages whose sessions were computed and stored, then acked.', registers });
-    this.messagesRetried = new Counter({ name: 'mce_worker_messages_retried_total', help: 'Messages sent to the retry queue after a transient failure.', registers });
-    this.messagesDeadLettered = new Counter({ name: 'mce_worker_messages_dead_lettered_total', help: 'Messages sent to the dead-letter queue, by reason.', labelNames: ['reason'], registers });
+    this.messagesProcessed = new Counter({ name: 'mce_worker_messages_processed_total', help: 'Messages whose sessions were stored and which were acked, each counted once however often a broker cut delivered it.', registers });
+    this.messagesRetried = new Counter({ name: 'mce_worker_messages_retried_total', help: 'Copies sent to the retry queue after a transient failure.', registers });
+    this.messagesDeadLettered = new Counter({ name: 'mce_worker_messages_dead_lettered_total', help: 'Messages dead-lettered and acked, by reason, each counted once.', labelNames: ['reason'], registers });
     this.sessionsProcessed = new Counter({ name: 'mce_worker_sessions_processed_total', help: 'Sessions computed and stored.', registers });
     this.batchesFailed = new Counter({ name: 'mce_worker_batches_failed_total', help: 'Batches whose processBatch call threw (store unreachable, or a message it refuses); counted once however the batch was split afterwards.', registers });
     this.batchesSplit = new Counter({ name: 'mce_worker_batches_split_total', help: 'Failed batches of several messages processed again in parts to find the messages at fault.', registers });
@@ -76,6 +77,17 @@ export class WorkerMetrics {
   deadLettered(reason: DeadLetterReason): void {
     this.messagesDeadLettered.inc({ reason });
   }
+}
+
+/** What a stored batch's outcome adds: the sessions stored, and the judge's tokens and cost. */
+export function batchUsage(outcome: BatchOutcome): Pick<ProcessedBatch, 'stored' | 'tokens' | 'cost'> {
+  let tokens = 0;
+  let cost = 0;
+  for (const item of outcome.items) {
+    tokens += item.evaluationTokens ?? 0;
+    cost += item.evaluationCost ?? 0;
+  }
+  return { stored: outcome.items.filter((item) => item.status === 'ok').length, tokens, cost };
 }
 
 function sessionsPerSecond(recent: { at: number; sessions: number }[], now: number): number {

@@ -3,10 +3,13 @@
  * (`--no-store` only prints). `--json` prints the stable shape `{"sessions":[SessionComputation…]}`, with
  * `"warnings"` when the run priced calls like gpt-4o (also said once on stderr).
  */
+import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import { SessionNotFoundError, type SessionComputation } from '@mce/core';
+import type { Logger } from 'pino';
+import { SessionNotFoundError, type Session, type SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '@mce/ingest';
-import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcome, warningReporter } from './inputs.js';
+import { checkFormat, fileReporter, inputFiles, skippedOutcome, streamInputSessions, warningReporter } from './inputs.js';
+import { sessionChunks, type ChunkLimits } from './session-chunks.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '@mce/store';
 import { formatComputation } from '../format.js';
@@ -28,6 +31,9 @@ interface ComputeOpts {
 }
 
 const CHUNK = 100;
+/** A chunk of --input sessions ends at CHUNK sessions or this many calls: memory stays flat however large they are. */
+const CHUNK_ELEMENTS = 50_000;
+const INPUT_CHUNKS: ChunkLimits = { sessions: CHUNK, elements: CHUNK_ELEMENTS };
 
 export function registerComputeCommand(program: Command, io: CliIO): void {
   program
@@ -82,30 +88,20 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       let partial: Error | undefined;
       if (opts.input?.length) {
         const files = await inputFiles(opts.input);
-        const read = await readInputSessions(files, { format, strict: Boolean(opts.strict) }, warningReporter(io, log, opts.json), fileReporter(io, log, opts.json, files));
-        partial = skippedOutcome(read.skipped, read.files);
-        // Not one file could be read: that is bad input, said before anything is computed.
-        if (read.skipped.length === read.files) throw partial;
-        const all = read.sessions;
-        // A chunk at a time, each written in short transactions: one transaction for thousands of sessions would hold
-        // the SQLite write lock longer than another process waits for it.
-        for (let i = 0; i < all.length; i += CHUNK) {
-          let sessions = all.slice(i, i + CHUNK);
-          if (opts.store) {
-            const stored = await client.store.sessionExists(sessions.map((s) => s.id));
-            await client.store.writeSessions(sessions);
-            if (stored.size > 0) {
-              // The store merged the file's copy into what it held: the results must measure that merged session,
-              // the one they are stored beside, not the file's part of it.
-              const merged = await client.store.getSessions([...stored]);
-              sessions = sessions.map((s) => merged.get(s.id) ?? s);
-              log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
-            }
-          }
-          const batch = await client.compute(sessions, request);
-          if (opts.store) await client.storeComputations(batch);
-          emit(batch);
+        const stream = streamInputSessions(files, { format, strict: Boolean(opts.strict) }, fileReporter(io, log, opts.json, files));
+        // One run for the whole input: a session whose later part comes in a later chunk is computed again over the
+        // merged session, and its results overwrite the earlier ones instead of adding a second run.
+        const inputRequest = { ...request, runId: request.runId ?? randomUUID() };
+        // Computed (and stored, and written out) a chunk at a time as the input is read, never held whole.
+        for await (const chunk of sessionChunks(stream, INPUT_CHUNKS)) {
+          emit(await computeInputChunk(client, chunk, inputRequest, Boolean(opts.store), log));
         }
+        // Their places (line, column) in documents are known once the read is over.
+        const report = warningReporter(io, log, opts.json);
+        for (const w of stream.warnings.list) report(w);
+        partial = skippedOutcome(stream.skipped, files.length);
+        // Not one file could be read: that is bad input (nothing was computed: there was nothing to compute).
+        if (stream.skipped.length === files.length) throw partial;
       } else {
         const sessionIds = opts.all ? await allSessionIds(client) : ids;
         progress.start(sessionIds.length, 'sessions');
@@ -135,6 +131,28 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       }
       if (partial) throw partial;
     });
+}
+
+/**
+ * One chunk of sessions read from the input computed, and (`store`) stored with its results in short transactions:
+ * one transaction for thousands of sessions would hold the SQLite write lock longer than another process waits for it.
+ */
+async function computeInputChunk(client: MCEClient, chunk: Session[], request: ComputeRequest, store: boolean, log: Logger): Promise<SessionComputation[]> {
+  let sessions = chunk;
+  if (store) {
+    const stored = await client.store.sessionExists(sessions.map((s) => s.id));
+    await client.store.writeSessions(sessions);
+    if (stored.size > 0) {
+      // The store merged the file's copy into what it held (an earlier run, or an earlier chunk of this one): the
+      // results must measure that merged session, the one they are stored beside, not the file's part of it.
+      const merged = await client.store.getSessions([...stored]);
+      sessions = sessions.map((s) => merged.get(s.id) ?? s);
+      log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+    }
+  }
+  const batch = await client.compute(sessions, request);
+  if (store) await client.storeComputations(batch);
+  return batch;
 }
 
 /**

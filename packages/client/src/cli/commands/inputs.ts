@@ -1,6 +1,6 @@
 /** Input of the CLI: paths (files as given, directories searched for trace and session files) and `--format`. */
 import type { Session } from '@mce/core';
-import { listInputFiles, readSessions, TRACE_FORMATS, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '@mce/ingest';
+import { listInputFiles, readSessions, streamSessions, TRACE_FORMATS, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '@mce/ingest';
 import type { Logger } from 'pino';
 import { coalesceSessions } from '@mce/ingest';
 import { SkippedInputError, UsageError, type CliIO } from '../context.js';
@@ -53,6 +53,20 @@ export function skippedOutcome(skipped: readonly SkippedFile[], total: number): 
   if (skipped.length === 0) return undefined;
   if (skipped.length === total) return skipped[0]!.error;
   return new SkippedInputError(`${skipped.length} of ${total} input file(s) skipped as unreadable (named above); the others were read`);
+}
+
+/**
+ * The sessions of input files as they are read, as `mce ingest` reads them (one stream over all the files, JSON Lines
+ * line by line): a session is handed on once none of its spans was seen for the stream's window of spans, so memory
+ * stays bounded whatever the size of the input. The stream's `warnings` and `skipped` files are complete once it is
+ * read. An unreadable file is skipped (unless `strict`).
+ */
+export function streamInputSessions(
+  files: readonly string[],
+  input: InputOptions,
+  reportFile: (file: string, outcome: FileOutcome) => void = () => undefined,
+): ReturnType<typeof streamSessions> {
+  return streamSessions(files, { ...(input.format ? { format: input.format } : {}), skipUnreadable: !input.strict, onFileDone: reportFile });
 }
 
 /**
