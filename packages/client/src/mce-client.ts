@@ -169,7 +169,7 @@ export class MCEClient implements AsyncDisposable {
     let plugins: MetricProvider[];
     const log = options.logger;
     try {
-      cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache));
+      cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache, (message) => log?.debug?.({ event: 'cache-off' }, message)));
       const loaded = await loadProviderSet(config, (message) => (log ?? defaultLogger()).warn({ event: 'provider-left-out' }, message));
       plugins = loaded.map((l) => l.provider);
       log?.debug?.(
