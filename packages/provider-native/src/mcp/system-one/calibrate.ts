@@ -27,6 +27,11 @@ export interface CalibrationExample {
   labels: Partial<Record<SystemOneQuestion, number>>;
   /** How much the example counts (default 1): a good interaction counts as much as all its degraded twins together. */
   weight?: number;
+  /**
+   * The scenario it belongs to (a good interaction and its degraded twins share one): cross-validation keeps a
+   * scenario in one fold, so the penalty is judged on scenarios the fit has not seen. Default: its own.
+   */
+  group?: string;
 }
 
 /** Candidate L2 penalties; the one with the lowest cross-validated log-loss on the calibration data is used. */
@@ -96,21 +101,41 @@ function logLoss(w: LogisticWeights, x: FeatureVector, y: number): number {
   return -(y * Math.log(p) + (1 - y) * Math.log(1 - p));
 }
 
-/** The penalty from LAMBDA_GRID with the lowest 5-fold cross-validated log-loss (folds by position, deterministic). */
+/** Each example's fold: its scenario's position among the scenarios in first-seen order, modulo FOLDS. */
+function foldsOf(examples: readonly CalibrationExample[]): number[] {
+  const order = new Map<string, number>();
+  return examples.map((e, i) => {
+    const group = e.group ?? `#${i}`;
+    if (!order.has(group)) order.set(group, order.size);
+    return order.get(group)! % FOLDS;
+  });
+}
+
+/**
+ * The 5-fold cross-validated log-loss of fits with penalty `lambda`, summed over the questions; folds hold whole
+ * scenarios (by position of the scenario, deterministic), so a held-out fold never shares a scenario with the fit.
+ */
+export function crossValidatedLoss(examples: readonly CalibrationExample[], lambda: number): number {
+  let loss = 0;
+  for (const q of SYSTEM_ONE_QUESTIONS) {
+    const used = examples.filter((e) => e.labels[q] !== undefined);
+    const folds = foldsOf(used);
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const train = used.filter((_, i) => folds[i] !== fold);
+      const test = used.filter((_, i) => folds[i] === fold);
+      const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1));
+      for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
+    }
+  }
+  return loss;
+}
+
+/** The penalty from LAMBDA_GRID with the lowest cross-validated log-loss. */
 export function chooseLambda(examples: readonly CalibrationExample[]): number {
   let best: number = LAMBDA_GRID[0];
   let bestLoss = Infinity;
   for (const lambda of LAMBDA_GRID) {
-    let loss = 0;
-    for (const q of SYSTEM_ONE_QUESTIONS) {
-      const used = examples.filter((e) => e.labels[q] !== undefined);
-      for (let fold = 0; fold < FOLDS; fold++) {
-        const train = used.filter((_, i) => i % FOLDS !== fold);
-        const test = used.filter((_, i) => i % FOLDS === fold);
-        const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1));
-        for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
-      }
-    }
+    const loss = crossValidatedLoss(examples, lambda);
     if (loss < bestLoss - 1e-12) {
       bestLoss = loss;
       best = lambda;

@@ -334,6 +334,8 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const seen = new Set<string>();
   const outputTokens = tokenSet(interaction.output);
   const callIndex = new Array<number>(n).fill(-1);
+  /** Words of what the calls did and returned (the called primitives' names, the successful results, keys too). */
+  const doneWords = new Set<string>();
   /** The call's values are all grounded and it follows another call: it may be fed by an earlier result. */
   const callFed = new Array<boolean>(n).fill(false);
 
@@ -361,6 +363,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     } else {
       called.add(idx);
       const p = prims[idx]!;
+      for (const t of tokens(p.name)) doneWords.add(t);
       const score = Math.max(scores[idx] ?? 0, contextScores[idx] ?? 0);
       maxCalledIntent = Math.max(maxCalledIntent, intentScores[idx] ?? 0);
       // A call matching nothing in the request is needless unless its arguments come from the conversation.
@@ -399,6 +402,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
         if (shared < Math.min(2, rt.size)) unused++;
         contextLower += `\n${res.toLowerCase()}`;
         for (const t of rt) contextTokens.add(t);
+        for (const t of tokens(res)) doneWords.add(t);
       }
     }
   }
@@ -425,13 +429,16 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const rq = tokens(interaction.request);
   f[18] = interaction.output.trim() && rq.length ? 1 - coverage(rq, outputTokens) : 0;
   f[19] = unrecovered > 0 && !f[16] ? 1 : 0;
-  claimFeatures(f, interaction.output, contextLower, contextTokens, callValues);
+  claimFeatures(f, interaction.output, contextLower, contextTokens, callValues, doneWords);
   partFeatures(f, requestText, index, prims, callIndex, callFed, scores, maxScore);
-  coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims);
+  coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims, doneWords);
   return f;
 }
 
-/** f[27]–f[29]: is every part of the request spoken of, and do the calls change something exactly when asked to. */
+/**
+ * f[27]–f[29]: is every part of the request spoken of (by the reply, the calls' arguments, what the calls did or
+ * returned), and do the calls change something exactly when asked to.
+ */
 function coverageFeatures(
   f: FeatureVector,
   interaction: MCPInteraction,
@@ -439,12 +446,21 @@ function coverageFeatures(
   callValues: ReadonlyArray<ReadonlyArray<string | number>>,
   callIndex: readonly number[],
   prims: readonly Primitive[],
+  doneWords: ReadonlySet<string>,
 ): void {
   const spoken = new Set(outputTokens);
   for (const t of tokens(callValues.flat().join(' '))) spoken.add(t);
+  for (const t of doneWords) spoken.add(t);
   const parts = requestParts(interaction.request);
+  const partTokens = parts.map((part) => tokens(part));
   let uncovered = 0;
-  for (const part of parts) if (coverage(tokens(part), spoken) < 0.34) uncovered++;
+  partTokens.forEach((own, k) => {
+    // A part is judged on its own words: those another part shares ("the ziglang org" … "open ziglang.org") say
+    // nothing of whether this one was done.
+    const others = new Set(partTokens.flatMap((t, j) => (j === k ? [] : t)));
+    const distinct = own.filter((t) => !others.has(t));
+    if (coverage(distinct.length ? distinct : own, spoken) < 0.34) uncovered++;
+  });
   f[27] = parts.length ? uncovered / parts.length : 0;
   const writes = callIndex.map((idx) => idx >= 0 && WRITE_TOOL.test(prims[idx]!.name));
   const wantsWrite = WRITE_INTENT.test(interaction.request);
@@ -467,6 +483,7 @@ function claimFeatures(
   contextLower: string,
   contextTokens: Set<string>,
   callValues: ReadonlyArray<ReadonlyArray<string | number>>,
+  doneWords: ReadonlySet<string>,
 ): void {
   const argumentText = callValues.flat().join(' ').toLowerCase();
   const known = `${contextLower}\n${argumentText}`;
@@ -475,7 +492,8 @@ function claimFeatures(
   for (const number of output.match(NUMBER) ?? []) if (number.replace(/\D/g, '').length >= 2 && !containsNumber(known, number)) numbers++;
   f[20] = Math.min(numbers, 2) / 2;
   const words = tokens(output).filter((w) => w.length >= 4 && !/^\d/.test(w));
-  const argumentTokens = tokenSet(argumentText);
+  // What the calls did supports the reply's words for it ("read", "listed" after read_file, list_directory).
+  const argumentTokens = new Set([...tokenSet(argumentText), ...doneWords]);
   let novel = 0;
   for (const w of words) if (!contextTokens.has(w) && !argumentTokens.has(w)) novel++;
   f[21] = words.length ? novel / words.length : 0;
