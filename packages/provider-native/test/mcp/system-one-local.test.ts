@@ -123,6 +123,30 @@ describe('structural features', () => {
     expect(feature(extra, 'write_without_intent')).toBe(1);
   });
 
+  it('a part is judged on its own words, and is spoken of by what the calls did or returned', () => {
+    const status = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    // The second part shares ORD-12 with the first: those words say nothing of whether the refund was done.
+    const request = 'Where is order ORD-12? Then refund ORD-12 for late delivery.';
+    expect(feature(extractFeatures(interaction({ request, output: 'ORD-12 is in transit.', calls: [status] })), 'part_uncovered')).toBe(0.5);
+    // "their status": the result's key speaks of it though the reply only gives the value
+    const asked = 'What is the status of ORD-12?';
+    expect(feature(extractFeatures(interaction({ request: asked, output: 'ORD-12: in transit.', calls: [status] })), 'part_uncovered')).toBe(0);
+    // the reply's words for what the calls did ("status", "order" from get_order_status) are supported
+    const said = extractFeatures(interaction({ output: 'Got the order status: in transit.', calls: [status] }));
+    expect(feature(said, 'claim_words_unsupported')).toBe(0);
+  });
+
+  it('"tell me", "let me know" and "the open issues" ask for no change', () => {
+    const status = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    for (const request of ['Tell me where order ORD-12 is.', 'Let me know where order ORD-12 is.', 'How many open issues does ORD-12 have?'])
+      expect(feature(extractFeatures(interaction({ request, calls: [status] })), 'write_intent_unmet'), request).toBe(0);
+    expect(feature(extractFeatures(interaction({ request: 'Tell the customer of ORD-12 it is late.', calls: [status] })), 'write_intent_unmet')).toBe(1);
+    // "tell me" is not "post a message": no messaging tool becomes the better one
+    const slack: MCPServer = { name: 'chat', tools: [{ name: 'post_message', description: 'Post a message to a channel.' }] };
+    const f = extractFeatures(interaction({ request: 'Tell me where order ORD-12 is.', servers: [SHOP, slack], calls: [status] }));
+    expect(feature(f, 'better_missed')).toBe(0);
+  });
+
   it('unknown primitive, schema failures, ungrounded values and errors, as shares of the calls', () => {
     const f = extractFeatures(
       interaction({
@@ -225,7 +249,7 @@ describe('the four levels', () => {
 });
 
 /** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
-const HELD_OUT = { agreement: 0.795, usePairwise: 0.955, taskPairwise: 0.91, gap: 0.3 };
+const HELD_OUT = { agreement: 0.795, usePairwise: 0.955, taskPairwise: 0.925, gap: 0.3 };
 
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {

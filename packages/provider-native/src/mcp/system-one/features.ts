@@ -268,9 +268,12 @@ function requestParts(request: string): string[] {
 
 const WRITE_TOOL =
   /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close/i;
-/** Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. */
+/**
+ * Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. Not
+ * "the open issues" (a state) nor "tell me", "let us know" (the reply is the answer).
+ */
 const WRITE_INTENT =
-  /\bopen (?:a|an|one|new|issues?|tickets?|bugs?|prs?|pull requests?)\b|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|tell|let|announce|share|notify|update|merge|fork|insert|drop|note|say|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
+  /\bopen (?:a|an|one|new|issue|ticket|bug|pr|pull request)\b|\b(?:tell|let|say|notify|inform)\b(?! (?:me|us)\b)|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|announce|share|update|merge|fork|insert|drop|note|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
