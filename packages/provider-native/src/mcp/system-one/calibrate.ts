@@ -62,8 +62,25 @@ function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
 }
 
-/** Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood. */
-export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[], lambda: number, weights?: readonly number[]): LogisticWeights {
+/**
+ * Whether a question's feature weights are kept ≤ 0. For the task every feature is a failure signal, so none may
+ * raise its "yes" (unconstrained, the rule-made training split taught an irrelevant call to raise it). For the
+ * primitives and the arguments a signal of the other question's failure may rightly raise it (an error blamed on
+ * the arguments says the tool was the right one), so they are left free.
+ */
+export const NON_POSITIVE: Record<SystemOneQuestion, boolean> = { primitives: false, arguments: false, task: true };
+
+/**
+ * Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood; with `nonPositive`, projected
+ * Newton keeps every feature weight ≤ 0 (a weight at 0 whose gradient would push it up stays out of the step).
+ */
+export function fitLogistic(
+  xs: readonly FeatureVector[],
+  ys: readonly number[],
+  lambda: number,
+  weights?: readonly number[],
+  nonPositive = false,
+): LogisticWeights {
   const d = FEATURE_NAMES.length + 1; // index 0 = bias
   let w = new Array<number>(d).fill(0);
   for (let step = 0; step < NEWTON_STEPS; step++) {
@@ -87,10 +104,21 @@ export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[],
       hess[j]![j]! += lambda;
     }
     hess[0]![0]! += 1e-6;
+    if (nonPositive) fixAtBound(w, grad, hess);
     const delta = solve(hess, grad);
-    w = w.map((v, j) => v - delta[j]!);
+    w = w.map((v, j) => (nonPositive && j > 0 ? Math.min(0, v - delta[j]!) : v - delta[j]!));
   }
   return { bias: round(w[0]!), weights: w.slice(1).map(round) };
+}
+
+/** Weights at the bound 0 whose gradient would push them up are taken out of the Newton step (their row set to identity). */
+function fixAtBound(w: readonly number[], grad: number[], hess: number[][]): void {
+  for (let j = 1; j < w.length; j++) {
+    if (w[j]! < 0 || grad[j]! > 0) continue;
+    grad[j] = 0;
+    for (let k = 0; k < w.length; k++) hess[j]![k] = hess[k]![j] = 0;
+    hess[j]![j] = 1;
+  }
 }
 
 /** Cross-entropy against a soft target y in [0, 1]. */
@@ -123,7 +151,7 @@ export function crossValidatedLoss(examples: readonly CalibrationExample[], lamb
     for (let fold = 0; fold < FOLDS; fold++) {
       const train = used.filter((_, i) => folds[i] !== fold);
       const test = used.filter((_, i) => folds[i] === fold);
-      const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1));
+      const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1), NON_POSITIVE[q]);
       for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
     }
   }
@@ -154,6 +182,7 @@ export function calibrate(examples: readonly CalibrationExample[], lambda = choo
       used.map((e) => e.labels[q]!),
       lambda,
       used.map((e) => e.weight ?? 1),
+      NON_POSITIVE[q],
     );
     counts[q] = used.length;
   }
