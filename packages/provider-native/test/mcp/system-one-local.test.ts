@@ -142,7 +142,7 @@ describe('structural features', () => {
       expect(feature(extractFeatures(interaction({ request, calls: [status] })), 'write_intent_unmet'), request).toBe(0);
     expect(feature(extractFeatures(interaction({ request: 'Tell the customer of ORD-12 it is late.', calls: [status] })), 'write_intent_unmet')).toBe(1);
     // "tell me" is not "post a message": no messaging tool becomes the better one
-    const slack: MCPServer = { name: 'chat', tools: [{ name: 'post_message', description: 'Post a message to a channel.' }] };
+    const slack: MCPServer = { name: 'chat', tools: [{ name: 'post_message', description: 'Post a message to a channel.' }], resources: [], prompts: [] };
     const f = extractFeatures(interaction({ request: 'Tell me where order ORD-12 is.', servers: [SHOP, slack], calls: [status] }));
     expect(feature(f, 'better_missed')).toBe(0);
   });

@@ -449,11 +449,11 @@ function coverageFeatures(
   callValues: ReadonlyArray<ReadonlyArray<string | number>>,
   callIndex: readonly number[],
   prims: readonly Primitive[],
-  doneWords: ReadonlySet<string>,
+  doneWords: Set<string>,
 ): void {
-  const spoken = new Set(outputTokens);
+  const spoken = doneWords; // its last use: extended in place rather than copied
+  for (const t of outputTokens) spoken.add(t);
   for (const t of tokens(callValues.flat().join(' '))) spoken.add(t);
-  for (const t of doneWords) spoken.add(t);
   const parts = requestParts(interaction.request);
   const partTokens = parts.map((part) => tokens(part));
   let uncovered = 0;
@@ -495,10 +495,11 @@ function claimFeatures(
   for (const number of output.match(NUMBER) ?? []) if (number.replace(/\D/g, '').length >= 2 && !containsNumber(known, number)) numbers++;
   f[20] = Math.min(numbers, 2) / 2;
   const words = tokens(output).filter((w) => w.length >= 4 && !/^\d/.test(w));
+  const argumentTokens = tokenSet(argumentText);
   // What the calls did supports the reply's words for it ("read", "listed" after read_file, list_directory).
-  const argumentTokens = new Set([...tokenSet(argumentText), ...doneWords]);
+  const isUnsupported = (w: string) => !contextTokens.has(w) && !argumentTokens.has(w) && !doneWords.has(w);
   let novel = 0;
-  for (const w of words) if (!contextTokens.has(w) && !argumentTokens.has(w)) novel++;
+  for (const w of words) if (isUnsupported(w)) novel++;
   f[21] = words.length ? novel / words.length : 0;
   // Clause by clause: an invented finding ("and it was fixed in 0.12.0") is a clause of words nothing supports.
   const clauses = output.split(/[.;:!?]\s+|,\s+|\s+and\s+|\s+but\s+/i);
@@ -509,7 +510,7 @@ function claimFeatures(
     if (cw.length < 2) continue;
     judged++;
     let fresh = 0;
-    for (const w of cw) if (!contextTokens.has(w) && !argumentTokens.has(w)) fresh++;
+    for (const w of cw) if (isUnsupported(w)) fresh++;
     if (fresh / cw.length >= 0.75) unsupported++;
   }
   f[26] = judged ? unsupported / judged : 0;
