@@ -147,6 +147,15 @@ describe('structural features', () => {
     expect(feature(f, 'better_missed')).toBe(0);
   });
 
+  it('servers equal but for a tool\'s schema share the relevance index, each call checked against its own schema', () => {
+    const call = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    const strict = structuredClone(SHOP);
+    strict.tools[0]!.inputSchema = { type: 'object', properties: { order_id: { type: 'integer' } }, required: ['order_id'] };
+    expect(feature(extractFeatures(interaction({ calls: [call] })), 'schema_invalid')).toBe(0);
+    expect(feature(extractFeatures(interaction({ servers: [strict], calls: [call] })), 'type_error')).toBe(1);
+    expect(feature(extractFeatures(interaction({ servers: [structuredClone(SHOP)], calls: [call] })), 'schema_invalid')).toBe(0);
+  });
+
   it('unknown primitive, schema failures, ungrounded values and errors, as shares of the calls', () => {
     const f = extractFeatures(
       interaction({

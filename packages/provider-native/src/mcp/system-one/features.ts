@@ -71,13 +71,34 @@ function schemaWords(schema: Record<string, unknown> | undefined): string {
 }
 
 /**
+ * The text an inventory is cached under: everything its relevance documents and prompt checks are made of, not the
+ * tools' whole schemas (serialising a GitHub catalog with them cost more than judging the session). Arguments are
+ * checked against the schema of the interaction's own servers (toolOf), never a cached copy.
+ */
+function inventoryKey(servers: readonly MCPServer[]): string {
+  const parts: string[] = [];
+  for (const s of servers) {
+    parts.push(`s\u0001${s.name}`);
+    for (const t of s.tools ?? []) parts.push(`t\u0001${t.name}\u0001${t.description ?? ''}\u0001${schemaWords(t.inputSchema)}`);
+    for (const r of s.resources ?? []) parts.push(`r\u0001${r.name ?? ''}\u0001${r.uri}\u0001${r.description ?? ''}`);
+    for (const p of s.prompts ?? []) parts.push(`p\u0001${p.name}\u0001${p.description ?? ''}\u0001${JSON.stringify(p.arguments ?? [])}`);
+  }
+  return parts.join('\u0002');
+}
+
+/** The tool a primitive stands for in these servers (the interaction's own object, with its own schema). */
+function toolOf(servers: readonly MCPServer[], p: Primitive): MCPTool | undefined {
+  return servers.find((s) => s.name === p.server)?.tools?.find((t) => t.name === p.name) ?? p.tool;
+}
+
+/**
  * Every primitive the servers offer, with its relevance document (name counted twice: names carry the intent) and
  * their BM25 index; cached per server list (a session's inventory is judged many times).
  */
 export function inventory(servers: readonly MCPServer[]): Inventory {
   const hit = inventoryCache.get(servers);
   if (hit) return hit;
-  const key = JSON.stringify(servers);
+  const key = inventoryKey(servers);
   const same = inventoryByContent.get(key);
   if (same) {
     inventoryCache.set(servers, same);
@@ -353,7 +374,8 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
 
     const vals = callValues[i]!;
     const composed = composedValues(args);
-    const enums = idx >= 0 ? enumValues(prims[idx]!.tool?.inputSchema) : undefined;
+    const tool = idx >= 0 && prims[idx]!.kind === 'tool' ? toolOf(interaction.servers, prims[idx]!) : undefined;
+    const enums = tool ? enumValues(tool.inputSchema) : undefined;
     let callUngrounded = 0;
     for (const v of vals) if (!(typeof v === 'string' && (enums?.has(v) || composed.has(v))) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
     callIndex[i] = idx;
@@ -372,7 +394,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
       // A call matching nothing in the request is needless unless its arguments come from the conversation.
       if (sat(score) < 0.3 && (vals.length === 0 || callUngrounded === vals.length)) irrelevant++;
       if (p.kind === 'tool') {
-        const check = checkArguments(p.tool?.inputSchema, args);
+        const check = checkArguments(tool?.inputSchema, args);
         if (!check.valid) invalid++;
         if (check.missingRequired.length) missing++;
         if (check.unknown.length) unknownArgs++;
