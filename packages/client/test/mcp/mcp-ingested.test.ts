@@ -48,9 +48,11 @@ describe('MCP metrics on ingested sessions', () => {
         ['travel-mcp', 'book_flight', 'SeatUnavailable: no seats left on AF006'],
       ]);
       const v = await values(session);
-      // The session-level MCPUse is the local model's weighted mean on the session's interaction.
+      // The session-level MCPUse is the local model's weighted mean on the session's interaction (a lower answer
+      // weighing e^(−3·value) more).
       const local = new LocalSystemOne().answerSync({ interaction: wholeInteraction(sessionConversation(session)), questions: SYSTEM_ONE_QUESTIONS });
-      expect(v.MCPUse).toBeCloseTo(local.answers.reduce((s, a) => s + a.value, 0) / 3, 12);
+      const w = local.answers.map((a) => Math.exp(-3 * a.value));
+      expect(v.MCPUse).toBeCloseTo(local.answers.reduce((s, a, i) => s + w[i]! * a.value, 0) / w.reduce((x, y) => x + y, 0), 12);
       results.push(v);
     }
     expect(results[1]).toEqual(results[0]);

@@ -11,6 +11,7 @@ import type { EvalMode } from './eval-mode.js';
 import { agentInteraction, sessionConversation } from './from-session.js';
 import { turnInteraction, wholeInteraction, type MCPConversation, type MCPInteraction } from './interaction.js';
 import { describeAnswer, LABEL_OF, r3, runAll, subScoreLine, type McpJudging, type SubScore } from './sub-scores.js';
+import { decisiveWeights } from './system-one/decisive-mean.js';
 import { SYSTEM_ONE_QUESTIONS, type SystemOneAnswer, type SystemOneQuestion } from './system-one/types.js';
 
 /** Levels and required inputs as the core spec catalog announces them (one source of truth). */
@@ -33,14 +34,19 @@ function weightsText(w: Record<SystemOneQuestion, number>): string {
   return SYSTEM_ONE_QUESTIONS.map((q) => `${q} ${r3(w[q])}`).join(', ');
 }
 
-/** system_one: the weighted mean of the three answers, a reason listing them, and the confidence. */
+/**
+ * system_one: the weighted mean of the three answers, a lower answer weighing more (decisive-mean.ts), a reason
+ * listing them, and the confidence (weighted alike).
+ */
 function systemOneSummary(
   perQuestion: Record<SystemOneQuestion, { value: number; confidence: number }>,
   judging: McpJudging,
   model: string,
   answerLines: readonly string[],
 ): McpEvaluation {
-  const w = judging.options.weights;
+  const configured = judging.options.weights;
+  const values = Object.fromEntries(SYSTEM_ONE_QUESTIONS.map((q) => [q, perQuestion[q].value])) as Record<SystemOneQuestion, number>;
+  const w = decisiveWeights(values, configured);
   const score = SYSTEM_ONE_QUESTIONS.reduce((s, q) => s + w[q] * perQuestion[q].value, 0);
   const confidence = SYSTEM_ONE_QUESTIONS.reduce((s, q) => s + w[q] * perQuestion[q].confidence, 0);
   return {
@@ -49,11 +55,12 @@ function systemOneSummary(
       ...(answerLines.length === 1
         ? [`System One (${model}) answered: ${answerLines[0]}.`]
         : [`System One (${model}) answered, per turn:`, ...answerLines]),
-      `Score = weighted mean ${r3(score)} (weights: ${weightsText(w)}); confidence ${r3(confidence)}.`,
+      `Score = weighted mean ${r3(score)} (weights: ${weightsText(w)}; a lower answer weighs more); confidence ${r3(confidence)}.`,
     ],
     details: {
       confidence,
-      weights: w,
+      weights: configured,
+      effectiveWeights: w,
       subScores: {
         primitiveUsage: perQuestion.primitives.value,
         argumentCorrectness: perQuestion.arguments.value,

@@ -40,6 +40,19 @@ const PROBS: Record<SystemOneQuestion, number[]> = {
   task: [0.7, 0.1, 0.1, 0.1], // value (0.1 + 0.2 + 0.3)/3 = 0.2, level 0, confidence 0.7
 };
 
+/**
+ * The system_one MCPUse score (or confidence) of PROBS' answers: their weighted mean, each answer's weight (the
+ * configured one) times e^(−3·value), so the low task answer dominates.
+ */
+const VALUES: Record<SystemOneQuestion, number> = { primitives: 2.5 / 3, arguments: 2 / 3, task: 0.2 };
+const CONFIDENCES: Record<SystemOneQuestion, number> = { primitives: 0.5, arguments: 0.4, task: 0.7 };
+function decisiveMean(of: Record<SystemOneQuestion, number>, configured: Record<SystemOneQuestion, number> = { primitives: 1, arguments: 1, task: 1 }): number {
+  const w = SYSTEM_ONE_QUESTIONS.map((q) => configured[q] * Math.exp(-3 * VALUES[q]));
+  return SYSTEM_ONE_QUESTIONS.reduce((s, q, i) => s + w[i]! * of[q], 0) / w.reduce((a, b) => a + b, 0);
+}
+const SCORE = decisiveMean(VALUES); // 0.350: the plain mean would be 1.7 / 3 = 0.567
+const CONFIDENCE = decisiveMean(CONFIDENCES); // 0.626
+
 class StubSystemOne implements SystemOneModel {
   readonly id = 'stub';
   readonly requests: Array<{ questions: readonly SystemOneQuestion[]; extracted?: string }> = [];
@@ -161,19 +174,21 @@ describe('hybrid mode', () => {
 });
 
 describe('system_one mode', () => {
-  it('one System One request answers three questions; weighted mean, confidence, no LLM call, zero cost', async () => {
+  it('one System One request answers three questions; weighted mean (a low answer weighing more), confidence, no LLM call, zero cost', async () => {
     const stub = new StubSystemOne();
     const before = server.requests.length;
     const out = await run(createMCPUse(base(stub)), { eval_mode: 'system_one' });
     expect(server.requests.length).toBe(before);
     expect(stub.requests).toEqual([{ questions: ['primitives', 'arguments', 'task'] }]);
-    expect(out.value).toBeCloseTo(1.7 / 3, 12); // (0.8333 + 0.6667 + 0.2) / 3
-    expect(out.details!.confidence).toBeCloseTo(1.6 / 3, 12); // (0.5 + 0.4 + 0.7) / 3
+    expect(out.value).toBeCloseTo(SCORE, 12);
+    expect(out.value).toBeCloseTo(0.35027, 5);
+    expect(out.details!.confidence).toBeCloseTo(CONFIDENCE, 12);
+    expect(out.details!.weights).toEqual({ primitives: 1 / 3, arguments: 1 / 3, task: 1 / 3 });
     expect(out.evaluation).toBeUndefined();
     expect(out.details).not.toHaveProperty('judgeModel');
     expect(out.reasoning).toBe(
       'System One (stub) answered: primitives — mostly yes (level 2/3, p=0.5); arguments — yes (level 3/3, p=0.4); task — no (level 0/3, p=0.7).\n' +
-        'Score = weighted mean 0.567 (weights: primitives 0.333, arguments 0.333, task 0.333); confidence 0.533.',
+        'Score = weighted mean 0.35 (weights: primitives 0.107, arguments 0.177, task 0.716; a lower answer weighs more); confidence 0.626.',
     );
     const answers = out.details!.answers as Array<{ question: string; probabilities: number[] }>;
     expect(answers.map((a) => a.probabilities)).toEqual(SYSTEM_ONE_QUESTIONS.map((q) => PROBS[q]));
@@ -192,15 +207,15 @@ describe('system_one mode', () => {
     await expect(run(createMCPUse(base(once)), { eval_mode: 'system_one', flaky: true })).rejects.toThrow('cold start');
     expect(calls).toBe(1);
     const out = await run(createMCPUse(base(once)), { eval_mode: 'system_one', flaky: true });
-    expect(out.value).toBeCloseTo(1.7 / 3, 12);
+    expect(out.value).toBeCloseTo(SCORE, 12);
     expect(out.details).toMatchObject({ flaky: true });
     expect(out.details).not.toHaveProperty('firstAttemptError');
   });
 
   it('confidence is reported beside the score (details.confidence) in system_one and hybrid', async () => {
     const s1 = await run(createMCPUse(base(new StubSystemOne())), { eval_mode: 'system_one' });
-    expect(s1.details!.confidence).toBeCloseTo((0.5 + 0.4 + 0.7) / 3, 12);
-    expect(s1.reasoning).toContain(`confidence ${Math.round((1.6 / 3) * 1000) / 1000}`);
+    expect(s1.details!.confidence).toBeCloseTo(CONFIDENCE, 12);
+    expect(s1.reasoning).toContain(`confidence ${Math.round(CONFIDENCE * 1000) / 1000}`);
     hybridScript();
     const h = await run(createMCPUse(base(new StubSystemOne())), { eval_mode: 'hybrid' });
     expect(h.details!.confidence).toBeCloseTo((0.5 + 0.4) / 2, 12); // primitives 0.5, arguments 0.4
@@ -241,20 +256,24 @@ describe('system_one mode', () => {
   it('weights are configurable (array or per question) and normalised', async () => {
     const stub = new StubSystemOne();
     const a = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: [2, 1, 1] });
-    expect(a.value).toBeCloseTo((2 * (2.5 / 3) + 2 / 3 + 0.2) / 4, 12);
-    // The confidence is weighted like the score: (2·0.5 + 0.4 + 0.7) / 4, not the plain mean 1.6 / 3.
-    expect(a.details!.confidence).toBeCloseTo(2.1 / 4, 12);
+    const twice = { primitives: 2, arguments: 1, task: 1 };
+    expect(a.value).toBeCloseTo(decisiveMean(VALUES, twice), 12);
+    expect(a.value).toBeGreaterThan(SCORE); // more weight on the high primitives answer
+    // The confidence is weighted like the score.
+    expect(a.details!.confidence).toBeCloseTo(decisiveMean(CONFIDENCES, twice), 12);
     const b = await run(createMCPUse(base(stub)), { eval_mode: 'system_one', system_one_weights: { task: 0 } });
-    expect(b.value).toBeCloseTo((2.5 / 3 + 2 / 3) / 2, 12);
-    expect(b.details!.confidence).toBeCloseTo((0.5 + 0.4) / 2, 12);
+    const noTask = { primitives: 1, arguments: 1, task: 0 };
+    expect(b.value).toBeCloseTo(decisiveMean(VALUES, noTask), 12);
+    expect(b.details!.confidence).toBeCloseTo(decisiveMean(CONFIDENCES, noTask), 12);
     expect(b.details!.weights).toEqual({ primitives: 0.5, arguments: 0.5, task: 0 });
+    expect((b.details!.effectiveWeights as Record<string, number>).task).toBe(0);
   });
 
   it('MultiTurnMCPUse: one request per turn, per-question means, weighted mean', async () => {
     const stub = new StubSystemOne();
     const out = await run(createMultiTurnMCPUse(base(stub)), { eval_mode: 'system_one' });
     expect(stub.requests).toHaveLength(2);
-    expect(out.value).toBeCloseTo(1.7 / 3, 12);
+    expect(out.value).toBeCloseTo(SCORE, 12); // the same answers in both turns: their means are those answers
     expect(out.reasoning).toContain('turn 2: primitives — mostly yes (level 2/3, p=0.5)');
   });
 
@@ -271,7 +290,8 @@ describe('system_one mode', () => {
     const good = await run(metric, { eval_mode: 'system_one' });
     expect(good.details).toMatchObject({ systemOneModel: 'jev-latest', evalMode: 'system_one' });
     const local = await new LocalSystemOne().answer({ interaction: wholeInteraction(sessionConversation(weatherSession())), questions: SYSTEM_ONE_QUESTIONS });
-    expect(good.value).toBeCloseTo(local.answers.reduce((s, a) => s + a.value, 0) / 3, 12);
+    const w = local.answers.map((a) => Math.exp(-3 * a.value));
+    expect(good.value).toBeCloseTo(local.answers.reduce((s, a, i) => s + w[i]! * a.value, 0) / w.reduce((x, y) => x + y, 0), 12);
     expect(good.value).toBeGreaterThan(0.8);
     const broken = weatherSession({ forecastArgs: { days: 'three', unit: 'C' }, forecastError: 'Invalid arguments: missing required property "city"' });
     const bad = await run(metric, { eval_mode: 'system_one' }, broken);

@@ -1,9 +1,9 @@
 /**
  * The project's own MCP example (examples/sessions/mcp-tools.json: search the tracker for an open issue, none, so
  * open one), and the same session degraded one thing at a time as issue 28 describes, in system_one mode with the
- * calibrated local model: each degradation costs MCPTaskCompletion at least 0.3, and MCPUse at least the figure
- * measured (floors: a change that narrows a gap fails; the issue's target of 0.3 is not met for every case, see
- * docs/mcp-metrics.md). The earlier model gave 0.68 to the good session and 0.61 to the one without a call.
+ * calibrated local model: each degradation costs MCPTaskCompletion at least 0.3, and MCPUse at least the issue's
+ * 0.3 and nearly what was measured (floors: a change that narrows a gap fails). The first model gave 0.68 to the
+ * good session and 0.61 to the one without a call.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -27,19 +27,19 @@ function degraded(toolCalls: (calls: ToolCall[]) => ToolCall[], reply = REPLY): 
 const createCall = (calls: ToolCall[]) => calls.find((c) => c.toolName === 'create_issue')!;
 const withCreate = (calls: ToolCall[], change: Partial<ToolCall>) => calls.map((c) => (c === createCall(calls) ? { ...c, ...change } : c));
 
-/** Each degradation with the least it must cost MCPUse (measured 2026-12-02: 0.49, 0.30, 0.56, 0.19). */
+/** Each degradation with the least it must cost MCPUse (measured 2026-12-02: 0.760, 0.665, 0.703, 0.616). */
 const DEGRADED: Record<string, [Session, number]> = {
   'invalid arguments (the title left out, the call rejected)': [degraded(
     (calls) => withCreate(calls, { arguments: { body: 'Users are logged out after 30 s of inactivity.' }, result: undefined, status: 'error', error: { message: 'Invalid arguments: "title" is required' } }),
     "Sorry, I couldn't open the issue: the tracker rejected the request.",
-  ), 0.45],
+  ), 0.7],
   'the wrong tool (close_issue for opening one)': [degraded(
     (calls) => withCreate(calls, { toolName: 'close_issue', name: 'tools/call close_issue', arguments: { number: 411 }, result: { closed: true } }),
-  ), 0.28],
-  'no MCP call at all': [degraded(() => []), 0.5],
+  ), 0.6],
+  'no MCP call at all': [degraded(() => []), 0.65],
   'an unrelated issue opened, success claimed': [degraded(
     (calls) => withCreate(calls, { arguments: { title: 'Update README badges', body: 'The CI badge points at the old pipeline.' } }),
-  ), 0.15],
+  ), 0.55],
 };
 
 const deps = { env: {}, persistedEvalMode: () => undefined };
@@ -52,9 +52,9 @@ async function value(metric: McpMetric, session: Session): Promise<number> {
 describe('the project MCP example under system_one', () => {
   const use = createMCPUse(deps);
   const task = createMCPTaskCompletion(deps);
-  it('the good session scores above the threshold on both metrics (MCPUse 0.82, MCPTaskCompletion 0.65)', async () => {
-    expect(await value(use, example)).toBeGreaterThan(0.8);
-    expect(await value(task, example)).toBeGreaterThan(0.6);
+  it('the good session scores above the threshold on both metrics (MCPUse 0.80, MCPTaskCompletion 0.69)', async () => {
+    expect(await value(use, example)).toBeGreaterThan(0.79);
+    expect(await value(task, example)).toBeGreaterThan(0.65);
   });
   for (const [what, [session, useGap]] of Object.entries(DEGRADED))
     it(`${what}: MCPTaskCompletion at least 0.3 lower, MCPUse at least ${useGap}`, async () => {

@@ -10,6 +10,7 @@ import {
   agreement,
   answerFrom,
   calibrateOnLabelledSet,
+  decisiveWeights,
   checkArguments,
   extractFeatures,
   fitLogistic,
@@ -19,6 +20,7 @@ import {
   readLabelledSet,
   twinReport,
   type MCPInteraction,
+  type SystemOneQuestion,
 } from '@mce/provider-native';
 
 const labelled = readLabelledSet(fileURLToPath(new URL('../data/mcp-labelled/', import.meta.url)));
@@ -119,6 +121,39 @@ describe('structural features', () => {
     const extra = extractFeatures(interaction({ request: 'Where is order ORD-12?', output: 'In transit.', calls: [status, refund, lookup] }));
     expect(feature(extra, 'calls_beyond_parts')).toBeCloseTo(1 / 3, 12);
     expect(feature(extra, 'write_without_intent')).toBe(1);
+  });
+
+  it('a part is judged on its own words, and is spoken of by what the calls did or returned', () => {
+    const status = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    // The second part shares ORD-12 with the first: those words say nothing of whether the refund was done.
+    const request = 'Where is order ORD-12? Then refund ORD-12 for late delivery.';
+    expect(feature(extractFeatures(interaction({ request, output: 'ORD-12 is in transit.', calls: [status] })), 'part_uncovered')).toBe(0.5);
+    // "their status": the result's key speaks of it though the reply only gives the value
+    const asked = 'What is the status of ORD-12?';
+    expect(feature(extractFeatures(interaction({ request: asked, output: 'ORD-12: in transit.', calls: [status] })), 'part_uncovered')).toBe(0);
+    // the reply's words for what the calls did ("status", "order" from get_order_status) are supported
+    const said = extractFeatures(interaction({ output: 'Got the order status: in transit.', calls: [status] }));
+    expect(feature(said, 'claim_words_unsupported')).toBe(0);
+  });
+
+  it('"tell me", "let me know" and "the open issues" ask for no change', () => {
+    const status = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    for (const request of ['Tell me where order ORD-12 is.', 'Let me know where order ORD-12 is.', 'How many open issues does ORD-12 have?'])
+      expect(feature(extractFeatures(interaction({ request, calls: [status] })), 'write_intent_unmet'), request).toBe(0);
+    expect(feature(extractFeatures(interaction({ request: 'Tell the customer of ORD-12 it is late.', calls: [status] })), 'write_intent_unmet')).toBe(1);
+    // "tell me" is not "post a message": no messaging tool becomes the better one
+    const slack: MCPServer = { name: 'chat', tools: [{ name: 'post_message', description: 'Post a message to a channel.' }], resources: [], prompts: [] };
+    const f = extractFeatures(interaction({ request: 'Tell me where order ORD-12 is.', servers: [SHOP, slack], calls: [status] }));
+    expect(feature(f, 'better_missed')).toBe(0);
+  });
+
+  it('servers equal but for a tool\'s schema share the relevance index, each call checked against its own schema', () => {
+    const call = { server: 'shop', kind: 'tool' as const, name: 'get_order_status', arguments: { order_id: 'ORD-12' }, result: { status: 'in transit' } };
+    const strict = structuredClone(SHOP);
+    strict.tools[0]!.inputSchema = { type: 'object', properties: { order_id: { type: 'integer' } }, required: ['order_id'] };
+    expect(feature(extractFeatures(interaction({ calls: [call] })), 'schema_invalid')).toBe(0);
+    expect(feature(extractFeatures(interaction({ servers: [strict], calls: [call] })), 'type_error')).toBe(1);
+    expect(feature(extractFeatures(interaction({ servers: [structuredClone(SHOP)], calls: [call] })), 'schema_invalid')).toBe(0);
   });
 
   it('unknown primitive, schema failures, ungrounded values and errors, as shares of the calls', () => {
@@ -223,11 +258,20 @@ describe('the four levels', () => {
 });
 
 /** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
-const HELD_OUT = { agreement: 0.8, pairwise: 0.91, useGap: 0.21 };
+const HELD_OUT = { agreement: 0.81, usePairwise: 0.955, taskPairwise: 0.935, useGap: 0.3, taskGap: 0.295 };
 
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {
     expect(calibrateOnLabelledSet(labelled)).toEqual(CALIBRATED_WEIGHTS);
+  });
+
+  it('the task answer\'s weights are all ≤ 0 (every feature is a failure signal for it); a fit kept so stays at 0 where it would rise', () => {
+    expect(CALIBRATED_WEIGHTS.questions.task.weights.every((w) => w <= 0)).toBe(true);
+    // feature 0 present only in good examples: free, its weight rises; kept ≤ 0, it stays at 0
+    const xs = [0, 0, 1, 1].map((v) => Float64Array.from(FEATURE_NAMES.map((_, i) => (i === 0 ? v : 0))));
+    expect(fitLogistic(xs, [0, 0, 1, 1], 0.1).weights[0]).toBeGreaterThan(2);
+    expect(fitLogistic(xs, [0, 0, 1, 1], 0.1, undefined, true).weights[0]).toBe(0);
+    expect(fitLogistic(xs, [1, 1, 0, 0], 0.1, undefined, true).weights[0]).toBeLessThan(-2);
   });
 
   it('fits a separable toy problem in the right direction', () => {
@@ -268,14 +312,16 @@ describe('calibration', () => {
     const task = new Map<string, number>();
     for (const i of items) {
       const { answers } = model.answerSync({ interaction: i.turns[0]!.interaction, questions: ['primitives', 'arguments', 'task'] });
-      use.set(i.id, answers.reduce((s, a) => s + a.value, 0) / 3);
+      const values = Object.fromEntries(answers.map((a) => [a.question, a.value])) as Record<SystemOneQuestion, number>;
+      const w = decisiveWeights(values, { primitives: 1 / 3, arguments: 1 / 3, task: 1 / 3 });
+      use.set(i.id, answers.reduce((s, a) => s + w[a.question] * a.value, 0));
       task.set(i.id, answers[2]!.value);
     }
     const u = twinReport(items, use);
     const t = twinReport(items, task);
-    expect(u.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.pairwise);
-    expect(t.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.pairwise);
-    for (const cls of Object.keys(t.perClass)) expect(t.perClass[cls]!.gap, `MCPTaskCompletion ${cls}`).toBeGreaterThanOrEqual(0.3);
+    expect(u.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.usePairwise);
+    expect(t.pairwiseAccuracy).toBeGreaterThanOrEqual(HELD_OUT.taskPairwise);
+    for (const cls of Object.keys(t.perClass)) expect(t.perClass[cls]!.gap, `MCPTaskCompletion ${cls}`).toBeGreaterThanOrEqual(HELD_OUT.taskGap);
     for (const cls of Object.keys(u.perClass)) expect(u.perClass[cls]!.gap, `MCPUse ${cls}`).toBeGreaterThanOrEqual(HELD_OUT.useGap);
   });
 

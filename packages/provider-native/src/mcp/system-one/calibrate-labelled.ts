@@ -18,7 +18,7 @@ export function calibrationExamples(data: LabelledSetData): CalibrationExample[]
     i.turns.map((t) => {
       const { task, ...useLabels } = t.labels;
       const labels = i.category.startsWith('legacy:') ? useLabels : { ...useLabels, ...(task !== undefined ? { task } : {}) };
-      return { features: extractFeatures(t.interaction), labels, weight: twins.get(i.id) ?? 1 };
+      return { features: extractFeatures(t.interaction), labels, weight: twins.get(i.id) ?? 1, group: i.twin ?? i.id };
     }),
   );
 }

@@ -27,6 +27,11 @@ export interface CalibrationExample {
   labels: Partial<Record<SystemOneQuestion, number>>;
   /** How much the example counts (default 1): a good interaction counts as much as all its degraded twins together. */
   weight?: number;
+  /**
+   * The scenario it belongs to (a good interaction and its degraded twins share one): cross-validation keeps a
+   * scenario in one fold, so the penalty is judged on scenarios the fit has not seen. Default: its own.
+   */
+  group?: string;
 }
 
 /** Candidate L2 penalties; the one with the lowest cross-validated log-loss on the calibration data is used. */
@@ -57,8 +62,25 @@ function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
 }
 
-/** Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood. */
-export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[], lambda: number, weights?: readonly number[]): LogisticWeights {
+/**
+ * Whether a question's feature weights are kept ≤ 0. For the task every feature is a failure signal, so none may
+ * raise its "yes" (unconstrained, the rule-made training split taught an irrelevant call to raise it). For the
+ * primitives and the arguments a signal of the other question's failure may rightly raise it (an error blamed on
+ * the arguments says the tool was the right one), so they are left free.
+ */
+export const NON_POSITIVE: Record<SystemOneQuestion, boolean> = { primitives: false, arguments: false, task: true };
+
+/**
+ * Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood; with `nonPositive`, projected
+ * Newton keeps every feature weight ≤ 0 (a weight at 0 whose gradient would push it up stays out of the step).
+ */
+export function fitLogistic(
+  xs: readonly FeatureVector[],
+  ys: readonly number[],
+  lambda: number,
+  weights?: readonly number[],
+  nonPositive = false,
+): LogisticWeights {
   const d = FEATURE_NAMES.length + 1; // index 0 = bias
   let w = new Array<number>(d).fill(0);
   for (let step = 0; step < NEWTON_STEPS; step++) {
@@ -82,10 +104,21 @@ export function fitLogistic(xs: readonly FeatureVector[], ys: readonly number[],
       hess[j]![j]! += lambda;
     }
     hess[0]![0]! += 1e-6;
+    if (nonPositive) fixAtBound(w, grad, hess);
     const delta = solve(hess, grad);
-    w = w.map((v, j) => v - delta[j]!);
+    w = w.map((v, j) => (nonPositive && j > 0 ? Math.min(0, v - delta[j]!) : v - delta[j]!));
   }
   return { bias: round(w[0]!), weights: w.slice(1).map(round) };
+}
+
+/** Weights at the bound 0 whose gradient would push them up are taken out of the Newton step (their row set to identity). */
+function fixAtBound(w: readonly number[], grad: number[], hess: number[][]): void {
+  for (let j = 1; j < w.length; j++) {
+    if (w[j]! < 0 || grad[j]! > 0) continue;
+    grad[j] = 0;
+    for (let k = 0; k < w.length; k++) hess[j]![k] = hess[k]![j] = 0;
+    hess[j]![j] = 1;
+  }
 }
 
 /** Cross-entropy against a soft target y in [0, 1]. */
@@ -96,21 +129,41 @@ function logLoss(w: LogisticWeights, x: FeatureVector, y: number): number {
   return -(y * Math.log(p) + (1 - y) * Math.log(1 - p));
 }
 
-/** The penalty from LAMBDA_GRID with the lowest 5-fold cross-validated log-loss (folds by position, deterministic). */
+/** Each example's fold: its scenario's position among the scenarios in first-seen order, modulo FOLDS. */
+function foldsOf(examples: readonly CalibrationExample[]): number[] {
+  const order = new Map<string, number>();
+  return examples.map((e, i) => {
+    const group = e.group ?? `#${i}`;
+    if (!order.has(group)) order.set(group, order.size);
+    return order.get(group)! % FOLDS;
+  });
+}
+
+/**
+ * The 5-fold cross-validated log-loss of fits with penalty `lambda`, summed over the questions; folds hold whole
+ * scenarios (by position of the scenario, deterministic), so a held-out fold never shares a scenario with the fit.
+ */
+export function crossValidatedLoss(examples: readonly CalibrationExample[], lambda: number): number {
+  let loss = 0;
+  for (const q of SYSTEM_ONE_QUESTIONS) {
+    const used = examples.filter((e) => e.labels[q] !== undefined);
+    const folds = foldsOf(used);
+    for (let fold = 0; fold < FOLDS; fold++) {
+      const train = used.filter((_, i) => folds[i] !== fold);
+      const test = used.filter((_, i) => folds[i] === fold);
+      const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1), NON_POSITIVE[q]);
+      for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
+    }
+  }
+  return loss;
+}
+
+/** The penalty from LAMBDA_GRID with the lowest cross-validated log-loss. */
 export function chooseLambda(examples: readonly CalibrationExample[]): number {
   let best: number = LAMBDA_GRID[0];
   let bestLoss = Infinity;
   for (const lambda of LAMBDA_GRID) {
-    let loss = 0;
-    for (const q of SYSTEM_ONE_QUESTIONS) {
-      const used = examples.filter((e) => e.labels[q] !== undefined);
-      for (let fold = 0; fold < FOLDS; fold++) {
-        const train = used.filter((_, i) => i % FOLDS !== fold);
-        const test = used.filter((_, i) => i % FOLDS === fold);
-        const w = fitLogistic(train.map((e) => e.features), train.map((e) => e.labels[q]!), lambda, train.map((e) => e.weight ?? 1));
-        for (const e of test) loss += (e.weight ?? 1) * logLoss(w, e.features, e.labels[q]!);
-      }
-    }
+    const loss = crossValidatedLoss(examples, lambda);
     if (loss < bestLoss - 1e-12) {
       bestLoss = loss;
       best = lambda;
@@ -129,6 +182,7 @@ export function calibrate(examples: readonly CalibrationExample[], lambda = choo
       used.map((e) => e.labels[q]!),
       lambda,
       used.map((e) => e.weight ?? 1),
+      NON_POSITIVE[q],
     );
     counts[q] = used.length;
   }

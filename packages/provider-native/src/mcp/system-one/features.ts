@@ -71,13 +71,34 @@ function schemaWords(schema: Record<string, unknown> | undefined): string {
 }
 
 /**
+ * The text an inventory is cached under: everything its relevance documents and prompt checks are made of, not the
+ * tools' whole schemas (serialising a GitHub catalog with them cost more than judging the session). Arguments are
+ * checked against the schema of the interaction's own servers (toolOf), never a cached copy.
+ */
+function inventoryKey(servers: readonly MCPServer[]): string {
+  const parts: string[] = [];
+  for (const s of servers) {
+    parts.push(`s\u0001${s.name}`);
+    for (const t of s.tools ?? []) parts.push(`t\u0001${t.name}\u0001${t.description ?? ''}\u0001${schemaWords(t.inputSchema)}`);
+    for (const r of s.resources ?? []) parts.push(`r\u0001${r.name ?? ''}\u0001${r.uri}\u0001${r.description ?? ''}`);
+    for (const p of s.prompts ?? []) parts.push(`p\u0001${p.name}\u0001${p.description ?? ''}\u0001${JSON.stringify(p.arguments ?? [])}`);
+  }
+  return parts.join('\u0002');
+}
+
+/** The tool a primitive stands for in these servers (the interaction's own object, with its own schema). */
+function toolOf(servers: readonly MCPServer[], p: Primitive): MCPTool | undefined {
+  return servers.find((s) => s.name === p.server)?.tools?.find((t) => t.name === p.name) ?? p.tool;
+}
+
+/**
  * Every primitive the servers offer, with its relevance document (name counted twice: names carry the intent) and
  * their BM25 index; cached per server list (a session's inventory is judged many times).
  */
 export function inventory(servers: readonly MCPServer[]): Inventory {
   const hit = inventoryCache.get(servers);
   if (hit) return hit;
-  const key = JSON.stringify(servers);
+  const key = inventoryKey(servers);
   const same = inventoryByContent.get(key);
   if (same) {
     inventoryCache.set(servers, same);
@@ -268,9 +289,12 @@ function requestParts(request: string): string[] {
 
 const WRITE_TOOL =
   /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close/i;
-/** Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. */
+/**
+ * Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. Not
+ * "the open issues" (a state) nor "tell me", "let us know" (the reply is the answer).
+ */
 const WRITE_INTENT =
-  /\bopen (?:a|an|one|new|issues?|tickets?|bugs?|prs?|pull requests?)\b|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|tell|let|announce|share|notify|update|merge|fork|insert|drop|note|say|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
+  /\bopen (?:a|an|one|new|issue|ticket|bug|pr|pull request)\b|\b(?:tell|let|say|notify|inform)\b(?! (?:me|us)\b)|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|announce|share|update|merge|fork|insert|drop|note|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
@@ -334,6 +358,8 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const seen = new Set<string>();
   const outputTokens = tokenSet(interaction.output);
   const callIndex = new Array<number>(n).fill(-1);
+  /** Words of what the calls did and returned (the called primitives' names, the successful results, keys too). */
+  const doneWords = new Set<string>();
   /** The call's values are all grounded and it follows another call: it may be fed by an earlier result. */
   const callFed = new Array<boolean>(n).fill(false);
 
@@ -348,7 +374,8 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
 
     const vals = callValues[i]!;
     const composed = composedValues(args);
-    const enums = idx >= 0 ? enumValues(prims[idx]!.tool?.inputSchema) : undefined;
+    const tool = idx >= 0 && prims[idx]!.kind === 'tool' ? toolOf(interaction.servers, prims[idx]!) : undefined;
+    const enums = tool ? enumValues(tool.inputSchema) : undefined;
     let callUngrounded = 0;
     for (const v of vals) if (!(typeof v === 'string' && (enums?.has(v) || composed.has(v))) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
     callIndex[i] = idx;
@@ -361,12 +388,13 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     } else {
       called.add(idx);
       const p = prims[idx]!;
+      for (const t of tokens(p.name)) doneWords.add(t);
       const score = Math.max(scores[idx] ?? 0, contextScores[idx] ?? 0);
       maxCalledIntent = Math.max(maxCalledIntent, intentScores[idx] ?? 0);
       // A call matching nothing in the request is needless unless its arguments come from the conversation.
       if (sat(score) < 0.3 && (vals.length === 0 || callUngrounded === vals.length)) irrelevant++;
       if (p.kind === 'tool') {
-        const check = checkArguments(p.tool?.inputSchema, args);
+        const check = checkArguments(tool?.inputSchema, args);
         if (!check.valid) invalid++;
         if (check.missingRequired.length) missing++;
         if (check.unknown.length) unknownArgs++;
@@ -399,6 +427,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
         if (shared < Math.min(2, rt.size)) unused++;
         contextLower += `\n${res.toLowerCase()}`;
         for (const t of rt) contextTokens.add(t);
+        for (const t of tokens(res)) doneWords.add(t);
       }
     }
   }
@@ -425,13 +454,16 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const rq = tokens(interaction.request);
   f[18] = interaction.output.trim() && rq.length ? 1 - coverage(rq, outputTokens) : 0;
   f[19] = unrecovered > 0 && !f[16] ? 1 : 0;
-  claimFeatures(f, interaction.output, contextLower, contextTokens, callValues);
+  claimFeatures(f, interaction.output, contextLower, contextTokens, callValues, doneWords);
   partFeatures(f, requestText, index, prims, callIndex, callFed, scores, maxScore);
-  coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims);
+  coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims, doneWords);
   return f;
 }
 
-/** f[27]–f[29]: is every part of the request spoken of, and do the calls change something exactly when asked to. */
+/**
+ * f[27]–f[29]: is every part of the request spoken of (by the reply, the calls' arguments, what the calls did or
+ * returned), and do the calls change something exactly when asked to.
+ */
 function coverageFeatures(
   f: FeatureVector,
   interaction: MCPInteraction,
@@ -439,12 +471,21 @@ function coverageFeatures(
   callValues: ReadonlyArray<ReadonlyArray<string | number>>,
   callIndex: readonly number[],
   prims: readonly Primitive[],
+  doneWords: Set<string>,
 ): void {
-  const spoken = new Set(outputTokens);
+  const spoken = doneWords; // its last use: extended in place rather than copied
+  for (const t of outputTokens) spoken.add(t);
   for (const t of tokens(callValues.flat().join(' '))) spoken.add(t);
   const parts = requestParts(interaction.request);
+  const partTokens = parts.map((part) => tokens(part));
   let uncovered = 0;
-  for (const part of parts) if (coverage(tokens(part), spoken) < 0.34) uncovered++;
+  partTokens.forEach((own, k) => {
+    // A part is judged on its own words: those another part shares ("the ziglang org" … "open ziglang.org") say
+    // nothing of whether this one was done.
+    const others = new Set(partTokens.flatMap((t, j) => (j === k ? [] : t)));
+    const distinct = own.filter((t) => !others.has(t));
+    if (coverage(distinct.length ? distinct : own, spoken) < 0.34) uncovered++;
+  });
   f[27] = parts.length ? uncovered / parts.length : 0;
   const writes = callIndex.map((idx) => idx >= 0 && WRITE_TOOL.test(prims[idx]!.name));
   const wantsWrite = WRITE_INTENT.test(interaction.request);
@@ -467,6 +508,7 @@ function claimFeatures(
   contextLower: string,
   contextTokens: Set<string>,
   callValues: ReadonlyArray<ReadonlyArray<string | number>>,
+  doneWords: ReadonlySet<string>,
 ): void {
   const argumentText = callValues.flat().join(' ').toLowerCase();
   const known = `${contextLower}\n${argumentText}`;
@@ -476,8 +518,10 @@ function claimFeatures(
   f[20] = Math.min(numbers, 2) / 2;
   const words = tokens(output).filter((w) => w.length >= 4 && !/^\d/.test(w));
   const argumentTokens = tokenSet(argumentText);
+  // What the calls did supports the reply's words for it ("read", "listed" after read_file, list_directory).
+  const isUnsupported = (w: string) => !contextTokens.has(w) && !argumentTokens.has(w) && !doneWords.has(w);
   let novel = 0;
-  for (const w of words) if (!contextTokens.has(w) && !argumentTokens.has(w)) novel++;
+  for (const w of words) if (isUnsupported(w)) novel++;
   f[21] = words.length ? novel / words.length : 0;
   // Clause by clause: an invented finding ("and it was fixed in 0.12.0") is a clause of words nothing supports.
   const clauses = output.split(/[.;:!?]\s+|,\s+|\s+and\s+|\s+but\s+/i);
@@ -488,7 +532,7 @@ function claimFeatures(
     if (cw.length < 2) continue;
     judged++;
     let fresh = 0;
-    for (const w of cw) if (!contextTokens.has(w) && !argumentTokens.has(w)) fresh++;
+    for (const w of cw) if (isUnsupported(w)) fresh++;
     if (fresh / cw.length >= 0.75) unsupported++;
   }
   f[26] = judged ? unsupported / judged : 0;

@@ -43,6 +43,9 @@ const SYNONYMS: Record<string, string[]> = {
   column: ['schema'],
 };
 
+/** Words after which a synonym's verb speaks to the user rather than asking for an action ("tell me"). */
+const TO_THE_USER = new Set(['me', 'us']);
+
 const cache = new Map<string, string[]>();
 
 /** Content tokens of a text, stemmed; cached (the same descriptions and requests are tokenized again and again). */
@@ -65,13 +68,14 @@ export function tokensUncached(text: string): string[] {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/);
-  for (const w of words) {
-    if (!w || STOP.has(w)) continue;
+  words.forEach((w, k) => {
+    if (!w || STOP.has(w)) return;
     const stemmed = stem(w);
     out.push(stemmed);
     const more = SYNONYMS[stemmed];
-    if (more) out.push(...more);
-  }
+    // "tell me", "let us know": the reply is the message, no tool's.
+    if (more && !TO_THE_USER.has(words[k + 1] ?? '')) out.push(...more);
+  });
   return out;
 }
 
