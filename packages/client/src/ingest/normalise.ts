@@ -53,6 +53,7 @@ import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './link
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import { requestModelOf, responseModelOf } from './model-name.js';
 import { foldDuplicateToolRuns } from './duplicate-tools.js';
+import { nameMcpServers, unknownServerMessage } from './mcp-server-names.js';
 import { foldInnerLlm } from './nested.js';
 import { spanPath, type SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
@@ -751,6 +752,14 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
       else if (t.mcp.kind === 'resource' && t.mcp.uri && !srv.resources.some((r) => r.uri === t.mcp!.uri)) srv.resources.push({ uri: t.mcp.uri });
       else if (t.mcp.kind === 'prompt' && !srv.prompts.some((p) => p.name === t.toolName)) srv.prompts.push({ name: t.toolName });
     }
+  }
+  // MCP tool calls with no server named: the one known server that offers the tool, else said to be unknown.
+  const unnamed = nameMcpServers(toolCalls, inventory.list());
+  if (unnamed.length > 0) {
+    const warning: IngestWarning = { code: 'mcp-server-unknown', message: unknownServerMessage(sessionId, unnamed), span: unnamed[0]!.id, sessionId };
+    const first = byId.get(unnamed[0]!.id);
+    if (first) warnAbout(first.span, warning);
+    else warnings.add(opts.file === undefined ? warning : { ...warning, file: opts.file });
   }
 
   // LLM calls in start order (built in span order already: the stable sort only makes explicit the order the steps
