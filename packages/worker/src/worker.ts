@@ -419,6 +419,10 @@ export class MceWorker {
     const stored = outcome.items.filter((item) => item.status === 'ok').length;
     this.metrics.recordBatch({ sessions: items.length, stored, seconds, tokens, cost });
     this.log.debug({ sessions: items.length, messages: batch.length, seconds }, 'batch stored');
+    // Said per session, as `mce compute` says it per run: its Cost is an estimate at gpt-4o's price.
+    for (const item of outcome.items) {
+      if (item.priceFallback) this.log.warn({ sessionId: item.sessionId, models: item.priceFallback.models }, item.priceFallback.message);
+    }
 
     let offset = 0;
     await Promise.all(

@@ -10,7 +10,7 @@ import { checkFormat, fileReporter, inputFiles, readInputSessions, skippedOutcom
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '../../store/open.js';
 import { formatComputation } from '../format.js';
-import { priceFallbackWarning } from '../price-fallback.js';
+import { priceFallbackWarning } from '../../price-fallback.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, type CliIO } from '../context.js';
 
