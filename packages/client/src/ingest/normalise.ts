@@ -700,7 +700,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
             set(t, 'error', st.error);
           }
           t.toolName = toolNameOf(s, cls);
-          set(t, 'toolCallId', pick('toolCallId') === undefined ? undefined : String(pick('toolCallId')));
+          const toolCallId = pick('toolCallId');
+          set(t, 'toolCallId', toolCallId === undefined ? undefined : String(toolCallId));
           const args = pick('toolArguments') ?? field(s, 'input');
           const result = pick('toolResult') ?? field(s, 'output');
           set(t, 'arguments', args === undefined ? undefined : parseJsonMaybe(args));
