@@ -592,6 +592,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   // An MCP server name is a key of the stores, as in the session format: one with a control character is left out of
   // the inventory (and of the calls to it), said once per name.
   const refusedServers = new Set<string>();
+  const refusedServerCalls = new Set<string>();
   const serverName = (span: SpanRecord): string | undefined => {
     const server = mcpServerOf(span);
     if (server === undefined || !hasControlCharacter(server.name)) return server?.name;
@@ -715,6 +716,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
               method: cls.mcpMethod,
             };
             set(mcpInfo, 'server', all.map((x) => serverName(x.span)).find((v) => v !== undefined));
+            // A server name refused above (a control character) was said already: not looked for elsewhere.
+            if (mcpInfo.server === undefined && all.some((x) => mcpServerOf(x.span) !== undefined)) refusedServerCalls.add(s.spanId);
             set(mcpInfo, 'uri', all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined));
             t.mcp = mcpInfo;
           }
@@ -755,7 +758,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
     }
   }
   // MCP tool calls with no server named: the one known server that offers the tool, else said to be unknown.
-  const unnamed = nameMcpServers(toolCalls, inventory.list());
+  const unnamed = nameMcpServers(toolCalls.filter((t) => !refusedServerCalls.has(t.id)), inventory.list());
   if (unnamed.length > 0) {
     const warning: IngestWarning = { code: 'mcp-server-unknown', message: unknownServerMessage(sessionId, unnamed), span: unnamed[0]!.id, sessionId };
     const first = byId.get(unnamed[0]!.id);
