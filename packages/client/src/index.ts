@@ -4,6 +4,7 @@ export * from './cache/index.js';
 export * from './config/index.js';
 export * from './mce-client.js';
 export * from './worker-service.js';
+export { priceFallbackWarning, withPriceWarnings, type PriceFallbackWarning } from './price-fallback.js';
 export * from './api/app.js';
 export * from './api/computations.js';
 export * from './api/server.js';

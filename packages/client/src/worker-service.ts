@@ -8,6 +8,7 @@
  */
 import type { Session, SessionComputation } from '@mce/core';
 import { metricResultsOf, unstoredResultsOf, unstoredSessionsOf, type MCEClient } from './mce-client.js';
+import { priceFallbackWarning, type PriceFallbackWarning } from './price-fallback.js';
 
 export interface BatchItem {
   sessionId: string;
@@ -29,6 +30,8 @@ export interface BatchItemOutcome {
   skippedMetrics: number;
   evaluationTokens: number;
   evaluationCost: number;
+  /** The price-fallback warning: LLM calls of the session priced like gpt-4o (no price for their model). */
+  priceFallback?: PriceFallbackWarning;
 }
 
 export interface BatchOutcome {
@@ -116,6 +119,7 @@ export class MCEWorkerService {
           evaluationCost += r.evaluationCost;
         }
         const transient = c.failed.find((f) => f.transient);
+        const priceFallback = priceFallbackWarning([c]);
         items.push({
           sessionId: item.sessionId,
           ...(transient
@@ -126,6 +130,7 @@ export class MCEWorkerService {
           skippedMetrics: c.skipped.length,
           evaluationTokens,
           evaluationCost,
+          ...(priceFallback ? { priceFallback } : {}),
         });
       }
       // What a retried message's earlier attempt stored and this one failed or skipped goes first (storeComputations

@@ -26,7 +26,8 @@ export type IngestWarningCode =
   | 'empty-file'
   | 'no-calls'
   | 'unknown-field'
-  | 'no-times';
+  | 'no-times'
+  | 'mcp-server-unknown';
 
 export interface IngestWarning {
   code: IngestWarningCode;

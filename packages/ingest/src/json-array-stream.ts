@@ -28,6 +28,12 @@ class Lines {
   #lineStart = 0;
   /** Offset up to which the line breaks are counted. */
   #counted = 0;
+  /**
+   * Where the last search stopped past `#counted`: the offset of the line break it found, or the end of the chunk
+   * (none before it). The next count starts there instead of searching that stretch again (each item was searched
+   * twice: its start, then the next item's).
+   */
+  #searched: { at: number; found: boolean } | undefined;
 
   /** The position of offset `at` of the whole text, in `chunk`, which starts at offset `base`. */
   at(chunk: string, base: number, at: number): JsonPosition {
@@ -37,12 +43,18 @@ class Lines {
 
   /** Counts the line breaks of `chunk` (starting at `base`) before offset `to`. */
   countTo(chunk: string, base: number, to: number): void {
-    let nl = chunk.indexOf('\n', this.#counted - base);
+    const searched = this.#searched;
+    let nl: number;
+    // Offsets are of the whole text: a stretch searched in this chunk is known by its place (an empty chunk has none).
+    if (searched?.found && searched.at >= this.#counted && searched.at < base + chunk.length) nl = searched.at - base;
+    else if (searched && !searched.found && chunk.length > 0 && searched.at === base + chunk.length) nl = -1;
+    else nl = chunk.indexOf('\n', this.#counted - base);
     while (nl !== -1 && base + nl < to) {
       this.#line++;
       this.#lineStart = base + nl + 1;
       nl = chunk.indexOf('\n', nl + 1);
     }
+    this.#searched = nl === -1 ? { at: base + chunk.length, found: false } : { at: base + nl, found: true };
     this.#counted = to;
   }
 }

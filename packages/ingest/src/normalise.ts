@@ -53,6 +53,7 @@ import { groupBy, MasWindows, MISSING_PARENT_KEY, nearestAncestor } from './link
 import { isObj, normaliseToolDefinitions, parseJsonMaybe } from './messages.js';
 import { requestModelOf, responseModelOf } from './model-name.js';
 import { foldDuplicateToolRuns } from './duplicate-tools.js';
+import { nameMcpServers, unknownServerMessage } from './mcp-server-names.js';
 import { foldInnerLlm } from './nested.js';
 import { spanPath, type SpanRecord } from './span.js';
 import { decodeInt } from './values.js';
@@ -591,6 +592,7 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   // An MCP server name is a key of the stores, as in the session format: one with a control character is left out of
   // the inventory (and of the calls to it), said once per name.
   const refusedServers = new Set<string>();
+  const refusedServerCalls = new Set<string>();
   const serverName = (span: SpanRecord): string | undefined => {
     const server = mcpServerOf(span);
     if (server === undefined || !hasControlCharacter(server.name)) return server?.name;
@@ -699,7 +701,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
             set(t, 'error', st.error);
           }
           t.toolName = toolNameOf(s, cls);
-          set(t, 'toolCallId', pick('toolCallId') === undefined ? undefined : String(pick('toolCallId')));
+          const toolCallId = pick('toolCallId');
+          set(t, 'toolCallId', toolCallId === undefined ? undefined : String(toolCallId));
           const args = pick('toolArguments') ?? field(s, 'input');
           const result = pick('toolResult') ?? field(s, 'output');
           set(t, 'arguments', args === undefined ? undefined : parseJsonMaybe(args));
@@ -713,6 +716,8 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
               method: cls.mcpMethod,
             };
             set(mcpInfo, 'server', all.map((x) => serverName(x.span)).find((v) => v !== undefined));
+            // A server name refused above (a control character) was said already: not looked for elsewhere.
+            if (mcpInfo.server === undefined && all.some((x) => mcpServerOf(x.span) !== undefined)) refusedServerCalls.add(s.spanId);
             set(mcpInfo, 'uri', all.map((x) => stringField(x.span, 'mcpResourceUri')).find((v) => v !== undefined));
             t.mcp = mcpInfo;
           }
@@ -751,6 +756,14 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
       else if (t.mcp.kind === 'resource' && t.mcp.uri && !srv.resources.some((r) => r.uri === t.mcp!.uri)) srv.resources.push({ uri: t.mcp.uri });
       else if (t.mcp.kind === 'prompt' && !srv.prompts.some((p) => p.name === t.toolName)) srv.prompts.push({ name: t.toolName });
     }
+  }
+  // MCP tool calls with no server named: the one known server that offers the tool, else said to be unknown.
+  const unnamed = nameMcpServers(toolCalls.filter((t) => !refusedServerCalls.has(t.id)), inventory.list());
+  if (unnamed.length > 0) {
+    const warning: IngestWarning = { code: 'mcp-server-unknown', message: unknownServerMessage(sessionId, unnamed), span: unnamed[0]!.id, sessionId };
+    const first = byId.get(unnamed[0]!.id);
+    if (first) warnAbout(first.span, warning);
+    else warnings.add(opts.file === undefined ? warning : { ...warning, file: opts.file });
   }
 
   // LLM calls in start order (built in span order already: the stable sort only makes explicit the order the steps

@@ -47,6 +47,24 @@ describe('items of a JSON list, chunk by chunk', () => {
     );
   });
 
+  it('a fault is named at its line and column whatever the chunks (line breaks counted once, across chunks)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }), fc.array(fc.nat(), { maxLength: 8 }), fc.nat({ max: 3 }), async (list, at, blank) => {
+        const text = `${JSON.stringify(list, null, 2)}${'\n'.repeat(blank)}\n  x`;
+        const lines = text.split('\n');
+        const expected = { line: lines.length, column: lines.at(-1)!.indexOf('x') + 1 };
+        let where: unknown;
+        try {
+          await items(cut(text, at));
+        } catch (err) {
+          where = (err as JsonTextError).at;
+        }
+        expect(where).toEqual(expected);
+      }),
+      { numRuns: 200, seed: 2026 },
+    );
+  });
+
   it('a backslash ending one chunk escapes the quote starting the next', async () => {
     expect(await items(['[{"a": "x\\', '"y"}, 2]'])).toEqual([{ a: 'x"y' }, 2]);
     expect(await items(['[{"a": "x\\\\', '"}, 2]'])).toEqual([{ a: 'x\\' }, 2]);

@@ -118,11 +118,17 @@ describe('packed and installed as a user would', () => {
     expect(ingest.code, ingest.stderr).toBe(0);
     const computed = await mce('compute', '--all', '--json');
     expect(computed.code, computed.stderr).toBe(0);
-    const sessions = (JSON.parse(computed.stdout) as { sessions: { sessionId: string; results: { provider: string; name: string; result: number }[] }[] }).sessions;
+    const sessions = (JSON.parse(computed.stdout) as { sessions: { sessionId: string; results: { provider: string; name: string; level: string; result: number }[] }[] }).sessions;
     expect(sessions.map((s) => s.sessionId).sort()).toEqual(['dev-assistant-55', 'support-7781', 'trip-2026-001', 'weather-001']);
-    const single = sessions.find((s) => s.sessionId === 'weather-001');
-    expect(single?.results.find((r) => r.provider === 'callcount')?.result).toBe(3);
-    expect(single?.results.find((r) => r.name === 'Duration' && r.provider === 'mce')?.result).toBe(4200);
+    expect(sessions.find((s) => s.sessionId === 'weather-001')?.results.find((r) => r.name === 'Duration' && r.level === 'Session')?.result).toBe(4200);
+    // The discovered metric, named as any other (no configuration entry).
+    const discovered = await mce('compute', 'weather-001', '--metrics', 'Duration,callcount:CallCount', '--json');
+    expect(discovered.code, discovered.stderr).toBe(0);
+    const [weather] = (JSON.parse(discovered.stdout) as { sessions: { results: { provider: string; name: string; level: string; result: number }[] }[] }).sessions;
+    expect(weather?.results.filter((r) => r.level === 'Session').map((r) => [r.provider, r.name, r.result])).toEqual([
+      ['mce', 'Duration', 4200],
+      ['callcount', 'CallCount', 3],
+    ]);
     expect((await mce('sessions', 'list')).stdout).toContain('weather-001');
     // The metapackage's own bin runs the same command.
     expect((await sh(process.execPath, [join(dir, 'node_modules/mce/bin/mce.js'), '--version'], dir)).stdout.trim()).toBe('0.1.0');

@@ -20,6 +20,7 @@ import { API_SCOPES, hashApiKey, type ApiKey } from './auth.js';
 import { accessLog, corsFor, hostCheck, keyCheck, rateLimit, type ApiLogger, type GuardOptions } from './guard.js';
 import { cut, redactSecrets } from './redact.js';
 import { BodyReader } from './body-reader.js';
+import { withPriceWarnings } from '../price-fallback.js';
 
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
 
@@ -357,7 +358,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Hono
     if (!prefersAsync(c)) {
       if (thread) return c.body(await thread.json(id, request), 200, { 'content-type': 'application/json' });
       const [computation] = await client.computeAndStore(id, request);
-      return c.json(computation);
+      return c.json(withPriceWarnings(computation!));
     }
     const run = thread ? () => thread.digest(id, request) : async () => digestOf((await client.computeAndStore(id, request))[0]!);
     const status = computations.submit(id, run, c.get('apiKeyName') ?? '');

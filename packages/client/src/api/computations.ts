@@ -7,6 +7,7 @@
 import { MceError } from '@mce/core';
 import { randomUUID } from 'node:crypto';
 import type { FailedRecord, SessionComputation } from '@mce/core';
+import { priceFallbackWarning, type PriceFallbackWarning } from '../price-fallback.js';
 
 interface Submitted {
   id: string;
@@ -26,6 +27,8 @@ export interface ComputationSummary {
   failures: FailedRecord[];
   /** `GET /results` of the session over the computation's run: its stored results, paged. */
   resultsUrl: string;
+  /** The price-fallback warning, when the computation priced LLM calls like gpt-4o (price-fallback.ts). */
+  warnings?: PriceFallbackWarning[];
 }
 
 /** Failures a summary keeps (a judge down fails every judged metric of every call: thousands). */
@@ -72,23 +75,26 @@ export interface ComputationDigest {
   failed: number;
   skipped: number;
   failures: FailedRecord[];
+  warnings?: PriceFallbackWarning[];
 }
 
 export function digestOf(computation: SessionComputation): ComputationDigest {
+  const warning = priceFallbackWarning([computation]);
   return {
     sessionId: computation.sessionId,
     results: computation.results.length,
     failed: computation.failed.length,
     skipped: computation.skipped.length,
     failures: computation.failed.slice(0, FAILURES_KEPT),
+    ...(warning ? { warnings: [warning] } : {}),
   };
 }
 
 /** The summary of a succeeded computation, `startedAt`–`finishedAt` bounding the timestamps of its stored results. */
 function summaryOf(digest: ComputationDigest, startedAt: string, finishedAt: string): ComputationSummary {
   const query = new URLSearchParams({ session: digest.sessionId, from: startedAt, to: finishedAt });
-  const { results, failed, skipped, failures } = digest;
-  return { results, failed, skipped, failures, resultsUrl: `/results?${query.toString()}` };
+  const { results, failed, skipped, failures, warnings } = digest;
+  return { results, failed, skipped, failures, resultsUrl: `/results?${query.toString()}`, ...(warnings ? { warnings } : {}) };
 }
 
 const now = () => new Date().toISOString();

@@ -8,6 +8,7 @@ import type { SessionComputation } from '@mce/core';
 import { MCEClient, type ComputeRequest } from '../mce-client.js';
 import type { MceConfig } from '../config/index.js';
 import { digestOf } from './computations.js';
+import { withPriceWarnings } from '../price-fallback.js';
 
 interface Job {
   id: number;
@@ -23,7 +24,7 @@ async function run(job: Job): Promise<void> {
   try {
     const client = await opened;
     const [computation] = (await client.computeAndStore(job.sessionId, job.request)) as [SessionComputation];
-    if (job.answer === 'json') parentPort!.postMessage({ id: job.id, json: JSON.stringify(computation) });
+    if (job.answer === 'json') parentPort!.postMessage({ id: job.id, json: JSON.stringify(withPriceWarnings(computation)) });
     else parentPort!.postMessage({ id: job.id, digest: digestOf(computation) });
   } catch (error) {
     const e = error as Error & { sessionIds?: readonly string[] };

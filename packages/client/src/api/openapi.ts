@@ -12,6 +12,22 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const strings = { type: 'array', items: { type: 'string' } };
 
+/** The one warning of a computation that priced LLM calls like gpt-4o (price-fallback.ts). */
+const priceWarnings = {
+  type: 'array',
+  description: 'present when LLM calls were priced like gpt-4o (no price for their model, no cost recorded on their span): their Cost is an estimate',
+  items: {
+    type: 'object',
+    required: ['code', 'message', 'models'],
+    additionalProperties: false,
+    properties: {
+      code: { const: 'price-fallback' },
+      message: { type: 'string' },
+      models: { type: 'object', description: 'model → LLM calls priced like gpt-4o', additionalProperties: { type: 'integer', minimum: 1 } },
+    },
+  },
+};
+
 const sessionComputation = {
   type: 'object',
   required: ['sessionId', 'results', 'failed', 'skipped'],
@@ -34,6 +50,7 @@ const sessionComputation = {
         properties: { name: { type: 'string' }, level: { type: 'string' }, measures: { type: 'string' }, reason: { type: 'string' } },
       },
     },
+    warnings: priceWarnings,
   },
 };
 
@@ -47,6 +64,7 @@ const computationSummary = {
     skipped: { type: 'integer', minimum: 0 },
     failures: { ...sessionComputation.properties.failed, maxItems: FAILURES_KEPT, description: `the first ${FAILURES_KEPT} failures` },
     resultsUrl: { type: 'string', description: 'GET /results of the session over the run: its stored results, paged' },
+    warnings: priceWarnings,
   },
 };
 

@@ -43,6 +43,20 @@ export function unwrapEntityInput(value: unknown): unknown {
   return v;
 }
 
+/**
+ * A span's `traceloop.entity.output` parsed, once: its call id and its result are both read from it, and a LangChain
+ * ToolMessage holds the whole tool output (megabytes in all for a big trace).
+ */
+const parsedOutputs = new WeakMap<SpanRecord, { text: unknown; value: unknown }>();
+function entityOutput(span: SpanRecord): unknown {
+  const text = span.attributes['traceloop.entity.output'];
+  const known = parsedOutputs.get(span);
+  if (known && known.text === text) return known.value;
+  const value = parseJsonMaybe(text);
+  parsedOutputs.set(span, { text, value });
+  return value;
+}
+
 /** Tool results wrapped as a LangChain `ToolMessage` (`{"output": {"kwargs": {"content": …}}}`) → the content. */
 export function unwrapEntityOutput(value: unknown): unknown {
   const v = parseJsonMaybe(value);
@@ -57,7 +71,7 @@ const entityName = (span: SpanRecord) => span.attributes['traceloop.entity.name'
 
 /** The call id a LangChain ToolMessage output carries (`output.kwargs.tool_call_id`): the request this tool answered. */
 function entityToolCallId(span: SpanRecord): string | undefined {
-  const v = parseJsonMaybe(span.attributes['traceloop.entity.output']);
+  const v = entityOutput(span);
   const out = isObj(v) && isObj(v.output) ? v.output : undefined;
   const id = out && isObj(out.kwargs) ? out.kwargs.tool_call_id : undefined;
   return typeof id === 'string' && id !== '' ? id : undefined;
@@ -73,7 +87,7 @@ export const traceloop: Dialect = {
     toolName: [entityName],
     toolCallId: [entityToolCallId],
     toolArguments: [(s) => (s.attributes['traceloop.entity.input'] === undefined ? undefined : unwrapEntityInput(s.attributes['traceloop.entity.input']))],
-    toolResult: [(s) => (s.attributes['traceloop.entity.output'] === undefined ? undefined : unwrapEntityOutput(s.attributes['traceloop.entity.output']))],
+    toolResult: [(s) => (s.attributes['traceloop.entity.output'] === undefined ? undefined : unwrapEntityOutput(entityOutput(s)))],
     agentName: [entityName],
     taskName: [entityName],
     workflowName: ['traceloop.workflow.name'],

@@ -6,7 +6,7 @@
  * the dialects read them. Otherwise (the Langfuse SDKs' own observations) the observation's type and fields are
  * written as the GenAI attributes the normaliser reads: GENERATION → a `chat` call with `gen_ai.request.model` and
  * `gen_ai.usage.*` from `usageDetails`, TOOL → `execute_tool` with its input and output as arguments and result,
- * AGENT → `invoke_agent`; the cost Langfuse computed (`costDetails`) as `gen_ai.usage.cost` / `input_cost` /
+ * AGENT → `invoke_agent` (openai-agents' root `Agent workflow` → `invoke_workflow`: langfuse-workflow.ts); the cost Langfuse computed (`costDetails`) as `gen_ai.usage.cost` / `input_cost` /
  * `output_cost`. The trace's session and user go on every span as `langfuse.session.id` / `langfuse.user.id`.
  */
 import type { WarningSink } from '../errors.js';
@@ -15,6 +15,7 @@ import { isObj } from '../messages.js';
 import type { SpanRecord } from '../span.js';
 import { decodeInt } from '../values.js';
 import { decodeList, flatAttributes, nameOf, placed, readId, setAttribute, spanTimes, type Obj } from './common.js';
+import { isOpenAiAgentsWorkflow, workflowAttributes } from './langfuse-workflow.js';
 import type { Where } from './otlp.js';
 
 const isExport = (v: unknown): v is Obj => isObj(v) && Array.isArray(v.observations) && (isObj(v.trace) || typeof v.id === 'string');
@@ -127,8 +128,9 @@ function decodeObservation(raw: unknown, trace: Obj): Omit<SpanRecord, 'listPath
   if (!spanId) throw new TypeError('observation has no id (id)');
   // An EVENT has no end: it lasts no time.
   const { startTime, endTime } = spanTimes(raw.startTime, raw.endTime ?? raw.startTime, 'startTime, endTime');
-  const otel = metadataOf(raw).attributes;
-  const attributes = isObj(otel) && Object.keys(otel).length > 0 ? flatAttributes(otel) : mappedAttributes(raw);
+  const metadata = metadataOf(raw);
+  const otel = metadata.attributes;
+  const attributes = isObj(otel) && Object.keys(otel).length > 0 ? flatAttributes(otel) : isOpenAiAgentsWorkflow(raw, metadata) ? workflowAttributes(raw) : mappedAttributes(raw);
   addCost(attributes, raw);
   if (typeof raw.type === 'string') setAttribute(attributes, 'langfuse.observation.type', raw.type);
   if (typeof trace.sessionId === 'string' && trace.sessionId !== '') attributes['langfuse.session.id'] = trace.sessionId;

@@ -98,6 +98,10 @@ export class BatchRunner {
     this.pause.succeeded();
     metrics.recordBatch({ sessions: items.length, seconds, ...batchUsage(outcome) });
     log.debug({ sessions: items.length, messages: batch.length, seconds }, 'batch stored');
+    // Said per session, as `mce compute` says it per run: its Cost is an estimate at gpt-4o's price.
+    for (const item of outcome.items) {
+      if (item.priceFallback) log.warn({ sessionId: item.sessionId, models: item.priceFallback.models }, item.priceFallback.message);
+    }
     const perMessage = outcomesPerMessage(batch, outcome.items);
     await Promise.all(
       batch.map(async (entry, i) => {

@@ -13,7 +13,7 @@ import { sessionChunks, type ChunkLimits } from './session-chunks.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '@mce/store';
 import { formatComputation } from '../format.js';
-import { priceFallbackWarning } from '../price-fallback.js';
+import { priceFallbackWarning } from '../../price-fallback.js';
 import { createProgress } from '../progress.js';
 import { UsageError, logger, openClient, parseList, type CliIO } from '../context.js';
 

@@ -1,6 +1,7 @@
 /**
  * The one summary warning of a run that priced LLM calls like gpt-4o (no price table knew their model and their span
- * recorded no cost): the models and how many calls of each, read from the Session-level Cost results.
+ * recorded no cost): the models and how many calls of each, read from the Session-level Cost results. Said by every
+ * surface that computes: `mce compute` (stderr and `--json`), the REST API's compute answers, the worker's log.
  */
 import type { SessionComputation } from '@mce/core';
 
@@ -39,4 +40,10 @@ export function priceFallbackWarning(computations: readonly SessionComputation[]
     message: `${calls} LLM call(s) priced like gpt-4o: no price for ${listed}; their Cost is an estimate at gpt-4o's price`,
     models,
   };
+}
+
+/** A computation as an answer: with `warnings` holding the price-fallback warning when it priced calls like gpt-4o. */
+export function withPriceWarnings<T extends SessionComputation>(computation: T): T & { warnings?: PriceFallbackWarning[] } {
+  const warning = priceFallbackWarning([computation]);
+  return warning ? { ...computation, warnings: [warning] } : computation;
 }
