@@ -153,6 +153,8 @@ describe('packed and installed as a user would', () => {
     expect(session?.results.find((r) => r.level === 'Session')?.result).toBe(4200);
     const stored = await mce('--store-url', url, 'kg', 'metric', 'get', 'weather-001', '--metrics', 'Duration', '--json');
     expect(stored.code, stored.stderr).toBe(0);
+    const [kept] = (JSON.parse(stored.stdout) as { sessions: { results: { level: string; result: number }[] }[] }).sessions;
+    expect(kept?.results.find((r) => r.level === 'Session')?.result).toBe(4200);
 
     const sqlite = await mce('ingest', example);
     expect([sqlite.code, sqlite.stderr]).toEqual([2, expect.stringContaining('npm install better-sqlite3')]);
