@@ -132,7 +132,8 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Open
   // Computations off the event loop when the server was given what its thread needs (and the thread is built).
   const computeThread = options.computeThread ? new ComputeThread(options.computeThread) : undefined;
   const computations = computationsOf(options);
-  apiRoutes(app, { client, bodyReader, computations, thread: computeThread?.available ? computeThread : undefined });
+  const log = { logger: guard.logger, secrets: guard.secrets };
+  apiRoutes(app, { client, bodyReader, computations, thread: computeThread?.available ? computeThread : undefined, log });
   // The read-only web view (/, /view/…): HTML pages over the same store.
   app.route('/', webRoutes(client));
   return { app, computations, close: async () => void (await Promise.all([bodyReader.close(), computeThread?.close()])) };

@@ -1,5 +1,6 @@
 /** What the route handlers work with: the client, and the server's own machinery beside it. */
 import type { MCEClient } from '../../mce-client.js';
+import type { FailureLog } from '../ndjson.js';
 import type { BodyReader } from '../body-reader.js';
 import type { Computations } from '../computations.js';
 import type { ComputeThread } from '../compute-thread.js';
@@ -12,4 +13,6 @@ export interface RouteDeps {
   computations: Computations;
   /** Computations off the event loop, when the server has a built compute thread. */
   thread: ComputeThread | undefined;
+  /** Where a failure after an answer started (a stream) is logged. */
+  log: FailureLog;
 }

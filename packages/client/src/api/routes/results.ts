@@ -3,12 +3,14 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { parseResultQueryText, type ResultQueryField } from '../../store/result-query-text.js';
 import type { ResultQuery } from '../../store/types.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, linkNextPage, pageSize } from '../paging.js';
-import { booleanParam, listParam, strictQuery } from '../query.js';
-import { ResultSummarySchema, SessionComputationSchema, StoredMetricResultSchema } from '../schemas.js';
+import { NDJSON, streamNdjson, wantsNdjson } from '../ndjson.js';
+import { booleanParam, limitParam, listParam, offsetParam, strictQuery } from '../query.js';
+import { ResultRecordSchema, ResultSummarySchema, SessionComputationSchema, StoredMetricResultSchema } from '../schemas.js';
 import type { RouteDeps } from './deps.js';
 import { metricsParam } from './compute.js';
 import { idParams } from './sessions.js';
 import { COMMON, error, json } from './responses.js';
+import { serve } from './serve.js';
 
 /** The query parameters of `GET /results`, by the ResultQuery field each fills (session ids: one per parameter). */
 const RESULT_PARAMS: Readonly<Record<ResultQueryField, string>> = {
@@ -47,6 +49,10 @@ const toResultQuery = (given: Record<string, string[] | undefined>, ctx: z.Refin
   }
 };
 
+/** `Accept: application/x-ndjson` (an Accept parameter is no OpenAPI parameter: the answer's media types say it). */
+const ndjsonOf = (row: z.ZodType) => ({ [NDJSON]: { schema: row } });
+const LINK_HEADER = { Link: { schema: { type: 'string' as const }, description: 'the next page: `<…>; rel="next"` (a full page only)' } };
+
 export const queryResultsRoute = createRoute({
   method: 'get',
   path: '/results',
@@ -55,8 +61,9 @@ export const queryResultsRoute = createRoute({
   request: { query: strictQuery({ ...FILTERS, ...PAGE }).transform(toResultQuery) },
   responses: {
     200: {
-      ...json(z.array(StoredMetricResultSchema), 'results with their Metric; a full page has a `Link: <…>; rel="next"` header'),
-      headers: { Link: { schema: { type: 'string' } } },
+      description: 'results with their Metric; a full page has a `Link: <…>; rel="next"` header. With `Accept: application/x-ndjson`: every result from `offset` on (or `limit` of them), one StoredMetricResult a line, streamed',
+      content: { 'application/json': { schema: z.array(StoredMetricResultSchema) }, ...ndjsonOf(StoredMetricResultSchema) },
+      headers: LINK_HEADER,
     },
     400: error('a bad or unknown query parameter (named), or a metric neither registered nor stored'),
     ...COMMON,
@@ -80,19 +87,31 @@ export const sessionMetricsRoute = createRoute({
   method: 'get',
   path: '/sessions/{id}/metrics',
   operationId: 'getSessionMetrics',
-  summary: 'stored metric results of the session, newest first (failed and skipped lists are always empty: failures are not stored)',
-  request: { params: idParams, query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam }) },
+  summary:
+    'stored metric results of the session, newest first (ties by id), a page at a time or streamed as NDJSON (failed and skipped lists are always empty: failures are not stored)',
+  request: {
+    params: idParams,
+    query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam, limit: limitParam, offset: offsetParam }),
+  },
   responses: {
-    200: json(SessionComputationSchema, 'results'),
+    200: {
+      description: 'a page of the results; a full page has a `Link: <…>; rel="next"` header. With `Accept: application/x-ndjson`: every result from `offset` on (or `limit` of them), one ResultRecord a line, streamed',
+      content: { 'application/json': { schema: SessionComputationSchema }, ...ndjsonOf(ResultRecordSchema) },
+      headers: LINK_HEADER,
+    },
     400: error('a bad query parameter or an unknown metric'),
     404: error('no such session'),
     ...COMMON,
   },
 });
 
-export function resultRoutes(app: OpenAPIHono, { client }: RouteDeps): void {
-  app.openapi(queryResultsRoute, async (c) => {
+export function resultRoutes(app: OpenAPIHono, { client, log }: RouteDeps): void {
+  serve(app, queryResultsRoute, async (c) => {
     const query = c.req.valid('query');
+    if (wantsNdjson(c.req.header('accept'))) {
+      // An unknown metric: 400 naming the likely one, before the stream starts.
+      return streamNdjson(c, (offset, limit) => client.queryResults({ ...query, offset, limit }), query.offset ?? 0, query.limit, log);
+    }
     const limit = pageSize(query.limit);
     const offset = query.offset ?? 0;
     const page = await client.queryResults({ ...query, limit, offset }); // an unknown metric: 400 naming the likely one
@@ -103,11 +122,16 @@ export function resultRoutes(app: OpenAPIHono, { client }: RouteDeps): void {
   // An unknown metric: 400 naming the likely one, as for /results.
   app.openapi(summarizeResultsRoute, async (c) => c.json(await client.summarizeResults(c.req.valid('query')), 200));
 
-  app.openapi(sessionMetricsRoute, async (c) => {
+  serve(app, sessionMetricsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { recursive, metrics } = c.req.valid('query');
-    // Stored results only (compute is POST …/compute); an unknown session is a SessionNotFoundError (404).
-    const results = await client.getMetrics(id, { computeMissing: false, recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}) });
+    const { recursive, metrics, limit, offset = 0 } = c.req.valid('query');
+    // Stored results only (compute is POST …/compute); an unknown session is 404, an unknown metric 400.
+    const page = (from: number, size: number) =>
+      client.getStoredMetricsPage(id, { recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}), limit: size, offset: from });
+    if (wantsNdjson(c.req.header('accept'))) return streamNdjson(c, page, offset, limit, log);
+    const size = limit ?? DEFAULT_PAGE_SIZE;
+    const results = await page(offset, size);
+    linkNextPage(c, size, offset, results.length);
     return c.json({ sessionId: id, results, failed: [], skipped: [] }, 200);
   });
 }
