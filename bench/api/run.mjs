@@ -6,7 +6,8 @@
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
 // RSS is read at the start, at its peak and at the end. Needs the built packages (`npm run build`).
-//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30]
+//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
+// (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { machineLine } from '../lib/machine.mjs';
 import { syntheticSession } from '../lib/synthetic.mjs';
 
 const { values } = parseArgs({
-  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' } },
+  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' }, 'server-cpu-prof': { type: 'string' } },
 });
 const READS = Number(values.reads);
 const COMPUTES = Number(values.computes);
@@ -34,7 +35,7 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 const dir = mkdtempSync(join(tmpdir(), 'mce-bench-api-'));
 const key = newApiKey();
 const child = fork(new URL('./server-process.mjs', import.meta.url), [], {
-  execArgv: ['--expose-gc'],
+  execArgv: ['--expose-gc', ...(values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`, '--cpu-prof-interval=500'] : [])],
   env: { ...process.env, BENCH_DB: join(dir, 'kg.db'), BENCH_KEY: key, BENCH_MAX_BODY: String(LIMITS.maxBody), BENCH_MAX_QUEUED: String(LIMITS.maxQueued), BENCH_RATE: String(LIMITS.rate) },
   stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
 });
