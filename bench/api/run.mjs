@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
-import { newApiKey } from '@mce/client';
+import { newApiKey, openStore } from '@mce/client';
 import { machineLine } from '../lib/machine.mjs';
 import { syntheticSession } from '../lib/synthetic.mjs';
 
@@ -102,7 +102,11 @@ console.log(`  (compute p99 is ${fmt(computes.p99 / reads.p99, 1)}× the read's)
 const call = small.llmCalls[0];
 const invalidCalls = Math.ceil((INVALID_MB * 1e6) / JSON.stringify(call).length);
 const invalid = JSON.stringify({ ...small, id: 'invalid', llmCalls: Array.from({ length: invalidCalls }, (_, i) => ({ ...call, id: `bad-${i}`, startTime: 'late' })) });
-await ask({ cmd: 'seed', calls: CALLS, id: 'huge' });
+// Stored by this process, through a connection of its own to the server's SQLite file: the server's heap and RSS then
+// hold only what serving it costs, not the building of a 100,000-call session.
+const seeder = await openStore(`sqlite:${join(dir, 'kg.db')}`);
+await seeder.writeSessions([{ ...syntheticSession(CALLS, 7), id: 'huge' }]);
+await seeder.close();
 await ask({ cmd: 'reset' });
 const quiet = await pollHealth(new Promise((r) => setTimeout(r, 1000)));
 const invalidPost = fetch(`${base}/sessions`, { method: 'POST', body: invalid, headers: { ...JSON_TYPE, ...auth } }).then((r) => r.status);
