@@ -6,7 +6,8 @@
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
 // RSS is read at the start, at its peak and at the end. Needs the built packages (`npm run build`).
-//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30]
+//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
+// (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,12 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
-import { newApiKey } from '@mce/client';
+import { newApiKey, openStore } from '@mce/client';
 import { machineLine } from '../lib/machine.mjs';
 import { syntheticSession } from '../lib/synthetic.mjs';
 
 const { values } = parseArgs({
-  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' } },
+  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' }, 'server-cpu-prof': { type: 'string' } },
 });
 const READS = Number(values.reads);
 const COMPUTES = Number(values.computes);
@@ -34,7 +35,7 @@ const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 const dir = mkdtempSync(join(tmpdir(), 'mce-bench-api-'));
 const key = newApiKey();
 const child = fork(new URL('./server-process.mjs', import.meta.url), [], {
-  execArgv: ['--expose-gc'],
+  execArgv: ['--expose-gc', ...(values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`, '--cpu-prof-interval=500'] : [])],
   env: { ...process.env, BENCH_DB: join(dir, 'kg.db'), BENCH_KEY: key, BENCH_MAX_BODY: String(LIMITS.maxBody), BENCH_MAX_QUEUED: String(LIMITS.maxQueued), BENCH_RATE: String(LIMITS.rate) },
   stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
 });
@@ -101,7 +102,11 @@ console.log(`  (compute p99 is ${fmt(computes.p99 / reads.p99, 1)}× the read's)
 const call = small.llmCalls[0];
 const invalidCalls = Math.ceil((INVALID_MB * 1e6) / JSON.stringify(call).length);
 const invalid = JSON.stringify({ ...small, id: 'invalid', llmCalls: Array.from({ length: invalidCalls }, (_, i) => ({ ...call, id: `bad-${i}`, startTime: 'late' })) });
-await ask({ cmd: 'seed', calls: CALLS, id: 'huge' });
+// Stored by this process, through a connection of its own to the server's SQLite file: the server's heap and RSS then
+// hold only what serving it costs, not the building of a 100,000-call session.
+const seeder = await openStore(`sqlite:${join(dir, 'kg.db')}`);
+await seeder.writeSessions([{ ...syntheticSession(CALLS, 7), id: 'huge' }]);
+await seeder.close();
 await ask({ cmd: 'reset' });
 const quiet = await pollHealth(new Promise((r) => setTimeout(r, 1000)));
 const invalidPost = fetch(`${base}/sessions`, { method: 'POST', body: invalid, headers: { ...JSON_TYPE, ...auth } }).then((r) => r.status);

@@ -1,11 +1,10 @@
 // The REST API under benchmark, in a process of its own (so the load's client does not share its event loop): the
 // built @mce/client serving an SQLite store on loopback with one API key and the limits given in the environment.
 // Answers `{cmd: 'stats'}` and `{cmd: 'reset'}` over IPC with its RSS and its event loop's worst delay
-// (perf_hooks.monitorEventLoopDelay) since the last reset; `{cmd: 'seed', calls}` stores a session of that many calls
-// directly (a 100,000-call session is larger than any body the server takes).
+// (perf_hooks.monitorEventLoopDelay) since the last reset. (The 100,000-call session, larger than any body the server
+// takes, is written to the store file by the benchmark's own process.)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
-import { syntheticSession } from '../lib/synthetic.mjs';
 
 const env = process.env;
 const config = { ...defaultMceConfig(), store: { url: `sqlite:${env.BENCH_DB}` }, cache: { path: null, read: false, write: false, enabled: false } };
@@ -32,10 +31,6 @@ process.on('message', async (message) => {
     delay.reset();
     globalThis.gc?.();
     peakRss = process.memoryUsage().rss;
-    process.send({ ok: true });
-  } else if (message.cmd === 'seed') {
-    const session = { ...syntheticSession(message.calls, 7), id: message.id };
-    await client.store.writeSessions([session]);
     process.send({ ok: true });
   } else if (message.cmd === 'stop') {
     await server.close();

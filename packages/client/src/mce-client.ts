@@ -90,6 +90,16 @@ export interface GetMetricsOptions {
   onComputed?: (computation: SessionComputation, stored: boolean) => void;
 }
 
+/** A page of a session's stored results (`getStoredMetricsPage`). */
+export interface StoredMetricsPage {
+  /** Metric names or `provider:name`; default every stored result. */
+  metricIds?: readonly string[];
+  /** The session's calls' results too (default false: the session's own). */
+  recursive?: boolean;
+  limit: number;
+  offset?: number;
+}
+
 export interface IngestSummary {
   sessionIds: string[];
   /** Calls (ontology elements: MAS, agent, task, LLM and tool calls) read; spans that are no call are not counted. */
@@ -327,6 +337,31 @@ export class MCEClient implements AsyncDisposable {
    * named (`name` or `provider:name`) that is neither registered nor stored is an error (MetricSelectionError, naming
    * the likely one), not an empty answer.
    */
+  /**
+   * A page of a session's stored results, newest first (ties by id): what `getMetrics` with `computeMissing: false`
+   * answers whole, read through the store's result query so that a big session is read a page at a time. An unknown
+   * session, or a metric neither registered nor stored for the session, is an error as there.
+   */
+  async getStoredMetricsPage(sessionId: string, options: StoredMetricsPage): Promise<ResultRecord[]> {
+    if ((await this.#store.sessionExists([sessionId])).size === 0) throw new SessionNotFoundError([sessionId]);
+    const metrics = options.metricIds && [...new Set(options.metricIds)];
+    if (metrics) {
+      const unknown: string[] = [];
+      for (const metric of metrics) {
+        if (!this.engine.registry.has(metric) && (await this.#store.queryMetricResults({ metrics: [metric], sessionIds: [sessionId], limit: 1 })).length === 0) unknown.push(metric);
+      }
+      if (unknown.length > 0) throw this.#unknownMetrics(unknown);
+    }
+    const page = await this.#store.queryMetricResults({
+      sessionIds: [sessionId],
+      ...(options.recursive ? {} : { levels: ['Session'] }),
+      ...(metrics ? { metrics } : {}),
+      limit: options.limit,
+      offset: options.offset ?? 0,
+    });
+    return page.map(({ result, metric }) => toResultRecord(result, metric));
+  }
+
   async queryResults(query: ResultQuery = {}): Promise<StoredMetricResult[]> {
     await this.#assertKnownMetrics(query.metrics);
     return this.#store.queryMetricResults(query);

@@ -9,7 +9,7 @@ import { builtWorker } from './built-worker.js';
 import { IdleThread } from './idle-thread.js';
 import { readSessionBody, type SessionBody } from './session-body.js';
 
-/** From here a body is read in the worker thread (a smaller one takes under a few milliseconds in place). */
+/** From here (characters of a text, bytes of a body) a body is read in the worker thread (a smaller one takes under a few milliseconds in place). */
 export const BIG_BODY_CHARS = 512 * 1024;
 
 /** More big bodies than the reader lets wait: the server is busy, retry. */
@@ -40,10 +40,23 @@ export class BodyReader {
 
   async read(text: string): Promise<SessionBody> {
     if (text.length < BIG_BODY_CHARS || !this.#thread) return readSessionBody(text);
-    if (this.#thread.waiting >= this.#maxWaiting) {
-      throw new BodyReaderBusyError(`${this.#thread.waiting} large bodies are being read already; retry`);
-    }
-    return (await this.#thread.request({ text })).body as SessionBody;
+    return this.#inThread({ text });
+  }
+
+  /**
+   * A body as its bytes: a big one is moved to the thread (its buffer transferred, not copied) and decoded there, so
+   * neither the decoding (~1 ms per MB) nor the copy of its text to the thread holds the event loop.
+   */
+  async readBytes(bytes: Uint8Array): Promise<SessionBody> {
+    if (bytes.byteLength < BIG_BODY_CHARS || !this.#thread) return readSessionBody(new TextDecoder().decode(bytes));
+    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+    return this.#inThread({ bytes: own }, [own.buffer as ArrayBuffer]);
+  }
+
+  async #inThread(message: { text?: string; bytes?: Uint8Array }, transfer: ArrayBuffer[] = []): Promise<SessionBody> {
+    const thread = this.#thread!;
+    if (thread.waiting >= this.#maxWaiting) throw new BodyReaderBusyError(`${thread.waiting} large bodies are being read already; retry`);
+    return (await thread.request(message, transfer)).body as SessionBody;
   }
 
   close(): Promise<void> {

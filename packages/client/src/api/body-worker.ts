@@ -2,9 +2,12 @@
 import { parentPort } from 'node:worker_threads';
 import { readSessionBody } from './session-body.js';
 
-parentPort?.on('message', ({ id, text }: { id: number; text: string }) => {
+// A body's bytes are decoded here, as `Request.text()` does (UTF-8, a BOM dropped): its text never exists on the loop.
+const utf8 = new TextDecoder();
+
+parentPort?.on('message', ({ id, text, bytes }: { id: number; text?: string; bytes?: Uint8Array }) => {
   try {
-    parentPort!.postMessage({ id, body: readSessionBody(text) });
+    parentPort!.postMessage({ id, body: readSessionBody(text ?? utf8.decode(bytes)) });
   } catch (error) {
     parentPort!.postMessage({ id, failure: error instanceof Error ? error.message : String(error) });
   }

@@ -4,7 +4,7 @@
  * leaves hundreds of MB in it); the next request starts another. A thread that dies fails what it was answering, not
  * the server. The body reader and the compute thread each own one.
  */
-import { Worker } from 'node:worker_threads';
+import { Worker, type TransferListItem } from 'node:worker_threads';
 
 /** A thread idle this long ends. */
 const IDLE_MS = 10_000;
@@ -39,15 +39,15 @@ export class IdleThread<R extends { id: number }> {
     return this.#pending.size;
   }
 
-  /** Sends `message` with a fresh `id`; resolves with the thread's reply to it. */
-  request(message: Record<string, unknown>): Promise<R> {
+  /** Sends `message` with a fresh `id` (`transfer`: buffers moved to the thread, not copied); resolves with its reply. */
+  request(message: Record<string, unknown>, transfer: readonly TransferListItem[] = []): Promise<R> {
     const worker = this.#started();
     const id = this.#next++;
     return new Promise<R>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       clearTimeout(this.#idle);
       worker.ref();
-      worker.postMessage({ ...message, id });
+      worker.postMessage({ ...message, id }, transfer);
     });
   }
 

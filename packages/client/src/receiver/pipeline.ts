@@ -1,5 +1,5 @@
 /** The receiver with what its settings ask for: an evaluator (in-process or the queue), the OTLP event export, its route. */
-import type { Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MCEClient } from '../mce-client.js';
 import { EvaluationEventExporter, logsEndpoint } from './evaluation-events.js';
 import { inProcessEvaluator, OtlpReceiver, type ReceiverLogger, type SessionEvaluator } from './receiver.js';
@@ -9,7 +9,7 @@ import type { ReceiverSettings } from './settings.js';
 export interface ReceiverPipeline {
   receiver: OtlpReceiver;
   /** `POST /v1/traces`, to mount. */
-  app: Hono;
+  app: OpenAPIHono;
   exporter?: EvaluationEventExporter;
   /** Flushes the receiver (see OtlpReceiver.close), then the event export. */
   close(): Promise<{ flushedSpans: number; evaluated: number }>;

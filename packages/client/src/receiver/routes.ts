@@ -3,9 +3,11 @@
  * rejected), 400 for a body that does not decode, 413 above the size limit, 415 for another content type, 429 / 503
  * with Retry-After under back-pressure. Answers in the request's encoding; errors carry a google.rpc.Status.
  */
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { encodeRpcStatus, encodeTraceResponse, type PartialSuccess } from '@mce/ingest';
+import { serve } from '../api/routes/serve.js';
 import { ReceiverBusyError, type OtlpReceiver } from './receiver.js';
 import { decodeOtlpBody, encodingOf, OtlpHttpError, type OtlpEncoding } from './request-body.js';
 
@@ -22,12 +24,45 @@ function failure(c: Context, encoding: OtlpEncoding, status: number, message: st
   return answer(c, encoding, status, encodeRpcStatus(code, message), { code, message });
 }
 
+const binary = { type: 'string', format: 'binary' } as const;
+const rpcStatus = (description: string) => ({ description: `${description} (a google.rpc.Status)` });
+
+/** The route's definition; its body is decoded by the handler (protobuf or JSON, maybe gzipped), not by a schema. */
+export const otlpTracesRoute = (limit: MiddlewareHandler) =>
+  createRoute({
+    method: 'post',
+    path: '/v1/traces',
+    operationId: 'otlpTraces',
+    summary: 'OTLP/HTTP trace export: spans stored as sessions, each evaluated once complete (docs/receiver.md)',
+    middleware: [limit] as const,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/x-protobuf': { schema: { ...binary, description: 'an ExportTraceServiceRequest' } },
+          'application/json': { schema: { type: 'object', description: 'an ExportTraceServiceRequest in the protobuf JSON mapping' } },
+        },
+      },
+    },
+    responses: {
+      200: {
+        description: 'an ExportTraceServiceResponse, in the request encoding; partialSuccess names the spans rejected',
+        content: { 'application/x-protobuf': { schema: binary }, 'application/json': { schema: { type: 'object' } } },
+      },
+      400: rpcStatus('a body that does not decode'),
+      413: rpcStatus('a body larger than receiver.max_body_mb, sent or gunzipped'),
+      415: rpcStatus('another content type or encoding'),
+      429: rpcStatus('the buffer is full: retry after Retry-After'),
+      503: rpcStatus('the store is failing, or the receiver stopping: retry after Retry-After'),
+    },
+  });
+
 /** The route, on its own app (mounted by `mce serve` and `mce receive`). */
-export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Hono {
-  const app = new Hono();
-  app.post(
-    '/v1/traces',
-    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => failure(c, encodingFor(c), 413, `request body larger than ${maxBodyBytes} bytes`) }),
+export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): OpenAPIHono {
+  const app = new OpenAPIHono();
+  serve(
+    app,
+    otlpTracesRoute(bodyLimit({ maxSize: maxBodyBytes, onError: (c) => failure(c, encodingFor(c), 413, `request body larger than ${maxBodyBytes} bytes`) })),
     async (c) => {
       let encoding: OtlpEncoding = encodingFor(c);
       let release: (() => void) | undefined;

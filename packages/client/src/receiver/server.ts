@@ -1,6 +1,7 @@
 /** `mce receive`: the OTLP receiver alone on Node's HTTP server (`/v1/traces` and `/healthz`). */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceiverServer {
@@ -10,7 +11,7 @@ export interface ReceiverServer {
 }
 
 /** Resolves once listening; rejects when the server cannot listen. */
-export function serveOtlp(otlpTraces: Hono, options: { port: number; host: string }): Promise<ReceiverServer> {
+export function serveOtlp(otlpTraces: OpenAPIHono, options: { port: number; host: string }): Promise<ReceiverServer> {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.route('/', otlpTraces);

@@ -4,10 +4,13 @@
  * `mce report`), and per-metric trends over time from the result summaries at `/view/trends`. Only GETs; every page
  * is self-contained (inline CSS and script, a Content-Security-Policy that lets it fetch nothing).
  */
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import type { MCEClient } from '../mce-client.js';
 import { buildSessionReport, esc, newestResults, page, sessionSection } from '../report/index.js';
+import { html } from '../api/routes/responses.js';
+import { serve } from '../api/routes/serve.js';
 import { WebBadRequest } from './params.js';
 import { sessionsPage } from './sessions-page.js';
 import { trendsPage } from './trends-page.js';
@@ -38,12 +41,27 @@ function view(render: (c: Context) => Promise<{ title: string; body: string }>) 
   };
 }
 
-export function webRoutes(client: MCEClient): Hono {
-  const web = new Hono();
-  web.get('/', view((c) => sessionsPage(client, c)));
-  web.get('/view/trends', view((c) => trendsPage(client, c)));
-  web.get(
-    '/view/sessions/:id',
+/** A page's definition: HTML, 400 for a bad filter, 404 for an unknown session (its filters are read by the page). */
+const pageRoute = <P extends string>(path: P, summary: string) =>
+  createRoute({
+    method: 'get',
+    path,
+    summary,
+    tags: ['web view'],
+    responses: { 200: html('the page'), 303: { description: 'with keys and no signed-in browser: to /view/sign-in' }, 400: html('a bad filter, named'), 404: html('no such session') },
+  });
+
+export const sessionsPageRoute = pageRoute('/', 'the web view: stored sessions with filters (time, service, a Session metric range)');
+export const trendsPageRoute = pageRoute('/view/trends', 'the web view: per-metric trends over time');
+export const sessionPageRoute = pageRoute('/view/sessions/{id}', "the web view: a session's report");
+
+export function webRoutes(client: MCEClient): OpenAPIHono {
+  const web = new OpenAPIHono();
+  serve(web, sessionsPageRoute, view((c) => sessionsPage(client, c)));
+  serve(web, trendsPageRoute, view((c) => trendsPage(client, c)));
+  serve(
+    web,
+    sessionPageRoute,
     view(async (c) => {
       const id = c.req.param('id')!;
       const session = await client.store.getSession(id);

@@ -4,9 +4,12 @@
  * (HttpOnly, SameSite=Strict, Secure over HTTPS) that the key check accepts for reading only (GET and HEAD): a page
  * of another site can neither read it nor write, delete or compute with it. `/view/sign-out` forgets it.
  */
-import { Hono, type Context } from 'hono';
+import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { ApiKeys, type ApiKey } from '../api/auth.js';
+import { html } from '../api/routes/responses.js';
+import { serve } from '../api/routes/serve.js';
 import { esc, page } from '../report/index.js';
 
 /** The cookie holding a signed-in browser's key. */
@@ -39,11 +42,47 @@ function sameOrigin(c: Context): boolean {
   }
 }
 
-export function signInRoutes(keys: readonly ApiKey[]): Hono {
+const redirect = (description: string) => ({ description });
+
+export const signInFormRoute = createRoute({
+  method: 'get',
+  path: '/view/sign-in',
+  summary: 'the web view: the sign-in form (without keys: to the sessions page)',
+  tags: ['web view'],
+  security: [{}],
+  responses: { 200: html('the form'), 303: redirect('no keys configured: to /') },
+});
+
+export const signInRoute = createRoute({
+  method: 'post',
+  path: '/view/sign-in',
+  summary: 'the web view: sign in with a key of the read scope, kept in an HttpOnly cookie',
+  tags: ['web view'],
+  security: [{}],
+  // Described, not validated here: the form's answers are pages that name the fault.
+  request: { body: { content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: { key: { type: 'string' } } } } } } },
+  responses: {
+    303: redirect('signed in: to /'),
+    400: html('no key given'),
+    401: html('an unknown key'),
+    403: html('a key without the read scope, or a form sent from another site'),
+  },
+});
+
+export const signOutRoute = createRoute({
+  method: 'get',
+  path: '/view/sign-out',
+  summary: 'the web view: forget the signed-in key',
+  tags: ['web view'],
+  security: [{}],
+  responses: { 303: redirect('to /view/sign-in (to / without keys)') },
+});
+
+export function signInRoutes(keys: readonly ApiKey[]): OpenAPIHono {
   const table = new ApiKeys(keys);
-  const routes = new Hono();
-  routes.get('/view/sign-in', (c) => (table.size === 0 ? c.redirect('/', 303) : signInPage(c, undefined, 200)));
-  routes.post('/view/sign-in', async (c) => {
+  const routes = new OpenAPIHono();
+  serve(routes, signInFormRoute, (c) => (table.size === 0 ? c.redirect('/', 303) : signInPage(c, undefined, 200)));
+  serve(routes, signInRoute, async (c) => {
     if (!sameOrigin(c)) return signInPage(c, 'the form was sent from another site', 403);
     const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const presented = typeof body.key === 'string' ? body.key.trim() : '';
@@ -55,7 +94,7 @@ export function signInRoutes(keys: readonly ApiKey[]): Hono {
     setCookie(c, KEY_COOKIE, presented, { httpOnly: true, sameSite: 'Strict', path: '/', secure });
     return c.redirect('/', 303);
   });
-  routes.get('/view/sign-out', (c) => {
+  serve(routes, signOutRoute, (c) => {
     deleteCookie(c, KEY_COOKIE, { path: '/' });
     return c.redirect(table.size === 0 ? '/' : '/view/sign-in', 303);
   });

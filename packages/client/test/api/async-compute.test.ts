@@ -8,12 +8,11 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
 import { MCEClient, apiApp, defaultMceConfig, openStore, serveApi, type ApiOptions, type ComputationStatus } from '../../src/index.js';
-import { OPENAPI } from '../../src/api/openapi.js';
+import { ComputationStatusSchema } from '../../src/api/schemas.js';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
 import { pointJudgeAt, resetJudgeEnv } from '../../../../test-support/judge-env.js';
 
@@ -24,8 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const JSON_TYPE = { 'content-type': 'application/json' };
 const ASYNC = { ...JSON_TYPE, prefer: 'respond-async, wait=0' };
 
-// Every status answered is checked against the schema the OpenAPI document gives it (times: by ISO below).
-const validStatus = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...OPENAPI.components.schemas.ComputationStatus, components: OPENAPI.components });
+// Every status answered is checked against the schema the OpenAPI document is generated from (times: by ISO below).
+const validStatus = Object.assign((body: unknown) => (validStatus.errors = ComputationStatusSchema.safeParse(body).error?.issues ?? null) === null, { errors: null as unknown });
 
 type App = ReturnType<typeof apiApp>['app'];
 

@@ -42,6 +42,21 @@ describe('big request bodies', () => {
     await reader.close();
   });
 
+  it("reads a body's bytes as its text: a big one's buffer moved to the thread and decoded there, a BOM dropped", async () => {
+    const reader = new BodyReader();
+    const text = bigBody('bytes', 1000, (i) => (i === 3 ? { name: 'café ☕' } : i === 900 ? { startTme: 1 } : {}));
+    const bytes = new TextEncoder().encode(`\ufeff${text}`);
+    expect(bytes.byteLength).toBeGreaterThan(BIG_BODY_CHARS);
+    const read = await reader.readBytes(bytes);
+    expect(read).toEqual(readSessionBody(text));
+    expect(read).toMatchObject({ sessions: [{ id: 'bytes', llmCalls: expect.arrayContaining([expect.objectContaining({ name: 'café ☕' })]) }], warnings: [{ code: 'unknown-field' }] });
+    expect(bytes.byteLength).toBe(0); // moved, not copied: the event loop holds neither the bytes nor a text of them
+    const small = new TextEncoder().encode('{"id":"s","startTime":0,"endTime":1}');
+    expect(await reader.readBytes(small)).toEqual(readSessionBody('{"id":"s","startTime":0,"endTime":1}'));
+    expect(small.byteLength).toBeGreaterThan(0); // read in place
+    await reader.close();
+  });
+
   it('answers other requests while a big body is validated (in place, they would wait for it)', async () => {
     const { app, close } = apiApp(client);
     const invalid = bigBody('stalling', 8000, () => ({ startTime: 'late' }));

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { SessionComputation } from '@mce/core';
 import { MCEClient, createApiApp, defaultMceConfig, openStore, serveApi, type ApiServer, type ComputationStatus } from '../../src/index.js';
-import { OPENAPI } from '../../src/api/openapi.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string; llmCalls: Record<string, unknown>[] };
 /** The example with its two calls made by a model no price table knows. */
@@ -21,9 +20,18 @@ const WARNING = {
   message: "2 LLM call(s) priced like gpt-4o: no price for 'acme-private-7b' (2 calls); their Cost is an estimate at gpt-4o's price",
   models: { 'acme-private-7b': 2 },
 };
-const computeAnswer = OPENAPI.paths['/sessions/{id}/compute'].post.responses[200].content['application/json'].schema as object;
-const validComputation = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...computeAnswer, components: OPENAPI.components });
-const validStatus = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...OPENAPI.components.schemas.ComputationStatus, components: OPENAPI.components });
+type Validate = ((value: unknown) => boolean) & { errors?: unknown };
+let validComputation: Validate;
+let validStatus: Validate;
+
+/** The answers are checked against the document the app serves (generated from its route definitions). */
+async function compileValidators(app: ReturnType<typeof createApiApp>): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document's shape is checked by openapi.test.ts
+  const doc = (await (await app.request('/openapi.json')).json()) as any;
+  const computeAnswer = doc.paths['/sessions/{id}/compute'].post.responses[200].content['application/json'].schema as object;
+  validComputation = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...computeAnswer, components: doc.components });
+  validStatus = new Ajv2020({ strict: false, validateFormats: false }).compile({ ...doc.components.schemas.ComputationStatus, components: doc.components });
+}
 
 type Fetch = (path: string, init?: RequestInit) => Promise<Response>;
 
@@ -80,6 +88,7 @@ describe('REST compute answers: calls priced like gpt-4o (in place)', () => {
   beforeAll(async () => {
     ({ client } = await opened(mkdtempSync(join(tmpdir(), 'mce-price-api-'))));
     app = createApiApp(client);
+    await compileValidators(app);
   });
   afterAll(async () => {
     await client.store.close();

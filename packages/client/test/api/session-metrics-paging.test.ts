@@ -1,0 +1,95 @@
+/**
+ * `GET /sessions/{id}/metrics` and `GET /results` answer a big session's stored results a page at a time (a `Link`
+ * to the next page) or, with `Accept: application/x-ndjson`, streamed one a line, read from the store a chunk at a
+ * time: on SQLite and PostgreSQL the same.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ResultRecord } from '@mce/core';
+import { MCEClient, createApiApp, defaultMceConfig, openStore } from '../../src/index.js';
+import { NDJSON_CHUNK } from '../../src/api/ndjson.js';
+import { needService, PG_URL } from '../../../../test-support/services.js';
+
+const postgres = await needService('postgres');
+const SCHEMA = `mce_api_paging_${process.pid}`;
+const JSON_TYPE = { 'content-type': 'application/json' };
+/** More tool calls than a chunk of the stream, so the stream reads the store more than once. */
+const CALLS = NDJSON_CHUNK + 150;
+
+const stores = [
+  { name: 'SQLite', url: () => `sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-paging-')), 'kg.db')}`, skip: false },
+  { name: 'PostgreSQL', url: () => `${PG_URL}?schema=${SCHEMA}`, skip: !postgres },
+];
+
+afterAll(async () => {
+  if (!postgres) return;
+  const admin = new pg.Client(PG_URL);
+  await admin.connect();
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+  await admin.end();
+});
+
+/** A session of `calls` tool calls, each 1 ms longer than the one before. */
+function bigSession(id: string, calls: number) {
+  const toolCalls = Array.from({ length: calls }, (_, i) => ({ kind: 'ToolCall', id: `${id}-t${i}`, name: `tool ${i}`, toolName: 'lookup', startTime: 1000, endTime: 1001 + i }));
+  return { id, startTime: 1000, endTime: 1001 + calls, serviceName: 'paging', toolCalls };
+}
+
+const lines = (text: string) => text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe.each(stores)('stored results of a big session on $name', ({ url, skip }) => {
+  it.skipIf(skip)('pages with a Link to the next page, streams as NDJSON, and refuses before the stream starts', async () => {
+    const client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(url()), cache: false });
+    const app = createApiApp(client);
+    try {
+      const posted = await app.request('/sessions', { method: 'POST', body: JSON.stringify(bigSession('big', CALLS)), headers: JSON_TYPE });
+      expect(posted.status).toBe(201);
+      const computed = await app.request('/sessions/big/compute?metrics=Duration', { method: 'POST' });
+      expect(computed.status).toBe(200);
+      const whole = await client.getMetrics('big', { recursive: true, computeMissing: false });
+      expect(whole).toHaveLength(CALLS + 1); // each call's Duration and the session's
+
+      // Pages of 100 by default, each with the link to the next, until a page that is not full.
+      const paged: ResultRecord[] = [];
+      let next: string | null = '/sessions/big/metrics?recursive=true';
+      let pages = 0;
+      while (next) {
+        const res: Response = await app.request(next);
+        expect(res.status).toBe(200);
+        const body = (await res.json()) as { sessionId: string; results: ResultRecord[]; failed: []; skipped: [] };
+        expect([body.sessionId, body.failed, body.skipped, body.results.length <= 100]).toEqual(['big', [], [], true]);
+        paged.push(...body.results);
+        next = res.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? null;
+        pages++;
+      }
+      expect([pages, paged.map((r) => r.id)]).toEqual([Math.ceil((CALLS + 1) / 100), whole.map((r) => r.id)]);
+      const first = await app.request('/sessions/big/metrics?recursive=true&limit=3');
+      expect(first.headers.get('link')).toBe('</sessions/big/metrics?recursive=true&limit=3&offset=3>; rel="next"');
+      // The session's own results only, unless recursive.
+      const own = (await (await app.request('/sessions/big/metrics')).json()) as { results: ResultRecord[] };
+      expect(own.results.map((r) => r.level)).toEqual(['Session']);
+      expect((await app.request('/sessions/big/metrics?limit=1001')).status).toBe(400);
+
+      // NDJSON: every result, in the same order, past a chunk of the store's reads.
+      const streamed = await app.request('/sessions/big/metrics?recursive=true', { headers: { accept: 'application/x-ndjson' } });
+      expect([streamed.status, streamed.headers.get('content-type')]).toEqual([200, 'application/x-ndjson']);
+      expect(lines(await streamed.text()).map((r) => r.id)).toEqual(whole.map((r) => r.id));
+      const window = await app.request('/sessions/big/metrics?recursive=true&offset=998&limit=5', { headers: { accept: 'application/json, application/x-ndjson' } });
+      expect(lines(await window.text()).map((r) => r.id)).toEqual(whole.slice(998, 1003).map((r) => r.id));
+      const results = await app.request('/results?session=big&metrics=Duration&levels=ToolCall', { headers: { accept: 'application/x-ndjson' } });
+      const rows = lines(await results.text()) as Array<{ result: { id: string } }>;
+      expect(rows.map((r) => r.result.id)).toEqual(whole.filter((r) => r.level === 'ToolCall').map((r) => r.id));
+
+      // Refusals are JSON with their status, the stream never started.
+      const misspelt = await app.request('/sessions/big/metrics?metrics=Durration', { headers: { accept: 'application/x-ndjson' } });
+      expect([misspelt.status, await misspelt.json()]).toEqual([400, { error: 'metrics: Unknown metric "Durration" (did you mean "Duration"?)' }]);
+      const unknown = await app.request('/sessions/nope/metrics', { headers: { accept: 'application/x-ndjson' } });
+      expect(unknown.status).toBe(404);
+    } finally {
+      await client.close();
+    }
+  });
+});
