@@ -4,7 +4,8 @@
  *
  * Two calls for metric authors: `complete()` (one chat completion, raw) and `score()` (rubric → value in [0, 1]).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { openaiModule } from './openai-module.js';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { redactUrl, type EvaluationUsage } from '@mce/core';
 import { tokenizer } from './tokenizer.js';
@@ -165,7 +166,7 @@ export class Judge {
   }
 
   private openai(): OpenAI {
-    this.client ??= new OpenAI({
+    this.client ??= new (openaiModule().OpenAI)({
       apiKey: this.config.apiKey ?? 'unset',
       baseURL: this.endpoint,
       timeout: this.config.timeoutMs,

@@ -3,7 +3,7 @@
  * an endpoint that rejects them (or answers without them) is not asked again; one that caps `top_logprobs`
  * is asked for at most its cap.
  */
-import { APIError } from 'openai';
+import { openaiModule } from './openai-module.js';
 
 interface Support {
   logprobs: boolean;
@@ -39,7 +39,7 @@ export type LogprobRejection = { kind: 'unsupported' } | { kind: 'cap'; cap: num
  * A message naming `top_logprobs` with a bound (≤ 5, "between 0 and 5", "maximum of 5") is a cap, not a refusal.
  */
 export function logprobRejection(error: unknown, requestedTop: number): LogprobRejection | undefined {
-  if (!(error instanceof APIError) || error.status === undefined || error.status < 400 || error.status >= 500) {
+  if (!(error instanceof openaiModule().APIError) || error.status === undefined || error.status < 400 || error.status >= 500) {
     return undefined;
   }
   if (error.status === 429 || error.status === 408) return undefined;

@@ -2,7 +2,7 @@
  * Which judge failures are worth another attempt, and how long to wait: exponential backoff with full jitter,
  * or the server's `Retry-After` / `retry-after-ms` when it sends one.
  */
-import { APIConnectionError, APIError } from 'openai';
+import { openaiModule } from './openai-module.js';
 
 export interface BackoffOptions {
   retryBaseMs: number;
@@ -12,6 +12,7 @@ export interface BackoffOptions {
 
 /** 408, 409, 429, 5xx, timeouts and connection failures are transient; other errors are not. */
 export function isRetryable(error: unknown): boolean {
+  const { APIConnectionError, APIError } = openaiModule();
   if (error instanceof APIConnectionError) return true; // includes APIConnectionTimeoutError
   if (error instanceof APIError) {
     const status = error.status;
@@ -22,7 +23,7 @@ export function isRetryable(error: unknown): boolean {
 
 /** The wait the server asked for, in ms, from `retry-after-ms` or `Retry-After` (seconds or an HTTP date). */
 export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
-  if (!(error instanceof APIError) || !error.headers) return undefined;
+  if (!(error instanceof openaiModule().APIError) || !error.headers) return undefined;
   const ms = Number(error.headers.get('retry-after-ms'));
   if (error.headers.get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms;
   const raw = error.headers.get('retry-after');
