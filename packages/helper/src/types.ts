@@ -1,7 +1,8 @@
 /**
  * The contract a metric provider meets, written out without depending on @mce/core: the same shapes core's
  * `MetricProvider` and `Metric` have (TypeScript compares shapes, so what these describe is what core accepts). Only
- * the fields a provider reads or returns are typed; an element carries more than `HelperElement` names.
+ * the fields a provider reads or returns are typed; an element carries more than `HelperElement` names (read the
+ * rest by casting to your own type: an index signature here would make core's element types unassignable).
  */
 
 export type Level = 'Session' | 'MASCall' | 'AgentCall' | 'TaskCall' | 'LLMCall' | 'ToolCall';
@@ -12,7 +13,6 @@ export interface HelperElement {
   readonly id: string;
   readonly startTime?: number;
   readonly endTime?: number;
-  readonly [field: string]: unknown;
 }
 
 /** The session a metric runs in: its calls by level. */

@@ -28,7 +28,7 @@ export async function loadStoreAdapter(kind: Exclude<StoreKind, 'sqlite'>): Prom
     // A specifier in a variable: the adapter is an optional peer, resolved only now (and not a build-time reference).
     loaded = (await import(name)) as Partial<StoreAdapter>;
   } catch (error) {
-    if (isMissing(error, name)) {
+    if (isPackageMissing(error, name)) {
       throw new StoreAdapterMissingError(`the ${kind} store is a package of its own: npm install ${name}`, { cause: error });
     }
     throw error;
@@ -37,7 +37,8 @@ export async function loadStoreAdapter(kind: Exclude<StoreKind, 'sqlite'>): Prom
   return loaded as StoreAdapter;
 }
 
-function isMissing(error: unknown, name: string): boolean {
+/** A failed import or require of package `name` itself (not of something it imports in turn being broken). */
+export function isPackageMissing(error: unknown, name: string): boolean {
   const code = (error as { code?: unknown }).code;
   return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(name);
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { MceError } from '@mce/core';
+import { isPackageMissing } from '../adapters.js';
 
 /** better-sqlite3 is an optional peer: a PostgreSQL-only install has no SQLite to compile. */
 export class SqliteDriverMissingError extends MceError {
@@ -17,8 +18,7 @@ export function sqliteDriver(): typeof BetterSqlite3 {
   try {
     driver = require('better-sqlite3') as typeof BetterSqlite3;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code !== 'MODULE_NOT_FOUND' || !String((error as Error).message).includes('better-sqlite3')) throw error;
+    if (!isPackageMissing(error, 'better-sqlite3')) throw error;
     throw new SqliteDriverMissingError('the embedded SQLite store needs better-sqlite3: npm install better-sqlite3 (or use a postgres:// store with @mce/store-postgres)', {
       cause: error,
     });
