@@ -1,13 +1,13 @@
 /**
  * A real trace made big: the 126 rows of the ClickHouse fixture langgraph_llamaindex_linear_5_agents.json (a
- * five-agent LangGraph/LlamaIndex pipeline, packages/client/test/data/fixtures/clickhouse-otel-traces/README.md)
+ * five-agent LangGraph/LlamaIndex pipeline, packages/ingest/test/data/fixtures/clickhouse-otel-traces/README.md)
  * copied until the file holds the spans asked for, each copy a session of its own: its trace, span and parent ids
  * and its session id changed, every other byte as recorded.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export const REAL_TRACE = fileURLToPath(new URL('../../packages/client/test/data/fixtures/clickhouse-otel-traces/langgraph_llamaindex_linear_5_agents.json', import.meta.url));
+export const REAL_TRACE = fileURLToPath(new URL('../../packages/ingest/test/data/fixtures/clickhouse-otel-traces/langgraph_llamaindex_linear_5_agents.json', import.meta.url));
 
 /** `id` with its first four hex digits replaced by the copy's number (copies up to 65,535 stay distinct). */
 const copyId = (id, copy) => (typeof id === 'string' && id.length >= 16 ? copy.toString(16).padStart(4, '0') + id.slice(4) : id);
