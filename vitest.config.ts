@@ -22,6 +22,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts'],
+    // The bundled `mce` command, rebuilt when stale: tests start it as users do.
+    globalSetup: ['test-support/bundle-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Store and broker suites share one PostgreSQL and one RabbitMQ; files run in parallel, each in its own schema/queue.

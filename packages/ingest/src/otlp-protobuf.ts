@@ -3,8 +3,12 @@
  * proto/otlp/ (the protocol's packages and field numbers; loaded once by protobufjs). Used by the protobuf file reader and the receiver's `POST /v1/traces`, so a
  * span decodes the same whichever way it came.
  */
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import protobuf from 'protobufjs';
+import type protobuf from 'protobufjs';
+
+// Loaded at the first message, not with the package: most commands read no protobuf (bench/startup).
+const require = createRequire(import.meta.url);
 
 /** The schema folder: `proto/otlp/` of this package, the same distance from src/ and dist/. */
 const PROTO_ROOT = fileURLToPath(new URL('../proto/otlp/', import.meta.url));
@@ -21,7 +25,8 @@ let types: OtlpTypes | undefined;
 
 function otlpTypes(): OtlpTypes {
   if (types) return types;
-  const root = new protobuf.Root();
+  const { Root } = require('protobufjs') as typeof protobuf;
+  const root = new Root();
   // The schema's imports name files of its own folder.
   root.resolvePath = (_origin, target) => PROTO_ROOT + target.replace(/^.*\//, '');
   root.loadSync([TRACE_SERVICE, LOGS_SERVICE], { keepCase: false });
@@ -138,6 +143,7 @@ export function encodeTraceRequest(request: Record<string, unknown>): Uint8Array
 let statusType: protobuf.Type | undefined;
 
 export function encodeRpcStatus(code: number, message: string): Uint8Array {
-  statusType ??= new protobuf.Root().define('google.rpc').add(new protobuf.Type('Status').add(new protobuf.Field('code', 1, 'int32')).add(new protobuf.Field('message', 2, 'string'))).lookupType('Status');
+  const { Root, Type, Field } = require('protobufjs') as typeof protobuf;
+  statusType ??= new Root().define('google.rpc').add(new Type('Status').add(new Field('code', 1, 'int32')).add(new Field('message', 2, 'string'))).lookupType('Status');
   return statusType.encode(statusType.fromObject({ code, message })).finish();
 }

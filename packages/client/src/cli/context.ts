@@ -1,6 +1,7 @@
 /** What every CLI command shares: its I/O, global options, and how it opens the client. */
 import type { Command } from 'commander';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { pino } from '../lazy.js';
 import { boundLogFields } from '@mce/core';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import type { MCEClient } from '../mce-client.js';
@@ -41,7 +42,7 @@ export function logger(cmd: Command, io: CliIO, atLeast?: 'info'): Logger {
   const g = globals(cmd);
   const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 || atLeast === 'info' ? 'info' : 'warn';
   // Every line bounded (long strings and lists cut, saying so): a worker's message may name 100,000 sessions.
-  return pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(line) });
+  return pino().pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(line) });
 }
 
 /** mce_config.yaml (from --config / --worker-config, MCE_CONFIG or ./mce_config.yaml) with env and --store laid over. */

@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { Document, parseDocument } from 'yaml';
+import { yaml } from '../lazy.js';
 import {
   EVAL_MODE_ENV,
   parseEvalMode,
@@ -45,7 +45,7 @@ export function readPersistedEvalMode(path: string = userConfigPath()): EvalMode
   const bad = (field: string, message: string) => new ConfigError(path, [{ field, message }]);
   const text = readText(path);
   if (text === undefined) return undefined;
-  const doc = parseDocument(text);
+  const doc = yaml().parseDocument(text);
   if (doc.errors.length) throw bad('(yaml)', doc.errors[0]?.message.split('\n')[0] ?? 'invalid YAML');
   const root: unknown = doc.toJS();
   if (root === null || root === undefined) return undefined;
@@ -63,6 +63,7 @@ export function readPersistedEvalMode(path: string = userConfigPath()): EvalMode
 export function writePersistedEvalMode(path: string, mode: string): EvalMode {
   const valid = parseEvalMode(mode, 'set-eval-mode');
   const text = readText(path);
+  const { Document, parseDocument } = yaml();
   const parsed = text?.trim() ? parseDocument(text) : undefined;
   if (parsed?.errors.length) throw new Error(`${path}: invalid YAML, not overwritten: ${parsed.errors[0]?.message ?? ''}`);
   const doc = parsed && parsed.contents !== null ? parsed : new Document({});

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { LineCounter, parseDocument, isMap, isNode, isScalar } from 'yaml';
+import { yaml } from '../lazy.js';
 import { parseStoreUrl } from '@mce/store';
 import { readThresholds, type Threshold } from './thresholds.js';
 import type { ApiKey } from '../api/auth.js';
@@ -108,6 +108,7 @@ function describe(error: ErrorObject): string {
 
 /** Parse and validate the text of an mce_config.yaml. */
 export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfig {
+  const { LineCounter, parseDocument, isMap, isNode, isScalar } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const lineAt = (node: unknown) => (isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined);

@@ -2,15 +2,21 @@
  * JSON Schema validation of MCP call arguments against the tool's `inputSchema`, with ajv. Compiling is the
  * expensive part, so validators are cached per schema object (and per serialised schema, for copies).
  */
-import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 
-// ajv-formats is CommonJS: its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (a: Ajv) => Ajv;
-// Made at the first schema compiled, not when the module loads (every `mce` command loads it; adding the formats
-// costs a tenth of a second).
+// Loaded and made at the first schema compiled, not when the module loads: every `mce` command loads this module,
+// and loading ajv with its formats and adding them costs a tenth of a second.
+const require = createRequire(import.meta.url);
 let shared: Ajv | undefined;
-const ajv = (): Ajv => (shared ??= addFormats(new Ajv({ allErrors: true, strict: false, validateSchema: false, logger: false })));
+function ajv(): Ajv {
+  if (shared) return shared;
+  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+  // ajv-formats is CommonJS with its function as `default` too.
+  const formats = require('ajv-formats') as { default?: (a: Ajv) => Ajv } & ((a: Ajv) => Ajv);
+  const addFormats = formats.default ?? formats;
+  return (shared = addFormats(new AjvClass({ allErrors: true, strict: false, validateSchema: false, logger: false })));
+}
 const byObject = new WeakMap<object, ValidateFunction | null>();
 const byText = new Map<string, ValidateFunction | null>();
 
