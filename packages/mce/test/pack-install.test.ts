@@ -104,6 +104,8 @@ describe('packed and installed as a user would', () => {
     const mce = (...args: string[]) => sh(join(dir, 'node_modules/.bin/mce'), args, dir);
 
     expect((await mce('--version')).stdout.trim()).toBe('0.1.0');
+    // The command's bundled CLI was packed, so the bin runs it rather than the modules of dist/ one by one.
+    expect(existsSync(join(dir, 'node_modules/@mce/client/dist/bundle/main.js'))).toBe(true);
     const metrics = JSON.parse((await mce('metric', 'list', '--all', '--json')).stdout) as { name: string; provider: string }[];
     expect(metrics.map((m) => `${m.provider}:${m.name}`)).toEqual(expect.arrayContaining(['mce:Duration', 'mce:CyclesCount', 'callcount:CallCount']));
     const providers = JSON.parse((await mce('provider', 'list', '--json')).stdout) as { name: string; version: string; origin: { kind: string; package?: string } }[];

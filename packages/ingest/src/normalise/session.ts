@@ -1,0 +1,45 @@
+/**
+ * The Session from its calls: its window is its elements' (else its spans'), its traces in first-seen order, its
+ * service and resource attributes the first span's, its conversation ends those of all its LLM calls.
+ */
+import type { AgentCall, LLMCall, MASCall, MCPServer, Session, TaskCall, ToolCall } from '@mce/core';
+import { finalAssistantResponse, firstUserInput } from '../conversation.js';
+import type { SpanRecord } from '../span.js';
+import { byStart, ifDefined, maxOf, minOf } from './node.js';
+
+export interface SessionCalls {
+  masCalls: MASCall[];
+  agentCalls: AgentCall[];
+  taskCalls: TaskCall[];
+  /** In start order already. */
+  llmCalls: LLMCall[];
+  toolCalls: ToolCall[];
+  mcpServers: MCPServer[];
+}
+
+/** `ordered`: the session's spans in start order; `spans`: those that became nodes (the window of a session without calls). */
+export function assembleSession(sessionId: string, calls: SessionCalls, ordered: readonly SpanRecord[], spans: readonly SpanRecord[]): Session {
+  const { masCalls, agentCalls, taskCalls, llmCalls, toolCalls } = calls;
+  const elements = [...masCalls, ...agentCalls, ...taskCalls, ...llmCalls, ...toolCalls];
+  const timed: readonly { startTime: number; endTime: number }[] = elements.length ? elements : spans;
+  const first = ordered[0];
+  const traceIds = [...new Set(ordered.map((s) => s.traceId))]; // first-seen order
+  const serviceName = first?.resource['service.name'];
+  return {
+    kind: 'Session',
+    id: sessionId,
+    startTime: timed.length ? minOf(timed, (e) => e.startTime) : 0,
+    endTime: timed.length ? maxOf(timed, (e) => e.endTime) : 0,
+    ...ifDefined('serviceName', typeof serviceName === 'string' ? serviceName : undefined),
+    traceIds,
+    ...ifDefined('userInput', firstUserInput(llmCalls)),
+    ...ifDefined('finalResponse', finalAssistantResponse(llmCalls)),
+    masCalls: masCalls.sort(byStart),
+    agentCalls: agentCalls.sort(byStart),
+    taskCalls: taskCalls.sort(byStart),
+    llmCalls,
+    toolCalls: toolCalls.sort(byStart),
+    mcpServers: calls.mcpServers,
+    ...ifDefined('attributes', first && Object.keys(first.resource).length ? first.resource : undefined),
+  };
+}
