@@ -10,6 +10,7 @@ const LAYERS = {
   core: { uses: [] },
   helper: { uses: [] },
   'provider-native': { uses: ['core'] },
+  'provider-ragas': { uses: ['core', 'provider-native'] },
   ingest: { uses: ['core'] },
   store: { uses: ['core', 'ingest'], dynamic: ['store-postgres', 'store-neo4j'] },
   'store-postgres': { uses: ['core', 'ingest', 'store'] },

@@ -10,6 +10,7 @@ export default defineConfig({
       '@mce/core/errors': fileURLToPath(new URL('./packages/core/src/errors.ts', import.meta.url)),
       '@mce/core': src('core'),
       '@mce/provider-native': src('provider-native'),
+      '@mce/provider-ragas': src('provider-ragas'),
       '@mce/ingest': src('ingest'),
       '@mce/store/adapter': fileURLToPath(new URL('./packages/store/src/adapter.ts', import.meta.url)),
       '@mce/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance/index.ts', import.meta.url)),
