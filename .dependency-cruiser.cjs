@@ -11,6 +11,7 @@ const LAYERS = {
   helper: { uses: [] },
   'provider-native': { uses: ['core'] },
   'provider-ragas': { uses: ['core', 'provider-native'] },
+  'provider-deepeval': { uses: ['core', 'provider-native'] },
   ingest: { uses: ['core'] },
   store: { uses: ['core', 'ingest'], dynamic: ['store-postgres', 'store-neo4j'] },
   'store-postgres': { uses: ['core', 'ingest', 'store'] },
