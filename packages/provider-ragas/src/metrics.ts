@@ -2,18 +2,19 @@
  * The Ragas metrics, computed by the Ragas family of `autoevals` (a TypeScript port of Ragas' prompts) with mce's
  * judge. Each entry says which MAS inputs it reads; the library receives them as Ragas names them.
  */
-import {
-  AnswerCorrectness,
-  AnswerRelevancy,
-  AnswerSimilarity,
-  ContextPrecision,
-  ContextRecall,
-  ContextRelevancy,
-  Faithfulness,
-  type Score,
-} from 'autoevals';
+import { createRequire } from 'node:module';
+import type * as Autoevals from 'autoevals';
+import type { Score } from 'autoevals';
 import type { OntologyLevel } from '@mce/core';
 import type { LibraryCall, LibraryInput, LibraryScore } from '@mce/provider-native';
+
+const require = createRequire(import.meta.url);
+let loaded: typeof Autoevals | undefined;
+/** autoevals, loaded at the first computation: every mce command discovers this package, few compute with it. */
+function autoevals(): typeof Autoevals {
+  loaded ??= require('autoevals') as typeof Autoevals;
+  return loaded;
+}
 
 export const RAGAS_PROVIDER = 'ragas';
 /** The implementation and version computing these metrics (part of every cache key). */
@@ -56,7 +57,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     needs: ['input', 'output', 'context'],
     embeds: false,
     run: async (args) => {
-      const score = await Faithfulness(args as never);
+      const score = await autoevals().Faithfulness(args as never);
       requireNonEmpty((score.metadata as { faithfulness?: unknown } | undefined)?.faithfulness, 'statements');
       return score;
     },
@@ -70,7 +71,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     options: ['strictness', 'embedding_model'],
     run: (args, call) => {
       const strictness = call.options.strictness;
-      return AnswerRelevancy({
+      return autoevals().AnswerRelevancy({
         ...args,
         embeddingModel: embeddingModel(call),
         ...(typeof strictness === 'number' ? { strictness } : {}),
@@ -82,7 +83,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     description: 'Verdict (0 or 1) whether the retrieval context was useful in arriving at the reference answer.',
     needs: ['input', 'context', 'reference'],
     embeds: false,
-    run: (args) => ContextPrecision(args as never),
+    run: (args) => autoevals().ContextPrecision(args as never),
   },
   {
     name: 'ContextRecall',
@@ -90,7 +91,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     needs: ['input', 'context', 'reference'],
     embeds: false,
     run: async (args) => {
-      const score = await ContextRecall(args as never);
+      const score = await autoevals().ContextRecall(args as never);
       requireNonEmpty((score.metadata as { statements?: unknown } | undefined)?.statements, 'statements');
       return score;
     },
@@ -100,7 +101,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     description: 'Share of the retrieval context (in characters) made of sentences the judge finds relevant to the input.',
     needs: ['input', 'context'],
     embeds: false,
-    run: (args) => ContextRelevancy(args as never),
+    run: (args) => autoevals().ContextRelevancy(args as never),
   },
   {
     name: 'AnswerCorrectness',
@@ -113,11 +114,11 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
       const weight = (name: string) => (typeof call.options[name] === 'number' ? (call.options[name] as number) : undefined);
       const factualityWeight = weight('factuality_weight');
       const answerSimilarityWeight = weight('answer_similarity_weight');
-      return AnswerCorrectness({
+      return autoevals().AnswerCorrectness({
         ...args,
         embeddingModel: embeddingModel(call),
         // The library calls its similarity scorer without the client: bound here, or it would build its own.
-        answerSimilarity: AnswerSimilarity.partial({ client: call.client } as never),
+        answerSimilarity: autoevals().AnswerSimilarity.partial({ client: call.client } as never),
         ...(factualityWeight !== undefined ? { factualityWeight } : {}),
         ...(answerSimilarityWeight !== undefined ? { answerSimilarityWeight } : {}),
       } as never);
@@ -130,7 +131,7 @@ export const RAGAS_METRICS: readonly RagasDefinition[] = [
     embeds: true,
     options: ['embedding_model'],
     // AnswerSimilarity's `model` is the embedding model.
-    run: (args, call) => AnswerSimilarity({ ...args, model: embeddingModel(call) } as never),
+    run: (args, call) => autoevals().AnswerSimilarity({ ...args, model: embeddingModel(call) } as never),
   },
 ];
 

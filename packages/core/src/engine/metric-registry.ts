@@ -45,6 +45,11 @@ export class MetricRegistry {
   readonly #keysByName = new Map<string, string[]>();
   readonly #providers = new Map<string, MetricProvider>();
   #preferred: string | undefined;
+  /**
+   * Why a name is unknown, when a client knows better than a spelling hint (a provider package not installed):
+   * ` (… install @mce/provider-x)`; undefined for a name it knows nothing of.
+   */
+  unknownHint: ((name: string) => string | undefined) | undefined;
 
   /** The provider whose metric a bare name shared with other providers means. */
   preferProvider(name: string): void {
