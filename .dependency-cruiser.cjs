@@ -12,6 +12,7 @@ const LAYERS = {
   'provider-native': { uses: ['core'] },
   'provider-ragas': { uses: ['core', 'provider-native'] },
   'provider-deepeval': { uses: ['core', 'provider-native'] },
+  'provider-opik': { uses: ['core', 'provider-native'] },
   ingest: { uses: ['core'] },
   store: { uses: ['core', 'ingest'], dynamic: ['store-postgres', 'store-neo4j'] },
   'store-postgres': { uses: ['core', 'ingest', 'store'] },

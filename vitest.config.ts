@@ -12,6 +12,7 @@ export default defineConfig({
       '@mce/provider-native': src('provider-native'),
       '@mce/provider-ragas': src('provider-ragas'),
       '@mce/provider-deepeval': src('provider-deepeval'),
+      '@mce/provider-opik': src('provider-opik'),
       '@mce/ingest': src('ingest'),
       '@mce/store/adapter': fileURLToPath(new URL('./packages/store/src/adapter.ts', import.meta.url)),
       '@mce/store/conformance': fileURLToPath(new URL('./packages/store/src/conformance/index.ts', import.meta.url)),

@@ -29,7 +29,7 @@ export const KNOWN_PROVIDERS: Readonly<Record<string, KnownProvider>> = Object.f
   opik: {
     package: '@mce/provider-opik',
     description: 'Opik metrics (computed by the opik package)',
-    metrics: ['Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness', 'ContextPrecision', 'ContextRecall'],
+    metrics: ['Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness'],
   },
 });
 

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deepevalProvider } from '@mce/provider-deepeval';
+import { opikProvider } from '@mce/provider-opik';
 import { ragasProvider } from '@mce/provider-ragas';
 import { KNOWN_PROVIDERS, installHint } from '../../src/plugins/known-providers.js';
 import { runCli, tempWorkspace } from './run-cli.js';
@@ -21,6 +22,7 @@ describe('library-backed providers in the catalog', () => {
   it('the known-providers table lists each package\'s metrics', () => {
     expect(KNOWN_PROVIDERS.ragas?.metrics).toEqual(ragasProvider.metrics().map((m) => m.metadata.name));
     expect(KNOWN_PROVIDERS.deepeval?.metrics).toEqual(deepevalProvider.metrics().map((m) => m.metadata.name));
+    expect(KNOWN_PROVIDERS.opik?.metrics).toEqual(opikProvider.metrics().map((m) => m.metadata.name));
     expect(installHint('deepeval.FaithfulnessMetric')).toBe(
       ' (deepeval:Faithfulness is computed by @mce/provider-deepeval, which is not installed: npm install @mce/provider-deepeval)',
     );
