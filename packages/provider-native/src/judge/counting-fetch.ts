@@ -61,6 +61,13 @@ export interface CountingFetchOptions {
   base?: typeof fetch;
   /** The limiter every request waits for (default: none). */
   limiter?: RequestLimiter;
+  /** Aborts every request (the computation's signal: a metric timeout or a cancelled run stops the library's calls). */
+  signal?: AbortSignal;
+}
+
+function withSignal(init: RequestInit | undefined, signal: AbortSignal | undefined): RequestInit | undefined {
+  if (!signal) return init;
+  return { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal };
 }
 
 function requestUrl(input: Parameters<typeof fetch>[0]): string {
@@ -107,7 +114,9 @@ function usageOf(text: string): { usage: CallUsage; reported: boolean; model?: s
  */
 export function countingFetch(meter: CallMeter, options: CountingFetchOptions = {}): typeof fetch {
   const base = options.base ?? nodeHttpFetch;
-  const send = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
+  const send = async (input: Parameters<typeof fetch>[0], requestInit?: RequestInit): Promise<Response> => {
+    options.signal?.throwIfAborted();
+    const init = withSignal(requestInit, options.signal);
     const response = await base(input, init);
     const text = await response.text();
     const url = requestUrl(input);
@@ -144,12 +153,16 @@ export function judgeLimiter(judge: Judge): RequestLimiter {
  * An OpenAI client on the judge's endpoint and key whose every call is counted in `meter` and waits for the judge's
  * limiter; the client's own retries (the judge's MCE_JUDGE_MAX_RETRIES) each pass through the meter too.
  */
-export function meteredOpenAI(judge: Judge, meter: CallMeter, options: { base?: typeof fetch } = {}): OpenAI {
+export function meteredOpenAI(judge: Judge, meter: CallMeter, options: { base?: typeof fetch; signal?: AbortSignal } = {}): OpenAI {
   return new (openaiModule().OpenAI)({
     apiKey: judge.config.apiKey ?? 'unset',
     baseURL: judge.endpoint,
     timeout: judge.config.timeoutMs,
     maxRetries: judge.config.maxRetries,
-    fetch: countingFetch(meter, { limiter: judgeLimiter(judge), ...(options.base ? { base: options.base } : {}) }),
+    fetch: countingFetch(meter, {
+      limiter: judgeLimiter(judge),
+      ...(options.base ? { base: options.base } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    }),
   });
 }

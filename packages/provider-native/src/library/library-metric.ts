@@ -111,9 +111,10 @@ export function libraryMetric<I>(definition: LibraryMetricDefinition<I>, source:
       const model = judge.requireModel(id);
       const inputs = definition.inputs(target(element, ctx), ctx.options);
       const meter = new CallMeter();
+      const signal = ctx.signal ? { signal: ctx.signal } : {};
       const call: LibraryCall = {
-        client: meteredOpenAI(judge, meter),
-        fetch: countingFetch(meter, { limiter: judgeLimiter(judge) }),
+        client: meteredOpenAI(judge, meter, signal),
+        fetch: countingFetch(meter, { limiter: judgeLimiter(judge), ...signal }),
         judge,
         model,
         options: ctx.options,

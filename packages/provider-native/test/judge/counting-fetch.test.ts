@@ -56,3 +56,15 @@ describe('countingFetch', () => {
     expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-test');
   });
 });
+
+describe('countingFetch and the computation\'s signal', () => {
+  it('aborts a request in flight and refuses new ones once the signal fires', async () => {
+    server.setScript(() => ({ text: 'late', latencyMs: 2000 }));
+    const controller = new AbortController();
+    const f = countingFetch(new CallMeter(), { signal: controller.signal });
+    const pending = post(f, '/chat/completions', { model: 'm', messages: [] });
+    setTimeout(() => controller.abort(new Error('metric timeout')), 20);
+    await expect(pending).rejects.toThrow();
+    await expect(post(f, '/chat/completions', { model: 'm', messages: [] })).rejects.toThrow('metric timeout');
+  });
+});
