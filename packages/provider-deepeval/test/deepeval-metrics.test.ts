@@ -252,3 +252,13 @@ describe('deepeval telemetry', () => {
     expect(telemetryDisabled({ MCE_DEEPEVAL_TELEMETRY: 'true' })).toBe(false);
   });
 });
+
+describe('deepeval at the LLM-call level', () => {
+  it('skips an LLM call that answered with tool calls only (no text to judge), without a call', async () => {
+    const s = ragSession();
+    s.llmCalls[0]!.outputMessages = [{ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'search_docs', arguments: {} }] }];
+    const outcome = await metrics.get('AnswerRelevancy')!.compute(s.llmCalls[0]!, ctx(s, 'LLMCall'));
+    expect(outcome).toEqual({ skipped: 'the LLM call answered with tool calls only: no text answer to judge' });
+    expect(server.requests).toHaveLength(0);
+  });
+});

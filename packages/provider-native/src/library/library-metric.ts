@@ -9,6 +9,7 @@ import {
   skip,
   stableJson,
   type Element,
+  type LLMCall,
   type Metric,
   type MetricContext,
   type MetricMetadata,
@@ -68,7 +69,16 @@ function libraryError(metric: string, error: unknown): Error {
   return wrapped;
 }
 
-export function libraryMetric<I>(definition: LibraryMetricDefinition<I>, source: () => Judge = defaultJudge): Metric {
+/** An LLM call that answered with tool calls only has no text answer for a library to judge: skipped, as mce's own. */
+function toolCallsOnly({ level, element }: JudgedElement): string | undefined {
+  if (level !== 'LLMCall') return undefined;
+  const outputs = (element as LLMCall).outputMessages;
+  const only = outputs.some((m) => m.toolCalls?.length) && outputs.every((m) => !m.content.trim());
+  return only ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined;
+}
+
+export function libraryMetric<I>(input: LibraryMetricDefinition<I>, source: () => Judge = defaultJudge): Metric {
+  const definition = { ...input, notApplicable: input.notApplicable ?? toolCallsOnly };
   const id = `${definition.provider}:${definition.name}`;
   const judgeFor = (ctx: MetricContext): Judge => {
     const model = ctx.options.model;
