@@ -35,11 +35,17 @@ export interface ScriptedStep {
   /** The content type of `rawBody` (default text/html). */
   contentType?: string;
   rejectMessage?: string;
+  /** A function-calling reply: the assistant message carries these tool calls (arguments: JSON text or a value). */
+  toolCalls?: Array<{ name: string; arguments: unknown }>;
+  /** The vector of an embeddings reply (POST …/embeddings; default [1, 0, 0]). */
+  embedding?: number[];
 }
 export interface RecordedRequest {
-  body: Record<string, unknown> & { model?: string; messages?: Array<{ role: string; content: string }>; logprobs?: boolean; top_logprobs?: number; temperature?: number };
+  body: Record<string, unknown> & { input?: unknown; model?: string; messages?: Array<{ role: string; content: string }>; logprobs?: boolean; top_logprobs?: number; temperature?: number };
   headers: Record<string, string | string[] | undefined>;
   at: number;
+  /** The request path (…/chat/completions or …/embeddings). */
+  path?: string;
 }
 export type Script = ScriptedStep[] | ((body: RecordedRequest['body'], index: number) => ScriptedStep);
 export interface ScriptedLLMServer {

@@ -1,6 +1,6 @@
 /**
  * A scripted OpenAI-compatible chat-completions server on 127.0.0.1 for judge tests and benchmarks.
- * Each request to POST /v1/chat/completions takes the next step of the script (or asks a handler function): a reply
+ * Each request to POST /v1/chat/completions (or /v1/embeddings) takes the next step of the script (or asks a handler function): a reply
  * text with usage and log-probabilities, an HTTP error with headers (Retry-After …), a latency, or a rejection of
  * log-probabilities. Every request is recorded (body, headers) and the peak number of requests in flight is kept.
  */
@@ -30,7 +30,31 @@ export function scoreTokens(reasoning, distribution, options = {}) {
   ];
 }
 
+/** An embeddings reply: the step's vector, base64 float32 when the request asks for it (the openai client does). */
+function embeddingBody(step, request) {
+  const vector = step.embedding ?? [1, 0, 0];
+  const embedding = request.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+  return {
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding }],
+    model: step.model ?? request.model ?? 'scripted',
+    ...(step.usage === null ? {} : { usage: step.usage ?? { prompt_tokens: 10, total_tokens: 10 } }),
+  };
+}
+
+/** The assistant message: tool calls (function calling) when the step gives them, else the text. */
+function messageOf(step, text) {
+  if (!step.toolCalls) return { role: 'assistant', content: text, refusal: null };
+  const tool_calls = step.toolCalls.map((call, i) => ({
+    id: `call_${i}`,
+    type: 'function',
+    function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+  }));
+  return { role: 'assistant', content: step.text ?? null, refusal: null, tool_calls };
+}
+
 function replyBody(step, request) {
+  if (request.input !== undefined && request.messages === undefined) return embeddingBody(step, request);
   const text = step.text ?? 'Looks fine.\nScore: 3';
   const wantsLogprobs = request.logprobs === true;
   const logprobs = wantsLogprobs && !step.omitLogprobs && step.logprobs ? { content: step.logprobs } : null;
@@ -39,7 +63,7 @@ function replyBody(step, request) {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: step.model ?? request.model ?? 'scripted',
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs }],
+    choices: [{ index: 0, message: messageOf(step, text), finish_reason: step.toolCalls ? 'tool_calls' : 'stop', logprobs }],
     ...(step.usage === null ? {} : { usage: step.usage ?? DEFAULT_USAGE }),
   };
 }
@@ -53,6 +77,7 @@ function send(res, status, body, headers = {}) {
 /**
  * Starts the server. `script` is an array of steps (consumed in order; when it runs out, `fallback` answers) or a
  * function `(body, index) => step`. A step: { text, usage (null = none), logprobs (token array), omitLogprobs,
+ * toolCalls ([{ name, arguments }]: a function-calling reply), embedding (the vector of an embeddings reply),
  * status, error, headers, latencyMs, model, rejectLogprobs (400 naming logprobs when they are asked for), rawBody
  * (answered as is with status 200 and `contentType`, default text/html: an endpoint that is not an OpenAI API) }.
  */
@@ -69,7 +94,7 @@ export async function startScriptedLLMServer(options = {}) {
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       void (async () => {
-        if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        if (req.method !== 'POST' || !(req.url?.endsWith('/chat/completions') || req.url?.endsWith('/embeddings'))) {
           return send(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
         }
         let body;
@@ -79,7 +104,7 @@ export async function startScriptedLLMServer(options = {}) {
           return send(res, 400, { error: { message: 'invalid JSON body' } });
         }
         const index = requests.length;
-        requests.push({ body, headers: req.headers, at: Date.now() });
+        requests.push({ body, headers: req.headers, at: Date.now(), path: req.url });
         state.inFlight++;
         state.maxConcurrent = Math.max(state.maxConcurrent, state.inFlight);
         try {

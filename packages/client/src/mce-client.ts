@@ -5,6 +5,7 @@
  *   await client.computeAndStore('session-id');
  *   const results = await client.getMetrics('session-id', { metricIds: ['Duration'], recursive: true });
  */
+import { installHint } from './plugins/known-providers.js';
 import {
   MetricEngine,
   MetricSelectionError,
@@ -157,6 +158,7 @@ export class MCEClient implements AsyncDisposable {
     this.engine.registerProvider(nativeProvider, NATIVE_PROVIDER_REF);
     // A bare name a plugin shares with the built-in catalog means the built-in metric (the plugin's is provider:name).
     this.engine.registry.preferProvider(nativeProvider.name);
+    this.engine.registry.unknownHint = installHint;
     for (const provider of providers) this.engine.registerProvider(provider);
     this.engine.setDataProvider(storeDataProvider(store));
     this.engine.setCacheManager(cache);

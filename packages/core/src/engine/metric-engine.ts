@@ -9,7 +9,7 @@ import type { EngineOptions } from './engine-options.js';
 import { defaultMaxWorkers, parseMaxWorkers, parseStrategy, parseTimeoutMs } from './engine-options.js';
 import { SessionNotFoundError } from './errors.js';
 import { checkMetricOptions } from './metric-options.js';
-import { MetricRegistry } from './metric-registry.js';
+import { MetricRegistry, aliasKeys } from './metric-registry.js';
 import type { RegisteredMetric } from './metric-registry.js';
 import { setUnstoredResultIds, unstoredResultIds, type ResultRecord, type SessionComputation } from './output.js';
 import type { ElementOutcome } from './record-builder.js';
@@ -311,7 +311,11 @@ export class MetricEngine {
     // Options under a bare name are the options of the metric that name means (the preferred provider's, when two
     // share it): a plugin's `acme:AnswerRelevancy` does not get the built-in AnswerRelevancy's.
     const bare = run.options.metricOptions?.[metric.metadata.name];
-    const options = run.options.metricOptions?.[key] ?? (bare !== undefined && this.registry.find(metric.metadata.name)?.key === key ? bare : undefined) ?? NO_OPTIONS;
+    const options =
+      run.options.metricOptions?.[key] ??
+      (bare !== undefined && this.registry.find(metric.metadata.name)?.key === key ? bare : undefined) ??
+      optionsByAlias(run.options.metricOptions, key) ??
+      NO_OPTIONS;
     const ctx: TaskContext = { session, level: task.level, options, results: new DependencyView(lookup, task.dependencies, task.level) };
     if (run.options.signal) ctx.signal = run.options.signal;
     const elements = elementsAt(session, task.level) as Element[];
@@ -414,4 +418,14 @@ function replayed(hit: CachedComputation): MetricOutcome {
   if (hit.reasoning !== undefined) value.reasoning = hit.reasoning;
   if (hit.evaluation !== undefined) value.evaluation = hit.evaluation;
   return value;
+}
+
+/** Options written under a telemetry-hub spelling of `key` (`deepeval.AnswerRelevancyMetric` for `deepeval:AnswerRelevancy`). */
+function optionsByAlias(
+  metricOptions: Readonly<Record<string, Readonly<Record<string, unknown>>>> | undefined,
+  key: string,
+): Readonly<Record<string, unknown>> | undefined {
+  if (!metricOptions) return undefined;
+  for (const [name, options] of Object.entries(metricOptions)) if (aliasKeys(name).includes(key)) return options;
+  return undefined;
 }

@@ -27,7 +27,7 @@ export const didYouMean = (word: string, candidates: Iterable<string>): string =
 
 /** ` (did you mean "Duration"?)` for a misspelt metric name, or nothing when no registered name is close. */
 export function likelyMetric(registry: MetricRegistry, name: string): string {
-  return didYouMean(name, registry.list().flatMap((e) => [e.key, e.metric.metadata.name]));
+  return registry.unknownHint?.(name) ?? didYouMean(name, registry.list().flatMap((e) => [e.key, e.metric.metadata.name]));
 }
 
 /**

@@ -22,6 +22,20 @@ export function metricKey(metric: Metric): string {
 }
 
 /**
+ * The `provider:name` keys a telemetry-hub metric name may stand for, most literal first: `deepeval.AnswerRelevancyMetric`
+ * → `deepeval:AnswerRelevancyMetric`, `deepeval:AnswerRelevancy`; `ragas.TopicAdherenceScore.f1` (a sub-score after a
+ * second dot) → `ragas:TopicAdherenceScore`, `ragas:TopicAdherence`; `opik.Hallucination` → `opik:Hallucination`.
+ * None for a name that is not `provider.ClassName[.part]`.
+ */
+export function aliasKeys(name: string): string[] {
+  const match = /^([a-z][a-z0-9_-]*)\.([A-Za-z][A-Za-z0-9_]*)(?:\.[A-Za-z0-9_]+)?$/.exec(name);
+  if (!match) return [];
+  const [, provider, className] = match as unknown as [string, string, string];
+  const names = [className, className.replace(/Metric$/, ''), className.replace(/Score$/, ''), className.replace(/(Metric|Score)$/, '')];
+  return [...new Set(names.filter((n) => n !== ''))].map((n) => `${provider}:${n}`);
+}
+
+/**
  * Registered metrics and providers. Look-ups take `provider:name` or a bare name; a bare name shared by several
  * providers means the preferred provider's metric (the built-in catalog, when a client sets it: a plugin cannot take
  * over `Duration`, and its own is `acme:Duration`), else it is ambiguous and must be qualified.
@@ -31,6 +45,11 @@ export class MetricRegistry {
   readonly #keysByName = new Map<string, string[]>();
   readonly #providers = new Map<string, MetricProvider>();
   #preferred: string | undefined;
+  /**
+   * Why a name is unknown, when a client knows better than a spelling hint (a provider package not installed):
+   * ` (… install @mce/provider-x)`; undefined for a name it knows nothing of.
+   */
+  unknownHint: ((name: string) => string | undefined) | undefined;
 
   /** The provider whose metric a bare name shared with other providers means. */
   preferProvider(name: string): void {
@@ -74,13 +93,22 @@ export class MetricRegistry {
     const direct = this.#byKey.get(nameOrKey);
     if (direct) return direct;
     const keys = this.#keysByName.get(nameOrKey);
-    if (!keys) return undefined;
+    if (!keys) return this.#byAlias(nameOrKey);
     if (keys.length > 1) {
       const preferred = this.#preferred === undefined ? undefined : this.#byKey.get(`${this.#preferred}:${nameOrKey}`);
       if (preferred) return preferred;
       throw new Error(`Metric name "${nameOrKey}" is ambiguous: use one of ${keys.map((k) => `"${k}"`).join(', ')}`);
     }
     return this.#byKey.get(keys[0] as string);
+  }
+
+  /** A telemetry-hub spelling (`deepeval.AnswerRelevancyMetric`) of a registered `provider:name`. */
+  #byAlias(name: string): RegisteredMetric | undefined {
+    for (const key of aliasKeys(name)) {
+      const entry = this.#byKey.get(key);
+      if (entry) return entry;
+    }
+    return undefined;
   }
 
   /** As `get`, but undefined (no throw) when a bare name is ambiguous. */
@@ -99,7 +127,7 @@ export class MetricRegistry {
   }
 
   has(nameOrKey: string): boolean {
-    return this.#byKey.has(nameOrKey) || this.#keysByName.has(nameOrKey);
+    return this.#byKey.has(nameOrKey) || this.#keysByName.has(nameOrKey) || this.#byAlias(nameOrKey) !== undefined;
   }
 
   list(): RegisteredMetric[] {

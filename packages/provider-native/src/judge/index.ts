@@ -8,3 +8,4 @@ export { backoffMs, isRetryable, retryAfterMs, type BackoffOptions } from './ret
 export * from './score-parsing.js';
 export * from './usage-meter.js';
 export { buildTranscript, clipToTokens, scopeUnder, sessionScope, type Transcript, type TranscriptScope } from './transcript.js';
+export { CallMeter, countingFetch, judgeLimiter, meteredOpenAI, type CountingFetchOptions, type MeteredCall } from './counting-fetch.js';

@@ -165,6 +165,15 @@ export class Judge {
     return toEvaluationUsage(this.requireModel(), usage, this.pricing);
   }
 
+  /**
+   * The evaluation fields of calls a library made on this judge's endpoint (counted by a CallMeter): each model
+   * priced at its own rate with this judge's pricing, after the live price refresh has had its chance.
+   */
+  async meteredUsage(meter: { evaluation(model: string, pricing: Pricing): EvaluationUsage }): Promise<EvaluationUsage> {
+    await this.pricesReady?.();
+    return meter.evaluation(this.requireModel(), this.pricing);
+  }
+
   private openai(): OpenAI {
     this.client ??= new (openaiModule().OpenAI)({
       apiKey: this.config.apiKey ?? 'unset',

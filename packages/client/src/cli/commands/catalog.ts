@@ -1,10 +1,11 @@
 /** `mce metric list|show` and `mce provider list`: the catalog, without opening a store. */
 import type { Command } from 'commander';
-import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata } from '@mce/core';
+import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata, type OntologyLevel } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../../config/index.js';
 import { checkConfiguredSelection } from '../../config/check-selection.js';
 import { loadProviderSet, type LoadedProvider, type ProviderOrigin } from '../../plugins/load-providers.js';
+import { KNOWN_PROVIDERS, installHint, knownMetric } from '../../plugins/known-providers.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
 
@@ -13,6 +14,7 @@ async function catalogProviders(config: MceConfig, io: CliIO): Promise<{ registr
   const registry = new MetricRegistry();
   registry.registerProvider(nativeProvider);
   registry.preferProvider(nativeProvider.name); // as in MCEClient
+  registry.unknownHint = installHint;
   const loaded = await loadProviderSet(config, (message) => io.stderr.write(`mce: warning: ${message}\n`));
   for (const { provider } of loaded) registry.registerProvider(provider);
   return { registry, loaded: [{ provider: nativeProvider, origin: { kind: 'built-in' } }, ...loaded] };
@@ -27,6 +29,27 @@ function originText(origin: ProviderOrigin): string {
   if (origin.kind === 'built-in') return 'built-in';
   if (origin.kind === 'config') return `config: ${origin.entry}`;
   return `installed: ${origin.package}@${origin.version}`;
+}
+
+/** The metrics of the known provider packages that are not installed: listed with what to install. */
+function notInstalledRows(registry: MetricRegistry) {
+  return Object.entries(KNOWN_PROVIDERS)
+    .filter(([name]) => !registry.getProvider(name))
+    .flatMap(([provider, known]) =>
+      known.metrics.map((name) => ({
+        name,
+        provider,
+        levels: [] as OntologyLevel[],
+        nature: 'llm-judged' as const,
+        unit: 'dimensionless',
+        valueRange: '',
+        description: known.description,
+        requirements: [] as string[],
+        dependsOn: [] as string[],
+        implemented: false,
+        install: known.package,
+      })),
+    );
 }
 
 function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
@@ -65,14 +88,22 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       if (provider !== undefined) {
         // The providers a row can come from: the registered ones, and with --abstract those of the spec catalog.
         const known = new Set([...registry.providers()].map((p) => p.name));
+        for (const name of Object.keys(KNOWN_PROVIDERS)) known.add(name);
         if (opts.abstract) for (const spec of new SpecRegistry().list()) known.add(spec.provider);
         if (!known.has(provider)) {
-          throw new UsageError(`--provider: unknown provider "${provider}"${didYouMean(provider, known)} (known: ${[...known].join(', ')})`);
+          const names = [...known].sort((a, b) => (a === 'mce' ? -1 : b === 'mce' ? 1 : a.localeCompare(b)));
+          throw new UsageError(`--provider: unknown provider "${provider}"${didYouMean(provider, known)} (known: ${names.join(', ')})`);
         }
       }
-      let rows: ReturnType<typeof describeMetric>[];
+      let rows: Array<ReturnType<typeof describeMetric> & { install?: string }>;
       if (opts.abstract) {
         rows = new SpecRegistry().status(registry).map(({ spec, implemented }) => describeMetric(spec, { implemented }));
+        // The library-backed providers' metrics are in no spec catalog: each listed, installed or with what to install.
+        const known = new Set(Object.keys(KNOWN_PROVIDERS));
+        rows.push(...registry.list().filter((e) => known.has(e.metric.metadata.provider)).map((e) => describeMetric(e.metric.metadata, { implemented: true })));
+        rows.push(...notInstalledRows(registry));
+      } else if (provider !== undefined && KNOWN_PROVIDERS[provider] && !registry.getProvider(provider)) {
+        rows = notInstalledRows(registry);
       } else {
         let metas = registry.list().map((r) => r.metric.metadata);
         if (!opts.all) {
@@ -85,14 +116,16 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       }
       if (provider) rows = rows.filter((r) => r.provider === provider);
       if (opts.json) return writeJson(io, rows);
-      const headers = ['Name', 'Provider', 'Nature', 'Levels', 'Unit', ...(opts.abstract ? ['Implemented'] : [])];
+      const notInstalled = rows.some((r) => r.install !== undefined);
+      const headers = ['Name', 'Provider', 'Nature', 'Levels', 'Unit', ...(opts.abstract ? ['Implemented'] : []), ...(notInstalled ? ['Install'] : [])];
       const body = rows.map((r) => [
         r.name,
         r.provider,
         r.nature,
-        r.levels.join(','),
+        r.levels.join(',') || '—',
         r.unit,
         ...(opts.abstract ? [r.implemented ? 'yes' : 'no'] : []),
+        ...(notInstalled ? [r.install ? `install ${r.install}` : ''] : []),
       ]);
       io.stdout.write(`${table(headers, body)}\n`);
     });
@@ -111,6 +144,13 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       }
       const spec = new SpecRegistry().get(name);
       const meta = entry?.metric.metadata ?? spec;
+      const missing = meta ? undefined : knownMetric(name);
+      if (missing) {
+        const info = { name: missing.metric, provider: missing.provider, implemented: false, install: missing.known.package };
+        if (opts.json) return writeJson(io, info);
+        io.stdout.write(`${info.name} (provider ${info.provider}) — not installed: npm install ${info.install}\n  ${missing.known.description}\n`);
+        return;
+      }
       if (!meta) {
         const names = [...registry.list().flatMap((e) => [e.key, e.metric.metadata.name]), ...new SpecRegistry().list().map((m) => m.name)];
         throw new UsageError(`unknown metric "${name}"${didYouMean(name, new Set(names))} (see: mce metric list --abstract)`);

@@ -1,0 +1,98 @@
+/**
+ * Opik's LLM-judged metrics mapped onto the MAS ontology. The library's model is a Vercel AI SDK chat model on
+ * mce's judge (`createOpenAI({ baseURL, apiKey, fetch })`), its `fetch` the counting one.
+ */
+import type { OntologyLevel } from '@mce/core';
+import { MissingJudgeInputError, type LibraryCall, type LibraryScore } from '@mce/provider-native';
+import { opikLibrary } from './library.js';
+
+export const OPIK_PROVIDER = 'opik';
+export const OPIK_LIBRARY = 'opik@2.0.40';
+
+const ANSWER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall', 'LLMCall'];
+const SCOPE_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall'];
+
+export type OpikInput = 'input' | 'output' | 'context';
+
+export interface OpikInputs {
+  input?: string;
+  output?: string;
+  context?: string[];
+}
+
+export interface OpikDefinition {
+  name: string;
+  className: 'Hallucination' | 'AnswerRelevance' | 'Moderation' | 'Usefulness';
+  description: string;
+  levels: readonly OntologyLevel[];
+  needs: readonly OpikInput[];
+  /** Read when the element has it (the tool results), left out otherwise. */
+  optionalContext?: boolean;
+  /** Lower is better (Hallucination, Moderation). */
+  lowerIsBetter?: boolean;
+  options?: readonly string[];
+}
+
+export const OPIK_METRICS: readonly OpikDefinition[] = [
+  {
+    name: 'Hallucination', className: 'Hallucination', levels: SCOPE_LEVELS, needs: ['input', 'output'], optionalContext: true, lowerIsBetter: true,
+    description: '1 when the response introduces or contradicts information (against the tool results when there are any), else 0; lower is better.',
+  },
+  {
+    name: 'AnswerRelevance', className: 'AnswerRelevance', levels: SCOPE_LEVELS, needs: ['input', 'output'], optionalContext: true,
+    options: ['require_context'],
+    description: 'How relevant the response is to the input, given the tool results as context (0-1).',
+  },
+  {
+    name: 'Moderation', className: 'Moderation', levels: ANSWER_LEVELS, needs: ['output'], lowerIsBetter: true,
+    description: 'How unsafe the response is (0 safe … 1 clearly violating); lower is better.',
+  },
+  {
+    name: 'Usefulness', className: 'Usefulness', levels: ANSWER_LEVELS, needs: ['input', 'output'],
+    description: 'How useful the response is for the input: helpfulness, relevance, accuracy, depth (0-1).',
+  },
+];
+
+export function opikOptions(definition: OpikDefinition): string[] {
+  return ['model', ...(definition.options ?? [])];
+}
+
+type OpikMetric = { score(input: Record<string, unknown>): Promise<{ value: number; reason?: string }> };
+
+/** The AI SDK chat model on mce's judge, every request through the counting fetch. */
+function judgeModel(call: LibraryCall): unknown {
+  const { aiSdk } = opikLibrary();
+  const provider = aiSdk.createOpenAI({ baseURL: call.judge.endpoint, apiKey: call.judge.config.apiKey ?? 'unset', fetch: call.fetch });
+  // Chat completions (what Python Opik's LiteLLM calls), not the Responses API the provider's default would use.
+  return provider.chat(call.model);
+}
+
+export async function scoreWithOpik(definition: OpikDefinition, inputs: OpikInputs, call: LibraryCall): Promise<LibraryScore> {
+  const { opik } = opikLibrary();
+  const Metric = (opik as unknown as Record<string, new (options: Record<string, unknown>) => OpikMetric>)[definition.className];
+  if (!Metric) throw new Error(`${OPIK_LIBRARY} has no ${definition.className}`);
+  const requireContext = call.options.require_context;
+  const metric = new Metric({
+    model: judgeModel(call),
+    trackMetric: false, // nothing goes to an Opik server
+    temperature: call.judge.config.temperature ?? 0,
+    maxTokens: call.judge.config.maxTokens,
+    ...(typeof requireContext === 'boolean' ? { requireContext } : {}),
+  });
+  const result = await metric.score({ ...inputs });
+  return {
+    value: result.value,
+    ...(result.reason ? { reasoning: result.reason } : {}),
+    details: { ...(definition.lowerIsBetter ? { lowerIsBetter: true } : {}), ...(inputs.context ? { contextItems: inputs.context.length } : {}) },
+  };
+}
+
+/** Context for a metric that reads it when present: absent (not a failure) when no tool in scope returned a result. */
+export function optionalContext(read: () => string[]): string[] | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof MissingJudgeInputError) return undefined;
+    throw error;
+  }
+}
