@@ -115,6 +115,8 @@ export class MCEWorkerService {
         let evaluationTokens = 0;
         let evaluationCost = 0;
         for (const r of c.results) {
+          // An aggregate restating its inputs' judge usage (MeanToolUtilizationAccuracy) is not a second cost.
+          if (r.details?.usageRestated === true) continue;
           evaluationTokens += r.evaluationTotalTokenCount;
           evaluationCost += r.evaluationCost;
         }

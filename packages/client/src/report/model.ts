@@ -173,10 +173,12 @@ function costRows(calls: readonly LLMCall[], results: readonly ResultRecord[], k
 
 function judgeUsage(results: readonly ResultRecord[]): SessionReport['judge'] {
   const judged = results.filter((r) => r.evaluationModel !== null);
+  // An aggregate restating its inputs' judge usage (MeanToolUtilizationAccuracy) is not a second cost.
+  const paid = judged.filter((r) => r.details?.usageRestated !== true);
   return {
     results: judged.length,
-    totalTokens: judged.reduce((n, r) => n + r.evaluationTotalTokenCount, 0),
-    costUsd: judged.reduce((n, r) => n + r.evaluationCost, 0),
+    totalTokens: paid.reduce((n, r) => n + r.evaluationTotalTokenCount, 0),
+    costUsd: paid.reduce((n, r) => n + r.evaluationCost, 0),
     models: [...new Set(judged.map((r) => r.evaluationModel!))],
   };
 }

@@ -200,8 +200,8 @@ describe('MeanToolUtilizationAccuracy', () => {
     const results = [result(1, 'tool-1', 100), result(0.5, 'tool-2', 200)];
     const outcome = mean.compute(session, { ...contextFor(session, 'Session'), results: { get: () => undefined, all: () => results } }) as MetricValue;
     expect(outcome.value).toBe(0.75);
-    expect(outcome.evaluation).toBeUndefined();
-    expect(outcome.details).toMatchObject({ scored: 2, toolCalls: 2, judgeUsage: { promptTokens: 300, totalTokens: 320, costUsd: 0.004 } });
+    expect(outcome.evaluation).toEqual({ model: 'gpt-4o', promptTokens: 300, completionTokens: 20, totalTokens: 320, costUsd: 0.004 });
+    expect(outcome.details).toMatchObject({ scored: 2, toolCalls: 2, judgeUsage: { promptTokens: 300, totalTokens: 320, costUsd: 0.004 }, usageRestated: true });
     const none = mean.compute(emptySession(), contextFor(emptySession(), 'Session'));
     expect(isSkip(none as MetricValue)).toBe(true);
     // One judgement failed (no result): no mean over the other one.

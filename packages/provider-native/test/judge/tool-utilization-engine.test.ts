@@ -45,8 +45,13 @@ describe('ToolUtilizationAccuracy through the engine', () => {
     expect(second.evaluationCost).toBeCloseTo(900 * 1.5e-7 + 30 * 6e-7, 15);
     const mean = byId.get('MeanToolUtilizationAccuracy:booking-1')!;
     expect(mean.result).toBe(0.625);
-    expect(mean.evaluationModel).toBeNull();
-    expect(mean.evaluationCost).toBe(0);
+    // The aggregate's evaluation fields are the sums of its per-tool-call judge calls.
+    expect(mean.evaluationModel).toBe('gpt-4o-mini');
+    expect(mean.evaluationPromptTokenCount).toBe(2000);
+    expect(mean.evaluationCompletionTokenCount).toBe(80);
+    expect(mean.evaluationTotalTokenCount).toBe(2080);
+    expect(mean.evaluationCost).toBeCloseTo(first.evaluationCost + second.evaluationCost, 15);
+    expect(mean.evaluationCost).toBeCloseTo(2000 * 1.5e-7 + 80 * 6e-7, 15);
     expect(mean.details?.judgeUsage).toMatchObject({ model: 'gpt-4o-mini', promptTokens: 2000, completionTokens: 80, totalTokens: 2080 });
     expect((mean.details?.judgeUsage as { costUsd: number }).costUsd).toBeCloseTo(2000 * 1.5e-7 + 80 * 6e-7, 15);
 
@@ -55,6 +60,6 @@ describe('ToolUtilizationAccuracy through the engine', () => {
     expect(server.requests).toHaveLength(2);
     const again = new Map(replay.results.map((r) => [`${r.name}:${r.measures}`, r]));
     expect(again.get('ToolUtilizationAccuracy:tool-2')).toMatchObject({ result: 0.25, evaluationTotalTokenCount: 930, details: { replayed: true } });
-    expect(again.get('MeanToolUtilizationAccuracy:booking-1')?.result).toBe(0.625);
+    expect(again.get('MeanToolUtilizationAccuracy:booking-1')).toMatchObject({ result: 0.625, evaluationModel: 'gpt-4o-mini', evaluationTotalTokenCount: 2080 });
   });
 });

@@ -1,6 +1,8 @@
 /**
  * MeanToolUtilizationAccuracy: the session mean of the per-tool-call ToolUtilizationAccuracy results. It makes no
- * LLM call itself (so it carries no evaluation usage); the summed usage of the judgements it averages is in details.
+ * LLM call itself, but its score costs the judge calls it averages: their summed usage (model, tokens, cost) is its
+ * evaluation fields (as the seed requires), and also in details.judgeUsage. A run total that sums every result's
+ * cost would count those calls twice, so details.usageRestated marks it and the run and report totals skip it.
  */
 import { LLM_JUDGED_SPECS, type Element, type Metric, type MetricContext, type MetricOutcome, type Session, skip } from '@mce/core';
 import { sumEvaluationUsage } from '../../judge/usage-meter.js';
@@ -40,7 +42,8 @@ export const MeanToolUtilizationAccuracy: Metric & { portable: { module: string;
     return {
       value: mean(results.map((r) => r.result)),
       reasoning: `Mean of ${results.length} tool-call judgement(s).`,
-      details: { scored: results.length, toolCalls: session.toolCalls.length, ...(usage ? { judgeUsage: usage } : {}) },
+      details: { scored: results.length, toolCalls: session.toolCalls.length, ...(usage ? { judgeUsage: usage, usageRestated: true } : {}) },
+      ...(usage ? { evaluation: usage } : {}),
     };
   },
 });
