@@ -8,4 +8,4 @@ export { parseResultQueryText, RESULT_QUERY_FIELDS, type ResultQueryField, type 
 export { parseTimeText } from './rows.js';
 export { nearestRank } from './result-summary.js';
 export { defaultLogger } from './logger.js';
-export { sqliteDriver, SqliteDriverMissingError } from './sqlite/driver.js';
+export { sqliteDriver, SqliteDriverMissingError, type SqliteDriverConstructor } from './sqlite/driver.js';

@@ -38,7 +38,7 @@ export class SqliteCacheManager implements CacheManager {
     this.read = options.read ?? true;
     this.write = options.write ?? true;
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.db = new (sqliteDriver())(file);
+    this.db = new (sqliteDriver<typeof Database>())(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 10000');

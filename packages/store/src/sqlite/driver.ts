@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import { MceError } from '@mce/core';
 import { isPackageMissing } from '../adapters.js';
 
@@ -9,19 +8,25 @@ export class SqliteDriverMissingError extends MceError {
   override readonly name = 'SqliteDriverMissingError';
 }
 
+/**
+ * better-sqlite3's constructor as the published types name it. Callers pass `typeof Database` from better-sqlite3 as the
+ * type argument: the declarations then import nothing from @types/better-sqlite3, which a consumer need not have.
+ */
+export type SqliteDriverConstructor = new (filename: string, options?: Record<string, unknown>) => unknown;
+
 const require = createRequire(import.meta.url);
-let driver: typeof BetterSqlite3 | undefined;
+let driver: unknown;
 
 /** The better-sqlite3 constructor, loaded on first use (synchronously: it is CommonJS), or an error saying what to install. */
-export function sqliteDriver(): typeof BetterSqlite3 {
-  if (driver) return driver;
+export function sqliteDriver<Driver = SqliteDriverConstructor>(): Driver {
+  if (driver) return driver as Driver;
   try {
-    driver = require('better-sqlite3') as typeof BetterSqlite3;
+    driver = require('better-sqlite3');
   } catch (error) {
     if (!isPackageMissing(error, 'better-sqlite3')) throw error;
     throw new SqliteDriverMissingError('the embedded SQLite store needs better-sqlite3: npm install better-sqlite3 (or use a postgres:// store with @mce/store-postgres)', {
       cause: error,
     });
   }
-  return driver;
+  return driver as Driver;
 }

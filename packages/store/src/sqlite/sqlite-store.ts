@@ -69,7 +69,7 @@ export class SqliteStore implements KnowledgeGraphStore {
   /** `file` is a path, or `:memory:`. Its directory is created on first use. */
   constructor(file: string, options: SqliteStoreOptions = {}) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.db = new (sqliteDriver())(file);
+    this.db = new (sqliteDriver<typeof Database>())(file);
     this.db.pragma('journal_mode = WAL');
     // FULL: a commit is on disk when it returns (NORMAL in WAL mode may lose the last commits on a power loss), since
     // a worker acks its messages as soon as the commit returns. One fsync per transaction; writes are batched.
