@@ -2,20 +2,13 @@
  * The Session from its calls: its window is its elements' (else its spans'), its traces in first-seen order, its
  * service and resource attributes the first span's, its conversation ends those of all its LLM calls.
  */
-import type { AgentCall, LLMCall, MASCall, MCPServer, Session, TaskCall, ToolCall } from '@mce/core';
+import type { Session } from '@mce/core';
 import { finalAssistantResponse, firstUserInput } from '../conversation.js';
 import type { SpanRecord } from '../span.js';
 import { byStart, ifDefined, maxOf, minOf } from './node.js';
 
-export interface SessionCalls {
-  masCalls: MASCall[];
-  agentCalls: AgentCall[];
-  taskCalls: TaskCall[];
-  /** In start order already. */
-  llmCalls: LLMCall[];
-  toolCalls: ToolCall[];
-  mcpServers: MCPServer[];
-}
+/** The session's elements, as the Session holds them (`llmCalls` in start order already). */
+export type SessionCalls = Pick<Session, 'masCalls' | 'agentCalls' | 'taskCalls' | 'llmCalls' | 'toolCalls' | 'mcpServers'>;
 
 /** `ordered`: the session's spans in start order; `spans`: those that became nodes (the window of a session without calls). */
 export function assembleSession(sessionId: string, calls: SessionCalls, ordered: readonly SpanRecord[], spans: readonly SpanRecord[]): Session {
