@@ -181,6 +181,35 @@ describe('MCEWorkerService with an LLM-judged metric', () => {
     }
   });
 
+  it('counts the judge usage of a message once: the session mean restating its tool calls’ usage is not added again', async () => {
+    const server = await startScriptedLLMServer({ script: [{ text: 'Fitting tool use.\nScore: 5', logprobs: scoreTokens('Fitting tool use.', { '5': 1 }) }] });
+    pointJudgeAt(server.url);
+    const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
+    try {
+      await using client = await MCEClient.open({
+        config: { ...defaultMceConfig(), metrics: { ToolCall: ['ToolUtilizationAccuracy'], Session: ['MeanToolUtilizationAccuracy'] } },
+        store,
+        cache: false,
+      });
+      await store.writeSessions([copy('tools-1')]);
+      const outcome = await new MCEWorkerService(client).processBatch([{ sessionId: 'tools-1', runId: 'msg-t' }]);
+      const stored = await client.getMetrics('tools-1', { recursive: true });
+      const perCall = stored.find((r) => r.name === 'ToolUtilizationAccuracy')!;
+      const mean = stored.find((r) => r.name === 'MeanToolUtilizationAccuracy')!;
+      // One tool call, one judge call of the scripted 100 + 20 tokens; the mean carries the same usage as its own.
+      expect(server.requests).toHaveLength(1);
+      expect([perCall.evaluationTotalTokenCount, mean.evaluationTotalTokenCount]).toEqual([120, 120]);
+      expect(mean.evaluationCost).toBe(perCall.evaluationCost);
+      expect(perCall.evaluationCost).toBeGreaterThan(0);
+      expect(outcome.items.map((i) => [i.status, i.results, i.evaluationTokens])).toEqual([['ok', 2, 120]]);
+      expect(outcome.items[0]!.evaluationCost).toBe(perCall.evaluationCost);
+    } finally {
+      await store.close();
+      resetJudgeEnv();
+      await server.close();
+    }
+  });
+
   it('streams nothing on SQLite, which has no streaming flush', async () => {
     const store = await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-ws-')), 'kg.db')}`);
     await using client = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });

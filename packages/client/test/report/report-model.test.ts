@@ -47,6 +47,26 @@ describe('the session report', () => {
     expect(reportDocument([report])).toContain('<td class="num"><span class="muted">not computed</span></td>');
   });
 
+  it('sums judge tokens and cost once: an aggregate restating its inputs’ usage (usageRestated) is not paid twice', () => {
+    const s = handoff();
+    const [t1, t2] = s.toolCalls.map((t) => t.id);
+    const judged = (measures: string, level: ResultRecord['level'], tokens: number, cost: number, details?: Record<string, unknown>): ResultRecord => ({
+      ...result('ToolUtilizationAccuracy', level, measures, 0.8), unit: 'score', evaluationModel: 'gpt-4o-mini',
+      evaluationPromptTokenCount: tokens - 20, evaluationCompletionTokenCount: 20, evaluationTotalTokenCount: tokens, evaluationCost: cost, ...(details ? { details } : {}),
+    });
+    const results = [
+      judged(t1!, 'ToolCall', 150, 0.002),
+      judged(t2!, 'ToolCall', 170, 0.003),
+      // The session aggregate carries the two calls' usage in its evaluation fields (what it cost, as the spec asks).
+      judged(s.id, 'Session', 320, 0.005, { scored: 2, usageRestated: true }),
+    ];
+    const report = buildSessionReport(s, { sessionId: s.id, results, failed: [], skipped: [] });
+    expect(report.judge).toEqual({ results: 3, totalTokens: 320, costUsd: 0.005, models: ['gpt-4o-mini'] });
+    // Unmarked, the same aggregate would be counted as a third payment.
+    const unmarked = results.map((r) => (r.level === 'Session' ? { ...r, details: { scored: 2 } } : r));
+    expect(buildSessionReport(s, { sessionId: s.id, results: unmarked, failed: [], skipped: [] }).judge.totalTokens).toBe(640);
+  });
+
   it('escapes every text from the trace, in the page and in the data of a large session', () => {
     const s = handoff();
     s.agentCalls[0]!.agentName = '<img src=x onerror=alert(1)>';
