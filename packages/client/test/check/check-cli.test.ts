@@ -175,6 +175,35 @@ describe('mce check', () => {
     expect(bare.stderr).toContain('mce_config.yaml:4: thresholds.Session.SpanCount: unknown metric "SpanCount" (write a plugin\'s metric as acme:SpanCount)');
   });
 
+  it('--input is checked a chunk at a time: every session of a three-chunk input once, a session in two far parts as stored', async () => {
+    const ws = workspace('thresholds:\n  Session:\n    LLMCallCount: { max: 3 }\n');
+    const session = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as { id: string; llmCalls: { id: string }[]; toolCalls: { id: string }[] };
+    const many = join(ws.dir, 'many.json');
+    writeFileSync(many, JSON.stringify({ sessions: Array.from({ length: 250 }, (_, i) => ({ ...session, id: `many-${i}` })) }));
+    const whole = await runCli(['check', '--input', many, '--no-store', '--json'], ws);
+    expect(whole.code).toBe(0);
+    const verdicts = whole.json<CheckJson>();
+    expect([verdicts.checked, verdicts.passed, new Set(verdicts.cases.map((c) => c.sessionId)).size]).toEqual([250, 250, 250]);
+    // One session in two parts (other calls of the same agent), 120 sessions apart: two chunks.
+    const first = join(ws.dir, 'a.json');
+    const filler = join(ws.dir, 'b.json');
+    const second = join(ws.dir, 'c.json');
+    writeFileSync(first, JSON.stringify({ ...session, id: 'split' }));
+    writeFileSync(filler, JSON.stringify({ sessions: Array.from({ length: 120 }, (_, i) => ({ ...session, id: `fill-${i}` })) }));
+    const rename = <T extends { id: string }>(calls: T[]) => calls.map((c) => ({ ...c, id: `${c.id}-b` }));
+    writeFileSync(second, JSON.stringify({ ...session, id: 'split', llmCalls: rename(session.llmCalls), toolCalls: rename(session.toolCalls) }));
+    const split = (run: Awaited<ReturnType<typeof runCli>>) => run.json<CheckJson>().cases.filter((c) => c.sessionId === 'split').map((c) => [c.status, c.value]);
+    // Stored: the second part is merged into the first, and the merged session (4 LLM calls) replaces the first verdict.
+    const stored = await runCli(['check', '--input', first, filler, second, '--json'], ws);
+    expect(stored.code).toBe(1);
+    expect(split(stored)).toEqual([['fail', 4]]);
+    expect(stored.json<CheckJson>().checked).toBe(121);
+    // --no-store keeps nothing to merge with: each part is held on its own.
+    const unstored = await runCli(['check', '--input', first, filler, second, '--no-store', '--json'], workspace('thresholds:\n  Session:\n    LLMCallCount: { max: 3 }\n'));
+    expect(unstored.code).toBe(0);
+    expect(split(unstored)).toEqual([['pass', 2], ['pass', 2]]);
+  });
+
   it('--github prints one annotation per threshold not held, at its line in the config', async () => {
     const ws = workspace(THRESHOLDS);
     const run = await runCli(['check', '--input', example('sessions/handoff-three-agents.json'), '--no-store', '--github'], ws);

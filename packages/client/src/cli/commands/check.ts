@@ -4,11 +4,13 @@
  * usage error (no thresholds, an unknown metric, an unknown session). Prints a table, or `--json`; writes
  * `--junit FILE`; `--github` adds GitHub Actions annotations.
  */
+import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { SessionNotFoundError, type MetricEngine, type OntologyLevel, type Session } from '@mce/core';
+import type { Logger } from 'pino';
+import { SessionNotFoundError, type MetricEngine, type OntologyLevel } from '@mce/core';
 import { ConfigError, type MceConfig, type Threshold } from '../../config/index.js';
-import { TRACE_FORMATS } from '@mce/ingest';
+import { TRACE_FORMATS, type IngestWarning, type TraceFormat } from '@mce/ingest';
 import { openStore } from '@mce/store';
 import type { MCEClient } from '../../mce-client.js';
 import { evaluateSession, namesMetric, totals, type CheckCase, type CheckInput } from '../../check/evaluate.js';
@@ -16,7 +18,8 @@ import { junitXml } from '../../check/junit.js';
 import { githubAnnotations } from '../../check/annotations.js';
 import { formatCheckTable } from '../../check/table.js';
 import { newestResults } from '../../report/newest.js';
-import { checkFormat, readInputSessions, warningReporter } from './inputs.js';
+import { checkFormat, inputFiles, streamInputSessions, warningReporter } from './inputs.js';
+import { INPUT_CHUNKS, computeInputChunk, sessionChunks } from './session-chunks.js';
 import { UsageError, logger, openClient, resolveConfig, writeJson, type CliIO } from '../context.js';
 
 interface CheckOpts {
@@ -59,10 +62,9 @@ export function registerCheckCommand(program: Command, io: CliIO): void {
       await using scratch = opts.input?.length && !opts.store ? await openStore('sqlite::memory:') : undefined;
       await using client = await openClient(cmd, io, undefined, !opts.input?.length, scratch);
       checkThresholdMetrics(config, client.engine);
-      const inputs = opts.input?.length
-        ? await computedInputs(client, (await readInputSessions(opts.input, { format, strict: true }, warningReporter(io, log, opts.json))).sessions, config.thresholds, opts.store)
-        : await storedInputs(client, opts.all ? (await client.store.listSessionIds()).reverse() : ids);
-      const cases = inputs.flatMap((input) => evaluateSession(input, config.thresholds));
+      const cases = opts.input?.length
+        ? await inputCases(client, opts.input, format, config.thresholds, opts.store, { report: warningReporter(io, log, opts.json), log })
+        : (await storedInputs(client, opts.all ? (await client.store.listSessionIds()).reverse() : ids)).flatMap((input) => evaluateSession(input, config.thresholds));
       const sum = totals(cases);
       if (opts.junit) await writeFile(opts.junit, junitXml(cases));
       if (opts.json) writeJson(io, { ...sum, cases: cases.map(jsonCase) });
@@ -110,31 +112,45 @@ function checkThresholdMetrics(config: MceConfig, engine: MetricEngine): void {
   if (problems.length > 0) throw new ConfigError(config.source ?? 'mce_config.yaml', problems);
 }
 
-/** The thresholds' metrics, computed per level over the files' sessions (and stored unless --no-store). */
-async function computedInputs(client: MCEClient, sessions: Session[], thresholds: readonly Threshold[], store: boolean): Promise<CheckInput[]> {
+/** The metrics the thresholds name, by level. */
+function thresholdMetrics(thresholds: readonly Threshold[]): Partial<Record<OntologyLevel, string[]>> {
   const metrics: Partial<Record<OntologyLevel, string[]>> = {};
   for (const t of thresholds) {
     const names = (metrics[t.level] ??= []);
     if (!names.includes(t.metric)) names.push(t.metric);
   }
-  const inputs: CheckInput[] = [];
-  for (let i = 0; i < sessions.length; i += CHUNK) {
-    let chunk = sessions.slice(i, i + CHUNK);
-    if (store) {
-      await client.store.writeSessions(chunk);
-      // What is stored may be the file's session merged with an earlier copy: results measure the stored one.
-      const merged = await client.store.getSessions(chunk.map((s) => s.id));
-      chunk = chunk.map((s) => merged.get(s.id) ?? s);
-    }
-    const computations = await client.compute(chunk, { metrics });
-    if (store) await client.storeComputations(computations);
+  return metrics;
+}
+
+/**
+ * The verdicts on the input files' sessions: the thresholds' metrics computed (and stored unless --no-store) a chunk
+ * at a time as the files are read, as `mce compute --input` does, and only the verdicts kept, so memory holds one
+ * chunk's sessions, not the input. A session whose later part comes in a later chunk is checked again: with a store,
+ * over the stored, merged session (its earlier verdicts replaced); with --no-store, that part on its own as well.
+ */
+async function inputCases(
+  client: MCEClient,
+  paths: readonly string[],
+  format: TraceFormat | undefined,
+  thresholds: readonly Threshold[],
+  store: boolean,
+  out: { report: (warning: IngestWarning) => void; log: Logger },
+): Promise<CheckCase[]> {
+  const stream = streamInputSessions(await inputFiles(paths), { format, strict: true });
+  const request = { metrics: thresholdMetrics(thresholds), runId: randomUUID() };
+  const bySession = new Map<string, CheckCase[]>();
+  for await (const chunk of sessionChunks(stream, INPUT_CHUNKS)) {
+    const { sessions, computations } = await computeInputChunk(client, chunk, request, store, out.log);
     const byId = new Map(computations.map((c) => [c.sessionId, c]));
-    for (const session of chunk) {
+    for (const session of sessions) {
       const c = byId.get(session.id);
-      inputs.push({ session, results: c?.results ?? [], failed: c?.failed ?? [], skipped: c?.skipped ?? [], outcomesKnown: true });
+      const cases = evaluateSession({ session, results: c?.results ?? [], failed: c?.failed ?? [], skipped: c?.skipped ?? [], outcomesKnown: true }, thresholds);
+      bySession.set(session.id, store ? cases : [...(bySession.get(session.id) ?? []), ...cases]);
     }
   }
-  return inputs;
+  // Their places (line, column) in documents are known once the read is over.
+  for (const w of stream.warnings.list) out.report(w);
+  return [...bySession.values()].flat();
 }
 
 async function storedInputs(client: MCEClient, ids: readonly string[]): Promise<CheckInput[]> {

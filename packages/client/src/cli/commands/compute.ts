@@ -5,11 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
-import type { Logger } from 'pino';
-import { SessionNotFoundError, type Session, type SessionComputation } from '@mce/core';
+import { SessionNotFoundError, type SessionComputation } from '@mce/core';
 import { TRACE_FORMATS } from '@mce/ingest';
 import { checkFormat, fileReporter, inputFiles, skippedOutcome, streamInputSessions, warningReporter } from './inputs.js';
-import { sessionChunks, type ChunkLimits } from './session-chunks.js';
+import { INPUT_CHUNKS, computeInputChunk, sessionChunks } from './session-chunks.js';
 import { unstoredSessionsOf, type ComputeRequest, type MCEClient } from '../../mce-client.js';
 import { openStore } from '@mce/store';
 import { formatComputation } from '../format.js';
@@ -31,9 +30,6 @@ interface ComputeOpts {
 }
 
 const CHUNK = 100;
-/** A chunk of --input sessions ends at CHUNK sessions or this many calls: memory stays flat however large they are. */
-const CHUNK_ELEMENTS = 50_000;
-const INPUT_CHUNKS: ChunkLimits = { sessions: CHUNK, elements: CHUNK_ELEMENTS };
 
 export function registerComputeCommand(program: Command, io: CliIO): void {
   program
@@ -94,7 +90,7 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
         const inputRequest = { ...request, runId: request.runId ?? randomUUID() };
         // Computed (and stored, and written out) a chunk at a time as the input is read, never held whole.
         for await (const chunk of sessionChunks(stream, INPUT_CHUNKS)) {
-          emit(await computeInputChunk(client, chunk, inputRequest, Boolean(opts.store), log));
+          emit((await computeInputChunk(client, chunk, inputRequest, Boolean(opts.store), log)).computations);
         }
         // Their places (line, column) in documents are known once the read is over.
         const report = warningReporter(io, log, opts.json);
@@ -131,28 +127,6 @@ export function registerComputeCommand(program: Command, io: CliIO): void {
       }
       if (partial) throw partial;
     });
-}
-
-/**
- * One chunk of sessions read from the input computed, and (`store`) stored with its results in short transactions:
- * one transaction for thousands of sessions would hold the SQLite write lock longer than another process waits for it.
- */
-async function computeInputChunk(client: MCEClient, chunk: Session[], request: ComputeRequest, store: boolean, log: Logger): Promise<SessionComputation[]> {
-  let sessions = chunk;
-  if (store) {
-    const stored = await client.store.sessionExists(sessions.map((s) => s.id));
-    await client.store.writeSessions(sessions);
-    if (stored.size > 0) {
-      // The store merged the file's copy into what it held (an earlier run, or an earlier chunk of this one): the
-      // results must measure that merged session, the one they are stored beside, not the file's part of it.
-      const merged = await client.store.getSessions([...stored]);
-      sessions = sessions.map((s) => merged.get(s.id) ?? s);
-      log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
-    }
-  }
-  const batch = await client.compute(sessions, request);
-  if (store) await client.storeComputations(batch);
-  return batch;
 }
 
 /**

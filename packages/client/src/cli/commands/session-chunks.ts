@@ -2,15 +2,20 @@
  * Sessions of a stream in chunks, computed one chunk at a time as the input is read (`mce compute --input`), so
  * memory holds one chunk, not the input: a 1 GB JSON Lines file read whole before computing ran out of memory.
  * A chunk ends at `sessions` sessions or `elements` calls; parts of one session in a chunk (a session written in
- * two files) are merged by id, as the store merges them.
+ * two files) are merged by id, as the store merges them. `mce compute --input` and `mce check --input` share them.
  */
-import { elementCount, type Session } from '@mce/core';
+import type { Logger } from 'pino';
+import { elementCount, type Session, type SessionComputation } from '@mce/core';
 import { coalesceSessions } from '@mce/ingest';
+import type { ComputeRequest, MCEClient } from '../../mce-client.js';
 
 export interface ChunkLimits {
   sessions: number;
   elements: number;
 }
+
+/** A chunk of --input sessions ends at 100 sessions or 50,000 calls: memory stays flat however large they are. */
+export const INPUT_CHUNKS: ChunkLimits = { sessions: 100, elements: 50_000 };
 
 export async function* sessionChunks(stream: AsyncIterable<Session>, limits: ChunkLimits): AsyncGenerator<Session[]> {
   let chunk: Session[] = [];
@@ -32,4 +37,32 @@ export async function* sessionChunks(stream: AsyncIterable<Session>, limits: Chu
     throw error;
   }
   if (chunk.length > 0) yield coalesceSessions(chunk);
+}
+
+/**
+ * One chunk of sessions read from the input computed, and (`store`) stored with its results in short transactions:
+ * one transaction for thousands of sessions would hold the SQLite write lock longer than another process waits for it.
+ */
+export async function computeInputChunk(
+  client: MCEClient,
+  chunk: Session[],
+  request: ComputeRequest,
+  store: boolean,
+  log: Logger,
+): Promise<{ sessions: Session[]; computations: SessionComputation[] }> {
+  let sessions = chunk;
+  if (store) {
+    const stored = await client.store.sessionExists(sessions.map((s) => s.id));
+    await client.store.writeSessions(sessions);
+    if (stored.size > 0) {
+      // The store merged the file's copy into what it held (an earlier run, or an earlier chunk of this one): the
+      // results must measure that merged session, the one they are stored beside, not the file's part of it.
+      const merged = await client.store.getSessions([...stored]);
+      sessions = sessions.map((s) => merged.get(s.id) ?? s);
+      log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+    }
+  }
+  const computations = await client.compute(sessions, request);
+  if (store) await client.storeComputations(computations);
+  return { sessions, computations };
 }
