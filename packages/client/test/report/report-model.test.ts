@@ -1,5 +1,5 @@
 /** The report's model and markup without a browser: tree order and parents, costs, escaping, outcomes, the CLI's errors. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -107,5 +107,22 @@ describe('mce report', () => {
     expect([missing.code, missing.stderr]).toEqual([2, 'mce: Session not found: nope\n']);
     const stored = await runCli(['report', 'weather-001', '-o', '-'], ws);
     expect(stored.stdout).toContain('Failed and skipped metrics are not kept by the store');
+  });
+
+  it('--input: a session whose two parts are 120 sessions apart is reported once, merged', async () => {
+    const ws = tempWorkspace();
+    const session = JSON.parse(readFileSync(example('sessions/single-agent-tool.json'), 'utf8')) as Session;
+    const rename = <T extends { id: string }>(calls: T[]) => calls.map((c) => ({ ...c, id: `${c.id}-b` }));
+    const files = ['a.json', 'b.json', 'c.json'].map((f) => join(ws.dir, f));
+    writeFileSync(files[0]!, JSON.stringify({ ...session, id: 'split' }));
+    writeFileSync(files[1]!, JSON.stringify({ sessions: Array.from({ length: 120 }, (_, i) => ({ ...session, id: `fill-${i}` })) }));
+    writeFileSync(files[2]!, JSON.stringify({ ...session, id: 'split', llmCalls: rename(session.llmCalls), toolCalls: rename(session.toolCalls) }));
+    const run = await runCli(['report', '--input', ...files, '--metrics', 'LLMCallCount', '-o', '-'], ws);
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(/<h2 id="session-\d+-h">/g)).toHaveLength(121);
+    expect(run.stdout.match(/>Session split</g)).toHaveLength(1);
+    // The two parts' calls in one tree: the MAS and agent calls once, 2 + 2 LLM calls and 1 + 1 tool calls.
+    const section = run.stdout.slice(run.stdout.indexOf('>Session split<'), run.stdout.indexOf('>Session fill-0<'));
+    expect(section).toContain('<dt>Calls</dt><dd>8</dd>');
   });
 });
