@@ -4,7 +4,7 @@
  * yields a number (or a condition, counted 1 or 0). Run when the configuration is loaded, so that a mistake is
  * reported there, at its column, and never in the middle of a run.
  */
-import type { OntologyLevel } from '@mce/core';
+import { ONTOLOGY_LEVELS, type OntologyLevel } from '@mce/core';
 import { ExpressionError, type Expression } from './ast.js';
 import { fieldAt, type ValueType } from './fields.js';
 import { FUNCTIONS, functionSpec } from './functions.js';
@@ -22,6 +22,7 @@ function expectType(expression: Expression, context: Context, want: ValueType, r
 }
 
 function childLevel(expression: Expression, name: string): OntologyLevel {
+  if (expression.kind === 'field') throw new ExpressionError(expression.column, `"${expression.name}" is not a level (levels: ${ONTOLOGY_LEVELS.join(', ')})`);
   if (expression.kind !== 'level') throw new ExpressionError(expression.column, `${name}() counts children at a level: write ${name}(ToolCall${name === 'share' ? ', condition' : ''})`);
   if (expression.level === 'Session') throw new ExpressionError(expression.column, 'a Session is never the child of an element: name a call level');
   return expression.level;
