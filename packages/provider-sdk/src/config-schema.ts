@@ -27,7 +27,7 @@ const JudgedSchema = z
     criteria: z.string().trim().min(1).optional(),
     evaluation_steps: z.array(z.string().trim().min(1)).min(1).optional(),
     /** Anchors of the 1–5 scale; YAML writes the keys as numbers, JSON as strings. */
-    rubric: z.partialRecord(z.enum(['1', '2', '3', '4', '5'], 'rubric keys are the scores 1 to 5'), z.string().trim().min(1)).optional(),
+    rubric: z.partialRecord(z.enum(['1', '2', '3', '4', '5']), z.string().trim().min(1)).optional(),
     inputs: z.array(z.enum(JUDGED_INPUTS)).min(1).refine(unique, 'lists an input twice'),
     threshold: z.number().min(0).max(1).optional(),
     model: z.string().trim().min(1).optional(),

@@ -36,7 +36,11 @@ const entryName = (entry: unknown): string | undefined => {
 function schemaProblems(error: z.ZodError, index: number, label: string): SdkConfigProblem[] {
   return error.issues.flatMap((issue) => {
     const at = [SDK_SECTION, index, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...at, key], message: `${label}unknown field "${key}"` }));
+    if (issue.code === 'unrecognized_keys') {
+      // The rubric's keys are scores, not fields.
+      const what = issue.path.at(-1) === 'rubric' ? (key: string) => `rubric keys are the scores 1 to 5, not ${key}` : (key: string) => `unknown field "${key}"`;
+      return issue.keys.map((key) => ({ path: [...at, key], message: `${label}${what(key)}` }));
+    }
     return [{ path: at, message: `${label}${issue.message}` }];
   });
 }
