@@ -66,6 +66,16 @@ describe('evaluation', () => {
     expect(await valueAt('agent_name == "writer"', 'AgentCall', writer, session)).toBe(1);
   });
 
+  it('finds children through parent spans at any depth, and through the agent a call names', async () => {
+    const base = twoAgentSession();
+    // search was called by the planner's first LLM call; fetch names its agent only (its parent span is not in the session).
+    const session = { ...base, toolCalls: [{ ...base.toolCalls[0]!, parentId: 'l1' }, { ...base.toolCalls[1]!, parentId: 'missing-span' }] };
+    const [l1, l2] = session.llmCalls;
+    expect(await valueAt('count(ToolCall)', 'LLMCall', l1, session)).toBe(1);
+    expect(await valueAt('count(ToolCall)', 'LLMCall', l2, session)).toBe(0);
+    expect(await valueAt('count(ToolCall)', 'AgentCall', session.agentCalls[0], session)).toBe(2);
+  });
+
   it('fails on a division by zero, an aggregate over nothing and a field the trace did not record', async () => {
     const session = twoAgentSession();
     const writer = session.agentCalls[1];
