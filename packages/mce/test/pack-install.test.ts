@@ -115,6 +115,7 @@ describe('packed and installed as a user would', () => {
       ['mce', 'built-in', undefined],
       ['opik', 'discovered', '@mce/provider-opik'],
       ['ragas', 'discovered', '@mce/provider-ragas'],
+      ['sdk', 'discovered', '@mce/provider-sdk'],
     ]);
     expect(providers.find((p) => p.name === 'callcount')?.version).toBe('1.2.3');
 
