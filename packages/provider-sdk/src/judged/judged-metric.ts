@@ -6,7 +6,7 @@
  */
 import type { Element, Metric, MetricContext, MetricOutcome } from '@mce/core';
 import { isSkip } from '@mce/core';
-import { defaultJudge, rubricJudgedMetric, type Judge, type JudgeSource } from '@mce/provider-native';
+import { defaultJudge, rubricJudgedMetric, type JudgeSource } from '@mce/provider-native';
 import type { JudgedMetricConfig } from '../config-schema.js';
 import { SDK_PROVIDER } from '../provider-name.js';
 import { withThreshold } from '../threshold.js';
@@ -52,7 +52,7 @@ export function judgedSdkMetric(config: JudgedMetricConfig, judge: JudgeSource =
       rubric: judgedRubric(config),
       prompt: (target, budget) => inputSections(id, config.inputs, target, budget),
     },
-    judge as Judge | (() => Judge),
+    judge,
   );
   // The configured model and threshold are the defaults of the options (metric_options may still set them).
   const defaults = { ...(config.model ? { model: config.model } : {}), ...(config.threshold !== undefined ? { threshold: config.threshold } : {}) };
