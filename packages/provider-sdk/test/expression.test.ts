@@ -126,7 +126,7 @@ describe('parse and check errors name the column', () => {
     ['count(Session)', 'column 7: a Session is never the child of an element: name a call level'],
     ['LLMCall.duration', 'column 1: LLMCall.duration is a list of values: take its sum(), mean(), min() or max()'],
     ['count(LLMCall) and true', 'column 1: the left side of and must be a condition, not a number'],
-    ['count(LLMCall) == "x"', 'column 19: the right side of == (the left side is one) must be a number, not a string'],
+    ['count(LLMCall) == "x"', 'column 19: == compares values of one type: the left side is a number, the right side a string'],
     ['"x"', 'column 1: the expression yields a string: a metric is a number (or a condition, counted 1 or 0)'],
   ])('%j', (source, message) => {
     expect(problemOf(source)).toBe(message);

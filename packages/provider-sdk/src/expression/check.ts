@@ -16,9 +16,11 @@ interface Context {
   subject: string;
 }
 
+const typeName = (type: ValueType) => (type === 'boolean' ? 'condition' : type);
+
 function expectType(expression: Expression, context: Context, want: ValueType, role: string): void {
   const got = typeOf(expression, context);
-  if (got !== want) throw new ExpressionError(expression.column, `${role} must be a ${want === 'boolean' ? 'condition' : want}, not a ${got === 'boolean' ? 'condition' : got}`);
+  if (got !== want) throw new ExpressionError(expression.column, `${role} must be a ${typeName(want)}, not a ${typeName(got)}`);
 }
 
 function childLevel(expression: Expression, name: string): OntologyLevel {
@@ -79,8 +81,10 @@ export function typeOf(expression: Expression, context: Context): ValueType {
         return 'boolean';
       }
       if (operator === '==' || operator === '!=') {
-        const leftType = typeOf(left, context);
-        expectType(right, context, leftType, `the right side of ${operator} (the left side is one)`);
+        const [leftType, rightType] = [typeOf(left, context), typeOf(right, context)];
+        if (leftType !== rightType) {
+          throw new ExpressionError(right.column, `${operator} compares values of one type: the left side is a ${typeName(leftType)}, the right side a ${typeName(rightType)}`);
+        }
         return 'boolean';
       }
       expectType(left, context, 'number', `the left side of ${operator}`);
