@@ -141,6 +141,17 @@ describe('judged sdk metrics', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('takes model and threshold from the metric options over the entry, and names itself when no judge is configured', async () => {
+    server.requests.length = 0;
+    server.setScript([{ text: 'Curt.\nScore: 2', usage }]);
+    const session = twoAgentSession();
+    const result = await valueOf(metricOf(POLITENESS, { MCE_JUDGE_LOGPROBS: 'false' }), session, session, 'Session', { model: 'gpt-4o', threshold: 0.2 });
+    expect(server.requests.map((r) => r.body.model)).toEqual(['gpt-4o']);
+    expect([result.value, result.details?.threshold, result.details?.success]).toEqual([0.25, 0.2, true]);
+    const unconfigured = defineSdkMetrics([POLITENESS], () => new Judge(judgeConfigFromEnv({}), { pricing }))[0]!;
+    await expect(unconfigured.compute(session as never, ctx(session, 'Session') as never)).rejects.toThrow(/^sdk:Politeness: no LLM judge configured/);
+  });
+
   it('keys its cache on the provider, the model and the exact prompt', () => {
     const session = twoAgentSession();
     const metric = metricOf(POLITENESS);
