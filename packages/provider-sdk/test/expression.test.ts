@@ -50,6 +50,8 @@ describe('evaluation', () => {
     expect(await valueAt('share(ToolCall, is_error)')).toBe(0.5);
     expect(await valueAt('(1 + 2) * 3 % 4 - -1')).toBe(2);
     expect(await valueAt('duration')).toBe(60);
+    // A condition may aggregate the child's own children: agents that called more than one tool.
+    expect(await valueAt('share(AgentCall, count(ToolCall) > 1)')).toBe(0.5);
   });
 
   it('counts a condition 1 or 0', async () => {
