@@ -11,6 +11,7 @@ const LAYERS = {
   helper: { uses: [] },
   'provider-native': { uses: ['core'] },
   'provider-ragas': { uses: ['core', 'provider-native'] },
+  'provider-sdk': { uses: ['core', 'provider-native'] },
   'provider-deepeval': { uses: ['core', 'provider-native'] },
   'provider-opik': { uses: ['core', 'provider-native'] },
   ingest: { uses: ['core'] },

@@ -11,6 +11,7 @@ export default defineConfig({
       '@mce/core': src('core'),
       '@mce/provider-native': src('provider-native'),
       '@mce/provider-ragas': src('provider-ragas'),
+      '@mce/provider-sdk': src('provider-sdk'),
       '@mce/provider-deepeval': src('provider-deepeval'),
       '@mce/provider-opik': src('provider-opik'),
       '@mce/ingest': src('ingest'),

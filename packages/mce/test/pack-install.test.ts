@@ -19,7 +19,7 @@ import { PG_URL } from '../../../test-support/services.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const PACKAGES = ['core', 'helper', 'provider-native', 'provider-ragas', 'provider-deepeval', 'provider-opik', 'ingest', 'store', 'store-postgres', 'store-neo4j', 'client', 'worker', 'mce'];
+const PACKAGES = ['core', 'helper', 'provider-native', 'provider-ragas', 'provider-deepeval', 'provider-opik', 'provider-sdk', 'ingest', 'store', 'store-postgres', 'store-neo4j', 'client', 'worker', 'mce'];
 const MINUTES = 60_000;
 
 interface Ran {
@@ -115,6 +115,7 @@ describe('packed and installed as a user would', () => {
       ['mce', 'built-in', undefined],
       ['opik', 'discovered', '@mce/provider-opik'],
       ['ragas', 'discovered', '@mce/provider-ragas'],
+      ['sdk', 'discovered', '@mce/provider-sdk'],
     ]);
     expect(providers.find((p) => p.name === 'callcount')?.version).toBe('1.2.3');
 

@@ -53,7 +53,17 @@ export interface MceConfig {
   thresholds: Threshold[];
   /** The raw `receiver:` section (snake_case, checked by the schema), interpreted by receiver/settings.ts. */
   receiver: Record<string, unknown>;
+  /**
+   * The sections a provider package reads (`sdk_metrics:`, by @mce/provider-sdk), raw as written: each provider
+   * module with a `configure` export is given them when it loads and checks what it reads.
+   */
+  providerSections?: Record<string, unknown>;
+  /** Where the file wrote each value of those sections: `sdk_metrics.0.expression` → line. */
+  providerSectionLines?: Record<string, number>;
 }
+
+/** The top-level sections of mce_config.yaml that provider packages read. */
+export const PROVIDER_SECTIONS = ['sdk_metrics'] as const;
 
 /** Where a value is written in a configuration file. */
 export interface ConfigPlace {
@@ -87,6 +97,7 @@ export function defaultMceConfig(): MceConfig {
     worker: {},
     thresholds: [],
     receiver: {},
+    providerSections: {},
   };
 }
 
@@ -171,7 +182,42 @@ export function parseMceConfig(text: string, file = 'mce_config.yaml'): MceConfi
   if (config.metrics) config.metricLines = metricLines(lineOf, config.metrics);
   config.optionPlaces = optionPlaces(lineOf, keyLineOf, raw);
   if (config.providers.length > 0) config.providerLines = config.providers.map((_, i) => lineOf(['providers', i]));
+  for (const section of PROVIDER_SECTIONS) {
+    if (raw[section] === undefined) continue;
+    config.providerSections = { ...config.providerSections, [section]: raw[section] };
+    config.providerSectionLines = { ...config.providerSectionLines, ...valueLines([section], raw[section], lineOf, keyLineOf) };
+  }
   return config;
+}
+
+/** The line of every value under `path` (a mapping's values at their keys' lines), by dotted path. */
+function valueLines(path: (string | number)[], value: unknown, lineOf: LineOf, keyLineOf: KeyLineOf): Record<string, number> {
+  const lines: Record<string, number> = {};
+  const visit = (at: (string | number)[], node: unknown, line: number | undefined) => {
+    if (line !== undefined) lines[at.join('.')] = line;
+    if (Array.isArray(node)) node.forEach((item, i) => visit([...at, i], item, lineOf([...at, i])));
+    else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) visit([...at, key], item, keyLineOf(at, key) ?? lineOf([...at, key]));
+    }
+  };
+  visit(path, value, lineOf(path));
+  return lines;
+}
+
+/** Problems a provider found in the section it reads, at their fields' lines (the nearest written one above). */
+export function providerSectionError(config: MceConfig, problems: readonly { path: readonly (string | number)[]; message: string }[]): ConfigError {
+  const lines = config.providerSectionLines ?? {};
+  const lineOf = (path: readonly (string | number)[]) => {
+    for (let n = path.length; n > 0; n--) {
+      const line = lines[path.slice(0, n).join('.')];
+      if (line !== undefined) return line;
+    }
+    return undefined;
+  };
+  return new ConfigError(
+    config.source ?? 'mce_config.yaml',
+    problems.map((p) => ({ line: lineOf(p.path), field: p.path.join('.'), message: p.message })),
+  );
 }
 
 /** Where the file wrote each metric's options: under `metric_options`, then inline in `metrics` (which wins). */

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricProvider } from '@mce/core';
 import { z } from 'zod';
 import { nativeProvider } from '@mce/provider-native';
-import type { MceConfig } from '../config/mce-config.js';
+import { ConfigError, providerSectionError, type MceConfig } from '../config/mce-config.js';
 import { discoverProviderPackages } from './discover-providers.js';
 
 export class PluginError extends MceError {
@@ -43,20 +43,41 @@ export function pluginSpecifier(entry: string, configFile: string | undefined, c
   return pathToFileURL(resolved).href;
 }
 
+/** A provider's problems with the configuration section it reads, each at its path (`['sdk_metrics', 0, 'kind']`). */
+type SectionProblems = { problems: { path: (string | number)[]; message: string }[] };
+function hasSectionProblems(error: unknown): error is Error & SectionProblems {
+  const problems = (error as Partial<SectionProblems> | null)?.problems;
+  return error instanceof Error && Array.isArray(problems) && problems.every((p) => Array.isArray(p?.path));
+}
+
+/**
+ * A module that reads mce_config.yaml exports `configure(sections)`: its providers are built from the file's
+ * provider sections (a bad entry is a ConfigError of the file, at its line); other modules export them as they are.
+ */
+function exportedProviders(mod: Record<string, unknown>, label: string, where: string, config: MceConfig | undefined): unknown {
+  if (typeof mod.configure !== 'function' || !config) return mod.default ?? mod.provider;
+  try {
+    return (mod.configure as (sections: Readonly<Record<string, unknown>>) => unknown)(config.providerSections ?? {});
+  } catch (error) {
+    if (hasSectionProblems(error)) throw providerSectionError(config, error.problems);
+    throw new PluginError(`${where}: "${label}" could not read the configuration: ${(error as Error).message}`);
+  }
+}
+
 /** The exported providers of a module; throws PluginError naming `where` and `label`. */
-async function importProviders(specifier: string, label: string, where: string): Promise<MetricProvider[]> {
+async function importProviders(specifier: string, label: string, where: string, config?: MceConfig): Promise<{ list: MetricProvider[]; configured: boolean }> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(specifier)) as Record<string, unknown>;
   } catch (error) {
     throw new PluginError(`${where}: cannot load "${label}": ${(error as Error).message}`);
   }
-  const exported = mod.default ?? mod.provider;
+  const exported = exportedProviders(mod, label, where, config);
   const list = Array.isArray(exported) ? exported : [exported];
   if (list.length === 0 || !list.every(isProvider)) {
     throw new PluginError(`${where}: "${label}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
   }
-  return list;
+  return { list, configured: typeof mod.configure === 'function' && config !== undefined };
 }
 
 /**
@@ -100,16 +121,50 @@ export async function loadProviders(
   cwd = process.cwd(),
   lines: readonly (number | undefined)[] = [],
   registry = builtInRegistry(),
+  config?: MceConfig,
+  onConfigured: (providers: readonly MetricProvider[]) => void = () => {},
 ): Promise<MetricProvider[]> {
   const providers: MetricProvider[] = [];
   for (const [i, entry] of entries.entries()) {
     const line = lines[i];
     const where = configFile ? `${configFile}${line === undefined ? '' : `:${line}`}: providers` : 'providers';
-    const list = await importProviders(pluginSpecifier(entry, configFile, cwd, where), entry, where);
+    const { list, configured } = await importProviders(pluginSpecifier(entry, configFile, cwd, where), entry, where, config);
     admit(registry, list, entry, where);
+    if (configured) onConfigured(list);
     providers.push(...list);
   }
   return providers;
+}
+
+/**
+ * The provider sections of the file were read by a provider, and the metrics it declared from them take names no
+ * other provider's metric has (a bare name must mean one metric). Problems are the file's, at the entries' lines.
+ */
+function checkProviderSections(config: MceConfig, configured: readonly MetricProvider[], registry: MetricRegistry): void {
+  const sections = Object.entries(config.providerSections ?? {}).filter(([, value]) => !(Array.isArray(value) && value.length === 0));
+  if (sections.length === 0) return;
+  if (configured.length === 0) {
+    throw providerSectionError(
+      config,
+      sections.map(([section]) => ({
+        path: [section],
+        message: `no provider package that reads ${section} is loaded: install @mce/provider-sdk (npm install @mce/provider-sdk), and keep provider discovery on or name it under providers`,
+      })),
+    );
+  }
+  const problems: { path: (string | number)[]; message: string }[] = [];
+  for (const provider of configured) {
+    for (const metric of provider.metrics()) {
+      const name = metric.metadata.name;
+      const others = registry.list().filter((r) => r.metric.metadata.name === name && r.metric.metadata.provider !== provider.name);
+      if (others.length === 0) continue;
+      const at = sections.flatMap(([section, list]) =>
+        Array.isArray(list) ? list.flatMap((entry: { name?: unknown } | null, i) => (entry?.name === name ? [[section, i, 'name']] : [])) : [],
+      )[0] ?? [provider.name];
+      problems.push({ path: at, message: `${name} is taken by ${others.map((o) => o.key).join(', ')}: give this metric another name` });
+    }
+  }
+  if (problems.length > 0) throw providerSectionError(config, problems);
 }
 
 /** The metadata the engine relies on (a plugin is an edge: its metrics are checked as a file would be). */
@@ -166,26 +221,35 @@ export async function loadProviderSet(config: MceConfig, onProblem: (message: st
   const configured = config.providers ?? [];
   const cwd = config.baseDir ?? process.cwd();
   const configuredSpecifiers = new Set<string>();
+  const fromSections: MetricProvider[] = [];
+  const onConfigured = (list: readonly MetricProvider[]) => fromSections.push(...list);
   for (const [i, entry] of configured.entries()) {
-    const list = await loadProviders([entry], config.source, cwd, [config.providerLines?.[i]], registry);
+    const list = await loadProviders([entry], config.source, cwd, [config.providerLines?.[i]], registry, config, onConfigured);
     configuredSpecifiers.add(pluginSpecifier(entry, config.source, cwd)); // resolved once already: cannot throw now
     loaded.push(...list.map((provider) => ({ provider, origin: { kind: 'config' as const, entry } })));
   }
-  if (config.discoverProviders === false) return loaded;
+  if (config.discoverProviders === false) {
+    checkProviderSections(config, fromSections, registry);
+    return loaded;
+  }
   const { packages, problems } = discoverProviderPackages(cwd);
   for (const p of problems) onProblem(`provider package "${p.package}" (${p.dir}) is left out: ${p.message}`);
   for (const pkg of packages) {
     if (configuredSpecifiers.has(pkg.specifier)) continue; // named in the config too: loaded once, as configured
     const where = `provider package "${pkg.name}" (${pkg.dir})`;
     try {
-      const list = await importProviders(pkg.specifier, pkg.name, where);
+      const { list, configured: fromConfig } = await importProviders(pkg.specifier, pkg.name, where, config);
       admit(registry, list, pkg.name, where);
+      if (fromConfig) onConfigured(list);
       const origin = { kind: 'discovered' as const, package: pkg.name, version: pkg.version, dir: pkg.dir };
       loaded.push(...list.map((provider) => ({ provider, origin })));
     } catch (error) {
+      // A mistake in the file is the user's to fix, not a broken package to leave out.
+      if (error instanceof ConfigError) throw error;
       onProblem(`${(error as Error).message} — it is left out`);
     }
   }
+  checkProviderSections(config, fromSections, registry);
   return loaded;
 }
 

@@ -65,7 +65,7 @@ describe('the bundled mce command', () => {
     // packages, with the core and provider-native they import (a start-up cost still to cut: see docs/architecture.md).
     const outside = own.filter((f) => f !== 'packages/client/bin/mce.js' && !f.startsWith('packages/client/dist/bundle/'));
     expect(outside.filter((f) => f.startsWith('packages/client/'))).toEqual([]);
-    expect([...new Set(outside.map((f) => f.split('/')[1]))].sort()).toEqual(['core', 'provider-deepeval', 'provider-native', 'provider-opik', 'provider-ragas']);
+    expect([...new Set(outside.map((f) => f.split('/')[1]))].sort()).toEqual(['core', 'provider-deepeval', 'provider-native', 'provider-opik', 'provider-ragas', 'provider-sdk']);
     const libs = libraries(run.loaded);
     // zod now comes with the discovered providers' own copy of core (see above), so it is not checked here.
     for (const lazy of ['ajv', 'ajv-formats', 'protobufjs', 'yaml', 'pino', 'openai', 'better-sqlite3', 'pg', 'neo4j-driver', 'hono']) expect(libs, lazy).not.toContain(lazy);

@@ -36,7 +36,7 @@ describe('mce metric / provider', () => {
     const native = (await runCli(['metric', 'list', '--all', '--provider', 'native', '--json'], ws)).json<{ provider: string }[]>();
     expect(new Set(native.map((m) => m.provider))).toEqual(new Set(['mce']));
     const typo = await runCli(['metric', 'list', '--provider', 'mcee'], ws);
-    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', 'mce: --provider: unknown provider "mcee" (did you mean "mce"?) (known: mce, deepeval, opik, ragas)\n']);
+    expect([typo.code, typo.stdout, typo.stderr]).toEqual([2, '', 'mce: --provider: unknown provider "mcee" (did you mean "mce"?) (known: mce, deepeval, opik, ragas, sdk)\n']);
   });
 
   it('shows one metric and names an unknown one with exit code 2', async () => {
@@ -70,7 +70,7 @@ describe('mce metric / provider', () => {
   it('lists the native provider', async () => {
     const providers = (await runCli(['provider', 'list', '--json'], tempWorkspace())).json<{ name: string; metrics: string[] }[]>();
     // mce's own library-backed provider packages, installed beside it, are discovered too.
-    expect(providers.map((p) => p.name).filter((n) => !['ragas', 'deepeval', 'opik'].includes(n))).toEqual(['mce']);
+    expect(providers.map((p) => p.name).filter((n) => !['ragas', 'deepeval', 'opik', 'sdk'].includes(n))).toEqual(['mce']);
     expect(providers[0]?.metrics).toContain('Cost');
   });
 });

@@ -32,7 +32,7 @@ function workspaceWithPlugin(providerLine: string) {
 }
 
 /** mce's own library-backed provider packages (installed beside it, so discovered) are left out of these checks. */
-const theirs = <T extends { name: string }>(listed: T[]) => listed.filter((p) => !['ragas', 'deepeval', 'opik'].includes(p.name));
+const theirs = <T extends { name: string }>(listed: T[]) => listed.filter((p) => !['ragas', 'deepeval', 'opik', 'sdk'].includes(p.name));
 
 describe('provider plugins', () => {
   it('loads a provider named in the config (path relative to the config file) and computes its metrics', async () => {

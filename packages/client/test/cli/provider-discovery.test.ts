@@ -44,7 +44,7 @@ function project() {
 type Listed = { name: string; version: string; metrics: string[]; origin: { kind: string; package?: string; version?: string; entry?: string } };
 
 /** mce's own provider packages (installed beside it, so discovered too) are left out of what these tests look at. */
-const OWN = new Set(['ragas', 'deepeval', 'opik']);
+const OWN = new Set(['ragas', 'deepeval', 'opik', 'sdk']);
 const theirs = (listed: Listed[]) => listed.filter((p) => !OWN.has(p.name));
 
 describe('provider discovery', () => {

@@ -17,7 +17,7 @@ describe('log levels', () => {
       expect(logged.map((m) => [m.level, m.msg]), flags.join(' ')).toEqual([[20, 'client opened'], [20, 'session computed'], [30, 'computed']]);
       expect(logged[0]).toMatchObject({ cache: expect.stringContaining('cache.db') });
       // The providers loaded besides the built-in one: mce's library-backed packages, installed beside it.
-      expect((logged[0]?.providers as Array<{ name: string }>).map((p) => p.name).sort()).toEqual(['deepeval', 'opik', 'ragas']);
+      expect((logged[0]?.providers as Array<{ name: string }>).map((p) => p.name).sort()).toEqual(['deepeval', 'opik', 'ragas', 'sdk']);
       expect(logged[1]).toMatchObject({ session: 'weather-001', results: 6, failed: 0, skipped: 0 });
     }
   });

@@ -24,6 +24,12 @@ describe('documented configurations', () => {
     );
   });
 
+  it("docs/sdk-metrics.md's example declares and selects sdk metrics", async () => {
+    const doc = readFileSync(new URL('docs/sdk-metrics.md', repo), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    expect(await opens(example, 'docs/sdk-metrics.md')).toEqual(['sdk:Politeness', 'ToolCallsPerLLMCall', 'SlowCallShare', 'sdk:Politeness']);
+  });
+
   it("the repository's mce_config.yaml", async () => {
     expect(await opens(readFileSync(new URL('mce_config.yaml', repo), 'utf8'), 'mce_config.yaml')).toContain('CyclesCount');
   });

@@ -27,16 +27,17 @@ export function coreSpec(specs: readonly MetricSpec[], name: string): MetricSpec
   return found;
 }
 
-/** Metadata shared by every LLM-judged metric of the native provider (scores in [0, 1], no dependencies). */
+/** Metadata shared by every LLM-judged metric (scores in [0, 1], no dependencies); the provider is mce's unless given. */
 export function judgedMetadata(definition: {
   name: string;
+  provider?: string;
   levels: MetricMetadata['levels'];
   description: string;
   requirements: MetricMetadata['requirements'];
 }, options: readonly string[] = JUDGED_OPTION_NAMES): MetricMetadata {
   return Object.freeze({
     name: definition.name,
-    provider: NATIVE_PROVIDER,
+    provider: definition.provider ?? NATIVE_PROVIDER,
     levels: definition.levels,
     nature: 'llm-judged',
     unit: 'dimensionless',
@@ -51,6 +52,10 @@ export function judgedMetadata(definition: {
 
 export interface JudgedMetricDefinition {
   name: string;
+  /** The provider the metric belongs to (its results' `computedBy`, its cache keys); default mce's own. */
+  provider?: string;
+  /** The options it reads; default `model` only. */
+  options?: readonly string[];
   levels: readonly OntologyLevel[];
   description: string;
   requirements: readonly string[];
@@ -66,13 +71,17 @@ export interface JudgedMetricDefinition {
 
 export type JudgeSource = Judge | (() => Judge);
 
-/** A judged metric also says how to load it off the main thread (same shape as the deterministic ones). */
-export interface JudgedMetric extends Metric {
-  readonly portable: { module: string; exportName: string };
+/** A metric scored by the judge against a written rubric: its rubric, prompt version and exact prompt per element. */
+export interface RubricJudgedMetric extends Metric {
   readonly rubric: string;
   readonly promptVersion: number;
   /** The exact judge prompt for an element (what the cache key hashes). */
   promptFor(element: Element, ctx: MetricContext): string;
+}
+
+/** A native judged metric also says how to load it off the main thread (same shape as the deterministic ones). */
+export interface JudgedMetric extends RubricJudgedMetric {
+  readonly portable: { module: string; exportName: string };
 }
 
 /** Re-exported: it moved to core, where ingestion uses it too. */
@@ -102,19 +111,34 @@ function optionsHash(judge: Judge, options: Readonly<Record<string, unknown>>): 
   return hash;
 }
 
+/** A native LLM-judged metric: mce's provider, loadable off the main thread from the native module. */
 export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSource): JudgedMetric {
+  return Object.freeze({
+    ...rubricJudgedMetric({ ...definition, provider: NATIVE_PROVIDER }, source),
+    portable: Object.freeze({ module: NATIVE_MODULE, exportName: definition.name }),
+  });
+}
+
+/**
+ * A metric of any provider scored by mce's judge: 1–5 against the definition's rubric, continuous through
+ * log-probabilities or samples, a reply without a score a failure, the usage of every call in the evaluation fields.
+ */
+export function rubricJudgedMetric(definition: JudgedMetricDefinition, source: JudgeSource): RubricJudgedMetric {
+  const provider = definition.provider ?? NATIVE_PROVIDER;
+  /** How errors name the metric: mce's own by name, another provider's as provider:name. */
+  const label = provider === NATIVE_PROVIDER ? definition.name : `${provider}:${definition.name}`;
   const base = typeof source === 'function' ? source : () => source;
   /** The judge for a computation: the metric's `model` option, when given, overrides the judge model. */
   const judgeFor = (ctx: MetricContext): Judge => {
     const model = ctx.options.model;
     return typeof model === 'string' && model.trim() ? base().withModel(model.trim()) : base();
   };
-  const metadata = judgedMetadata(definition);
+  const metadata = judgedMetadata(definition, definition.options);
   const levels = new Set(definition.levels);
   const prompts = new WeakMap<object, string>();
 
   const promptFor = (element: Element, ctx: MetricContext): string => {
-    if (!levels.has(ctx.level)) throw new Error(`${definition.name} is not defined at the ${ctx.level} level`);
+    if (!levels.has(ctx.level)) throw new Error(`${label} is not defined at the ${ctx.level} level`);
     const cached = prompts.get(element);
     if (cached !== undefined) return cached;
     const prompt = definition.prompt({ level: ctx.level, element, session: ctx.session }, judgeFor(ctx).config.transcriptTokens);
@@ -124,7 +148,6 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
 
   return Object.freeze({
     metadata,
-    portable: Object.freeze({ module: NATIVE_MODULE, exportName: definition.name }),
     rubric: definition.rubric,
     promptVersion: definition.promptVersion,
     promptFor,
@@ -141,17 +164,17 @@ export function judgedMetric(definition: JudgedMetricDefinition, source: JudgeSo
       }
       const inputs = sha256(stableJson({ rubric: definition.rubric, prompt, level: ctx.level }));
       const options = optionsHash(j, ctx.options);
-      return `${NATIVE_PROVIDER}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
+      return `${provider}|${definition.name}|v${definition.promptVersion}|${j.model}|opts:${options}|in:${inputs}`;
     },
 
     async compute(element: Element, ctx: MetricContext): Promise<MetricOutcome> {
       const reason = definition.notApplicable?.({ level: ctx.level, element, session: ctx.session });
       if (reason) return skip(reason);
       const j = judgeFor(ctx);
-      j.requireModel(definition.name);
+      j.requireModel(label);
       const prompt = promptFor(element, ctx);
       const result = await j.score({
-        metric: definition.name,
+        metric: label,
         rubric: definition.rubric,
         prompt,
         ...(ctx.signal ? { signal: ctx.signal } : {}),

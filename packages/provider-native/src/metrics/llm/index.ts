@@ -1,5 +1,5 @@
 export * from './catalog.js';
-export { judgedMetric, stableJson, type JudgedMetric, type JudgedMetricDefinition, type JudgeSource } from './define.js';
+export { judgedMetric, rubricJudgedMetric, stableJson, type JudgedMetric, type JudgedMetricDefinition, type JudgeSource, type RubricJudgedMetric } from './define.js';
 export * from './default-judge.js';
 export * from './definitions.js';
 export {
