@@ -5,6 +5,9 @@
  *   "mce": { "provider": "./dist/provider.js" }   (a path inside the package)
  *   "mce": { "provider": true }                  (the package's own entry point)
  *
+ * and, beside it, the catalogue of its metrics (`"catalog": "./mce-catalog.json"` or the catalogue itself, see
+ * provider-catalog.ts): then only that is read here, and the module is imported when a run needs it.
+ *
  * The `node_modules` folders searched are those Node would resolve from: the project's (the configuration's
  * directory and its parents) and mce's own installation (a global install, or a provider installed beside it).
  */
@@ -12,6 +15,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readCatalog, type ProviderCatalog } from './provider-catalog.js';
 
 /** An installed package that says it is an mce provider. */
 export interface ProviderPackage {
@@ -21,6 +25,8 @@ export interface ProviderPackage {
   dir: string;
   /** The module to import, as a file URL. */
   specifier: string;
+  /** Its metrics, when the package declares them (`mce.catalog`): it need not be imported to list them. */
+  catalog?: ProviderCatalog;
 }
 
 /** What made a package unusable, by name (a broken plugin does not stop the others). */
@@ -80,6 +86,21 @@ function providerModule(dir: string, manifest: Manifest): string {
   return pathToFileURL(file).href;
 }
 
+/**
+ * The provider package in `dir` with its module, not its catalogue (which `mce provider catalog` writes); throws
+ * with what is wrong.
+ */
+export function providerPackageAt(dir: string): { name: string; specifier: string; catalogField: unknown } {
+  const real = realpathSync(dir);
+  const manifest = readManifest(real);
+  if (!manifest) throw new Error(`${join(dir, 'package.json')}: not found`);
+  if (manifest.mce === null || typeof manifest.mce !== 'object' || !('provider' in manifest.mce)) {
+    throw new Error(`${join(dir, 'package.json')}: no "mce.provider" field (the module that exports the provider)`);
+  }
+  const name = typeof manifest.name === 'string' ? manifest.name : real;
+  return { name, specifier: providerModule(real, manifest), catalogField: (manifest.mce as { catalog?: unknown }).catalog };
+}
+
 /** One folder: a provider package, a problem, or nothing (no `mce` field). */
 function inspect(dir: string): ProviderPackage | DiscoveryProblem | undefined {
   let manifest: Manifest | undefined;
@@ -92,7 +113,9 @@ function inspect(dir: string): ProviderPackage | DiscoveryProblem | undefined {
   if (!('provider' in manifest.mce)) return undefined;
   const name = typeof manifest.name === 'string' ? manifest.name : dir;
   try {
-    return { name, version: typeof manifest.version === 'string' ? manifest.version : '0.0.0', dir, specifier: providerModule(dir, manifest) };
+    const version = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+    const catalog = (manifest.mce as { catalog?: unknown }).catalog;
+    return { name, version, dir, specifier: providerModule(dir, manifest), ...(catalog === undefined ? {} : { catalog: readCatalog(dir, catalog) }) };
   } catch (error) {
     return { package: name, dir, message: (error as Error).message };
   }

@@ -3,25 +3,19 @@
  * the config file) of a module whose default export, or `provider` export, is a MetricProvider (or a list of them).
  * Their metrics can then be selected in `metrics:` by name or as `provider:name`.
  */
-import { MceError } from '@mce/core';
 import { createRequire } from 'node:module';
 import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricProvider } from '@mce/core';
-import { z } from 'zod';
+import { MetricRegistry, type MetricProvider } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 import type { MceConfig } from '../config/mce-config.js';
-import { discoverProviderPackages } from './discover-providers.js';
+import { DeferredPackage } from './deferred-package.js';
+import { discoverProviderPackages, type ProviderPackage } from './discover-providers.js';
+import { PluginError, checkMetrics, importProviders } from './provider-module.js';
 
-export class PluginError extends MceError {
-  readonly kind = 'bad-input' as const;
-  override name = 'PluginError';
-}
-
-function isProvider(value: unknown): value is MetricProvider {
-  const p = value as Partial<MetricProvider> | null;
-  return !!p && typeof p === 'object' && typeof p.name === 'string' && typeof p.metrics === 'function';
-}
+export { PluginError } from './provider-module.js';
+export { DeferredPackage } from './deferred-package.js';
+export { catalogOf, readCatalog, type ProviderCatalog } from './provider-catalog.js';
 
 /**
  * Resolve a `providers:` entry: `./x` and `../x` (and absolute paths) are files relative to the config file; a bare
@@ -43,21 +37,6 @@ export function pluginSpecifier(entry: string, configFile: string | undefined, c
   return pathToFileURL(resolved).href;
 }
 
-/** The exported providers of a module; throws PluginError naming `where` and `label`. */
-async function importProviders(specifier: string, label: string, where: string): Promise<MetricProvider[]> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (error) {
-    throw new PluginError(`${where}: cannot load "${label}": ${(error as Error).message}`);
-  }
-  const exported = mod.default ?? mod.provider;
-  const list = Array.isArray(exported) ? exported : [exported];
-  if (list.length === 0 || !list.every(isProvider)) {
-    throw new PluginError(`${where}: "${label}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
-  }
-  return list;
-}
 
 /**
  * Checks each provider's metrics and registers them beside those before (a clash of names is the newcomer's fault).
@@ -112,38 +91,6 @@ export async function loadProviders(
   return providers;
 }
 
-/** The metadata the engine relies on (a plugin is an edge: its metrics are checked as a file would be). */
-const PluginMetricSchema = z.object({
-  metadata: z.object({
-    name: z.string().min(1),
-    provider: z.string().min(1),
-    levels: z.array(z.enum(ONTOLOGY_LEVELS)).min(1),
-    nature: z.enum(['deterministic', 'llm-judged', 'aggregate']),
-    unit: z.string(),
-    valueRange: z.string(),
-    description: z.string(),
-    requirements: z.array(z.string()),
-    dependsOn: z.array(z.string().min(1)),
-    options: z.array(z.string()).optional(),
-  }),
-  compute: z.custom<Metric['compute']>((v) => typeof v === 'function', 'must be a function'),
-  computeBatch: z.custom<NonNullable<Metric['computeBatch']>>((v) => typeof v === 'function', 'must be a function').optional(),
-  cacheKey: z.custom<NonNullable<Metric['cacheKey']>>((v) => typeof v === 'function', 'must be a function').optional(),
-});
-
-/** Each metric of the provider against PluginMetricSchema; the first bad one is named with its fields. */
-function checkMetrics(provider: MetricProvider): void {
-  const metrics: unknown = provider.metrics();
-  if (!Array.isArray(metrics)) throw new Error('metrics() must return a list of metrics');
-  metrics.forEach((metric: unknown, i) => {
-    const parsed = PluginMetricSchema.safeParse(metric);
-    if (parsed.success) return;
-    const name = (metric as Partial<Metric> | undefined)?.metadata?.name;
-    const which = typeof name === 'string' && name !== '' ? `metric "${name}"` : `metric #${i + 1}`;
-    throw new Error(`${which}: ${issueLines(parsed.error).join('; ')}`);
-  });
-}
-
 /** Where a provider came from (`mce provider list` shows it). */
 export type ProviderOrigin =
   | { kind: 'built-in' }
@@ -153,12 +100,27 @@ export type ProviderOrigin =
 export interface LoadedProvider {
   provider: MetricProvider;
   origin: ProviderOrigin;
+  /** A discovered package registered from its catalogue: `provider` stands in for its code until `load`. */
+  deferred?: DeferredPackage;
+}
+
+/** A discovered package's providers: from its catalogue when it declares one, else imported now. */
+async function discoveredProviders(pkg: ProviderPackage, registry: MetricRegistry, where: string): Promise<{ list: readonly MetricProvider[]; deferred?: DeferredPackage }> {
+  if (!pkg.catalog) {
+    const list = await importProviders(pkg.specifier, pkg.name, where);
+    admit(registry, list, pkg.name, where);
+    return { list };
+  }
+  const deferred = new DeferredPackage(pkg, pkg.catalog);
+  admit(registry, deferred.providers, pkg.name, where);
+  return { list: deferred.providers, deferred };
 }
 
 /**
  * The `providers:` of a configuration (resolved from the directory its file was found from; a problem is fatal, the
  * user asked for it), then the installed provider packages discovery finds unless `provider_discovery: false`
- * (a broken one is passed to `onProblem` by name and left out: it must not stop the others).
+ * (a broken one is passed to `onProblem` by name and left out: it must not stop the others). A discovered package
+ * that declares its catalogue is not imported here: its LoadedProvider has `deferred`, to load when a run needs it.
  */
 export async function loadProviderSet(config: MceConfig, onProblem: (message: string) => void = () => {}): Promise<LoadedProvider[]> {
   const registry = builtInRegistry();
@@ -178,10 +140,9 @@ export async function loadProviderSet(config: MceConfig, onProblem: (message: st
     if (configuredSpecifiers.has(pkg.specifier)) continue; // named in the config too: loaded once, as configured
     const where = `provider package "${pkg.name}" (${pkg.dir})`;
     try {
-      const list = await importProviders(pkg.specifier, pkg.name, where);
-      admit(registry, list, pkg.name, where);
+      const { list, deferred } = await discoveredProviders(pkg, registry, where);
       const origin = { kind: 'discovered' as const, package: pkg.name, version: pkg.version, dir: pkg.dir };
-      loaded.push(...list.map((provider) => ({ provider, origin })));
+      loaded.push(...list.map((provider) => ({ provider, origin, ...(deferred ? { deferred } : {}) })));
     } catch (error) {
       onProblem(`${(error as Error).message} — it is left out`);
     }
