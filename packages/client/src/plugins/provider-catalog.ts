@@ -48,7 +48,7 @@ export function readCatalog(dir: string, field: unknown): ProviderCatalog {
     try {
       value = JSON.parse(readFileSync(file, 'utf8')) as unknown;
     } catch (error) {
-      throw new Error(`${where}: ${(error as Error).message}`);
+      throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
     }
   }
   const parsed = CatalogSchema.safeParse(value);
