@@ -19,8 +19,9 @@ const CatalogMetricSchema = z.strictObject({
   unit: z.string(),
   valueRange: z.string(),
   description: z.string(),
-  requirements: z.array(z.string()),
-  dependsOn: z.array(z.string().min(1)),
+  // As @mce/helper's defineMetric: none unless given.
+  requirements: z.array(z.string()).default([]),
+  dependsOn: z.array(z.string().min(1)).default([]),
   options: z.array(z.string()).optional(),
 });
 
