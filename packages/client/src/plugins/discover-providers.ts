@@ -72,6 +72,21 @@ function readManifest(dir: string): Manifest | undefined {
   return JSON.parse(readFileSync(file, 'utf8')) as Manifest;
 }
 
+/** The text of a folder's package.json, or undefined when it has none (or it cannot be read). */
+function manifestText(dir: string): string | undefined {
+  try {
+    return readFileSync(join(dir, 'package.json'), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Could the text hold an `mce` field? Most of `node_modules` cannot: they are passed over without parsing their
+ * package.json (parsing every one is most of what discovery costs).
+ */
+const MAY_HAVE_MCE_FIELD = /"mce"\s*:/;
+
 /** The module a manifest's `mce.provider` names; throws with what is wrong. */
 function providerModule(dir: string, manifest: Manifest): string {
   const field = (manifest.mce as { provider?: unknown }).provider;
@@ -101,15 +116,15 @@ export function providerPackageAt(dir: string): { name: string; specifier: strin
   return { name, specifier: providerModule(real, manifest), catalogField: (manifest.mce as { catalog?: unknown }).catalog };
 }
 
-/** One folder: a provider package, a problem, or nothing (no `mce` field). */
-function inspect(dir: string): ProviderPackage | DiscoveryProblem | undefined {
-  let manifest: Manifest | undefined;
+/** One folder (its real path, and its package.json's text): a provider package, a problem, or nothing (no `mce` field). */
+function inspect(dir: string, text: string): ProviderPackage | DiscoveryProblem | undefined {
+  let manifest: Manifest;
   try {
-    manifest = readManifest(dir);
+    manifest = JSON.parse(text) as Manifest;
   } catch (error) {
     return { package: dir.split(sep).slice(-2).join('/'), dir, message: `unreadable package.json: ${(error as Error).message}` };
   }
-  if (!manifest || manifest.mce === undefined || manifest.mce === null || typeof manifest.mce !== 'object') return undefined;
+  if (manifest === null || typeof manifest !== 'object' || manifest.mce === undefined || manifest.mce === null || typeof manifest.mce !== 'object') return undefined;
   if (!('provider' in manifest.mce)) return undefined;
   const name = typeof manifest.name === 'string' ? manifest.name : dir;
   try {
@@ -131,10 +146,15 @@ const OWN_DIR = dirname(fileURLToPath(import.meta.url));
 export function discoverProviderPackages(projectDir: string): { packages: ProviderPackage[]; problems: DiscoveryProblem[] } {
   const packages: ProviderPackage[] = [];
   const problems: DiscoveryProblem[] = [];
+  const seenCandidates = new Set<string>();
   const seenDirs = new Set<string>();
   const seenNames = new Set<string>();
-  for (const nodeModules of [...nodeModulesChain(projectDir), ...nodeModulesChain(OWN_DIR)]) {
+  for (const nodeModules of new Set([...nodeModulesChain(projectDir), ...nodeModulesChain(OWN_DIR)])) {
     for (const candidate of packageDirs(nodeModules)) {
+      if (seenCandidates.has(candidate)) continue;
+      seenCandidates.add(candidate);
+      const text = manifestText(candidate);
+      if (text === undefined || !MAY_HAVE_MCE_FIELD.test(text)) continue;
       let dir: string;
       try {
         dir = realpathSync(candidate);
@@ -143,7 +163,7 @@ export function discoverProviderPackages(projectDir: string): { packages: Provid
       }
       if (seenDirs.has(dir)) continue;
       seenDirs.add(dir);
-      const found = inspect(dir);
+      const found = inspect(dir, text);
       if (!found) continue;
       if ('message' in found) problems.push(found);
       else if (!seenNames.has(found.name)) {
