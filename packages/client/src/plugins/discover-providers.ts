@@ -11,10 +11,11 @@
  * The `node_modules` folders searched are those Node would resolve from: the project's (the configuration's
  * directory and its parents) and mce's own installation (a global install, or a provider installed beside it).
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MAY_HAVE_MCE_FIELD, providerCandidates } from './discovery-index.js';
 import { readCatalog, type ProviderCatalog } from './provider-catalog.js';
 
 /** An installed package that says it is an mce provider. */
@@ -45,25 +46,6 @@ function nodeModulesChain(start: string): string[] {
   }
 }
 
-/** The package folders directly in one `node_modules` (scoped ones one level down). */
-function packageDirs(nodeModules: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(nodeModules);
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    if (name.startsWith('.')) return [];
-    if (!name.startsWith('@')) return [join(nodeModules, name)];
-    try {
-      return readdirSync(join(nodeModules, name)).map((inner) => join(nodeModules, name, inner));
-    } catch {
-      return [];
-    }
-  });
-}
-
 type Manifest = { name?: unknown; version?: unknown; mce?: unknown };
 
 function readManifest(dir: string): Manifest | undefined {
@@ -80,12 +62,6 @@ function manifestText(dir: string): string | undefined {
     return undefined;
   }
 }
-
-/**
- * Could the text hold an `mce` field? Most of `node_modules` cannot: they are passed over without parsing their
- * package.json (parsing every one is most of what discovery costs).
- */
-const MAY_HAVE_MCE_FIELD = /"mce"\s*:/;
 
 /** The module a manifest's `mce.provider` names; throws with what is wrong. */
 function providerModule(dir: string, manifest: Manifest): string {
@@ -150,7 +126,7 @@ export function discoverProviderPackages(projectDir: string): { packages: Provid
   const seenDirs = new Set<string>();
   const seenNames = new Set<string>();
   for (const nodeModules of new Set([...nodeModulesChain(projectDir), ...nodeModulesChain(OWN_DIR)])) {
-    for (const candidate of packageDirs(nodeModules)) {
+    for (const candidate of providerCandidates(nodeModules)) {
       if (seenCandidates.has(candidate)) continue;
       seenCandidates.add(candidate);
       const text = manifestText(candidate);
