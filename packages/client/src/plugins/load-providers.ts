@@ -37,7 +37,6 @@ export function pluginSpecifier(entry: string, configFile: string | undefined, c
   return pathToFileURL(resolved).href;
 }
 
-
 /**
  * Checks each provider's metrics and registers them beside those before (a clash of names is the newcomer's fault).
  * All are checked before any is registered, so that a module refused is refused whole.
