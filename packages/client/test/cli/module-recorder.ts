@@ -1,5 +1,5 @@
 /**
- * Runs the `mce` command as users start it (bin/mce.js) and records the files its process loaded: ES modules through
+ * Runs the `mce` command as users start it (bin/mce.js), or another bin, and records the files its process loaded: ES modules through
  * a loader hook, CommonJS through require.cache at exit. Paths come back repo-relative (node_modules/… for libraries).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repo = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = join(repo, 'packages/client/bin/mce.js');
+const MCE_BIN = join(repo, 'packages/client/bin/mce.js');
 
 const RECORDER = `import { register, createRequire } from 'node:module';
 import { appendFileSync } from 'node:fs';
@@ -27,8 +27,8 @@ export interface RecordedRun {
   loaded: string[];
 }
 
-/** A directory to run in (no mce_config.yaml), with the recorder; `mce` runs there with its own store and no cache. */
-export function moduleRecorder(): { dir: string; argvOf(argv: string[]): { args: string[]; env: NodeJS.ProcessEnv; log: string }; read(log: string): string[] } {
+/** A directory to run in (no mce_config.yaml), with the recorder; `bin` runs there with its own store and no cache. */
+export function moduleRecorder(bin = MCE_BIN): { dir: string; argvOf(argv: string[]): { args: string[]; env: NodeJS.ProcessEnv; log: string }; read(log: string): string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'mce-modules-'));
   const recorder = join(dir, 'recorder.mjs');
   writeFileSync(recorder, RECORDER);
