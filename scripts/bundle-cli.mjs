@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
- * Bundles the `mce` command (packages/client/dist/cli/main.js, built by tsc) into packages/client/dist/bundle/:
- * a handful of files instead of 300+ ES modules, whose one-by-one resolution and loading was most of the command's
- * start-up (bench/startup). Each command's code stays a chunk of its own, loaded when the command runs.
+ * Bundles the `mce` command (packages/client/dist/cli/main.js, built by tsc) into packages/client/dist/bundle/, and
+ * the `mce-worker` command (packages/worker/dist/cli.js) into packages/worker/dist/bundle/: a handful of files
+ * instead of 300+ ES modules, whose one-by-one resolution and loading was most of a command's start-up
+ * (bench/startup). Each `mce` command's code stays a chunk of its own, loaded when the command runs.
  *
  * What stays outside the bundle, loaded from node_modules as before:
- *  - every `@mce/*` package the client does not depend on (the store adapters, the worker, provider packages, …):
+ *  - every `@mce/*` package the command's package (the client, the worker) does not depend on (the store adapters, the worker, provider packages, …):
  *    optional peers, loaded on demand by name;
  *  - every peer dependency of a bundled package (better-sqlite3, …) and openai (loaded at the first judge call);
  *  - every CommonJS package (its package.json has no "type": "module"): Node loads those synchronously and cheaply, and their run-time `require`s and file
@@ -21,10 +22,11 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
-const client = join(repo, 'packages/client');
-const entry = join(client, 'dist/cli/main.js');
-const outdir = join(client, 'dist/bundle');
-const inputsFile = join(outdir, 'inputs.json');
+/** The commands bundled: the package whose bin runs the bundle, and the module tsc built for it. */
+const COMMANDS = [
+  { name: '@mce/client', dir: join(repo, 'packages/client'), entry: 'dist/cli/main.js' },
+  { name: '@mce/worker', dir: join(repo, 'packages/worker'), entry: 'dist/cli.js' },
+];
 
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -37,15 +39,15 @@ function workspacePackages() {
   }));
 }
 
-/** The client and the `@mce/*` packages it depends on, directly or through one another: these are bundled. */
-function bundledPackages(workspace) {
+/** The command's package and the `@mce/*` packages it depends on, directly or through one another: these are bundled. */
+function bundledPackages(workspace, root) {
   const found = new Set();
   const visit = (name) => {
     if (found.has(name)) return;
     found.add(name);
     for (const dep of Object.keys(workspace.get(name)?.manifest.dependencies ?? {})) if (dep.startsWith('@mce/')) visit(dep);
   };
-  visit('@mce/client');
+  visit(root);
   return found;
 }
 
@@ -65,12 +67,12 @@ function isEsmPackage(file) {
 
 /**
  * The run-time helper, one module shared by every chunk: the URL of a file of a bundled package, from where Node
- * resolves that package for the client (each package's root resolved once). The client's own files are found from
- * the bundle itself, which lives in the client's dist/bundle/.
+ * resolves that package for the command's package (each package's root resolved once). The command's package's own
+ * files are found from the bundle itself, which lives in its dist/bundle/.
  */
-const FILE_URL_MODULE = `import { createRequire } from 'node:module';
+const fileUrlModule = (own) => `import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-const roots = new Map([['@mce/client', new URL('../../', import.meta.url)]]);
+const roots = new Map([[${JSON.stringify(own)}, new URL('../../', import.meta.url)]]);
 export function __mceFileUrl(pkg, file) {
   let root = roots.get(pkg);
   if (root === undefined) roots.set(pkg, (root = pathToFileURL(createRequire(import.meta.url).resolve(pkg + '/package.json'))));
@@ -79,7 +81,7 @@ export function __mceFileUrl(pkg, file) {
 `;
 const FILE_URL = 'mce-bundle:file-url';
 
-function mcePlugin(workspace, bundled) {
+function mcePlugin(workspace, bundled, own) {
   const skip = Symbol('resolving');
   const peers = new Set([...bundled].flatMap((name) => Object.keys(workspace.get(name).manifest.peerDependencies ?? {})));
   const onDemand = new Set(['openai']);
@@ -98,7 +100,7 @@ function mcePlugin(workspace, bundled) {
         if (resolved.external || !isEsmPackage(resolved.path)) return { path: args.path, external: true };
         return { path: resolved.path };
       });
-      b.onLoad({ filter: /.*/, namespace: 'mce-bundle' }, () => ({ contents: FILE_URL_MODULE, loader: 'js', resolveDir: repo }));
+      b.onLoad({ filter: /.*/, namespace: 'mce-bundle' }, () => ({ contents: fileUrlModule(own), loader: 'js', resolveDir: repo }));
       b.onLoad({ filter: /\.m?js$/ }, (args) => {
         const where = relative(repo, args.path);
         if (args.path.endsWith('.cjs') || !isEsmPackage(args.path)) return { errors: [{ text: `${where} is CommonJS: its package must stay external (a bundled require of a Node module fails at run time)` }] };
@@ -117,33 +119,39 @@ function mcePlugin(workspace, bundled) {
 }
 
 /** Whether the bundle is older than one of the files it was made from (or than the script itself). */
-function stale() {
+function stale(entry, inputsFile) {
   if (!existsSync(inputsFile)) return true;
   const made = statSync(inputsFile).mtimeMs;
   const inputs = [fileURLToPath(import.meta.url), entry, ...readJson(inputsFile).map((file) => join(repo, file))];
   return inputs.some((file) => !existsSync(file) || statSync(file).mtimeMs > made);
 }
 
-if (!existsSync(entry)) {
-  console.error(`bundle-cli: ${relative(repo, entry)} is missing: build the packages first (npm run build)`);
-  process.exit(1);
+async function bundle(command, workspace) {
+  const entry = join(command.dir, command.entry);
+  const outdir = join(command.dir, 'dist/bundle');
+  const inputsFile = join(outdir, 'inputs.json');
+  if (!existsSync(entry)) {
+    console.error(`bundle-cli: ${relative(repo, entry)} is missing: build the packages first (npm run build)`);
+    process.exit(1);
+  }
+  if (process.argv.includes('--if-stale') && !stale(entry, inputsFile)) return;
+  // Chunk names carry a hash of their content: last build's chunks would otherwise stay beside the new ones.
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: repo,
+    entryPoints: { main: entry },
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    plugins: [mcePlugin(workspace, bundledPackages(workspace, command.name), command.name)],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  writeFileSync(inputsFile, `${JSON.stringify(Object.keys(result.metafile.inputs), null, 0)}\n`);
 }
-if (process.argv.includes('--if-stale') && !stale()) process.exit(0);
 
 const workspace = workspacePackages();
-// Chunk names carry a hash of their content: last build's chunks would otherwise stay beside the new ones.
-rmSync(outdir, { recursive: true, force: true });
-const result = await build({
-  absWorkingDir: repo,
-  entryPoints: { main: entry },
-  outdir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  plugins: [mcePlugin(workspace, bundledPackages(workspace))],
-  metafile: true,
-  logLevel: 'warning',
-});
-writeFileSync(inputsFile, `${JSON.stringify(Object.keys(result.metafile.inputs), null, 0)}\n`);
+for (const command of COMMANDS) await bundle(command, workspace);

@@ -1,7 +1,8 @@
 /**
- * Before the tests: the bundled `mce` command (packages/client/dist/bundle, which bin/mce.js runs) rebuilt when a
- * file it is made from changed, so tests that start the command run the code just built by `tsc -b`, not a stale
- * bundle. Without a build of the packages there is nothing to bundle: those tests then fail as they would anyway.
+ * Before the tests: the bundled `mce` and `mce-worker` commands (packages/client/dist/bundle and
+ * packages/worker/dist/bundle, which their bins run) rebuilt when a file they are made from changed, so tests that
+ * start a command run the code just built by `tsc -b`, not a stale bundle. Without a build of the packages there is
+ * nothing to bundle: those tests then fail as they would anyway.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

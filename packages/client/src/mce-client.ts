@@ -27,7 +27,7 @@ import {
 } from '@mce/core';
 import { NATIVE_PROVIDER_REF, defaultMetricSelection, nativeProvider } from '@mce/provider-native';
 import { openMetricCache } from './cache/index.js';
-import { loadProviderSet } from './plugins/load-providers.js';
+import { loadProviderSet, type DeferredPackage } from './plugins/load-providers.js';
 import { checkConfiguredSelection } from './config/check-selection.js';
 
 export { checkConfiguredSelection };
@@ -130,6 +130,8 @@ export class MCEClient implements AsyncDisposable {
   readonly #ownsStore: boolean;
   readonly #cache: CacheManager | undefined;
   readonly #log: ClientLogger | undefined;
+  /** Discovered packages registered from their catalogues: imported when a computation selects one of their metrics. */
+  #deferred: readonly DeferredPackage[] = [];
   #closed = false;
 
   private constructor(
@@ -179,11 +181,13 @@ export class MCEClient implements AsyncDisposable {
     }
     let cache: CacheManager | undefined;
     let plugins: MetricProvider[];
+    let deferred: DeferredPackage[];
     const log = options.logger;
     try {
       cache = options.cache === false ? undefined : (options.cache ?? openMetricCache(config.cache, (message) => log?.debug?.({ event: 'cache-off' }, message)));
       const loaded = await loadProviderSet(config, (message) => (log ?? defaultLogger()).warn({ event: 'provider-left-out' }, message));
       plugins = loaded.map((l) => l.provider);
+      deferred = [...new Set(loaded.flatMap((l) => (l.deferred ? [l.deferred] : [])))];
       log?.debug?.(
         { config: config.source ?? null, store: store.kind, cache: cache ? (config.cache.path ?? '.mce/cache.db') : null, providers: loaded.map((l) => ({ name: l.provider.name, version: l.provider.version, origin: l.origin })) },
         'client opened',
@@ -194,6 +198,7 @@ export class MCEClient implements AsyncDisposable {
       throw error;
     }
     const client = new MCEClient(OPENING, config, store, options.store === undefined, [...plugins, ...(options.providers ?? [])], cache, log);
+    client.#deferred = deferred;
     try {
       checkConfiguredSelection(client.config, client.engine);
     } catch (error) {
@@ -231,6 +236,7 @@ export class MCEClient implements AsyncDisposable {
 
   /** Compute sessions already in memory (files), without storing anything. */
   async compute(sessions: readonly Session[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
+    await this.#loadProvidersFor(request);
     const started = performance.now();
     const computations = await this.engine.computeLoadedSessions(sessions, this.#computeOptions(request));
     this.#logComputed(computations, started);
@@ -240,6 +246,7 @@ export class MCEClient implements AsyncDisposable {
   /** Compute stored sessions, without storing the results. Unknown ids → SessionNotFoundError. */
   async computeStored(sessionIds: string | readonly string[], request: ComputeRequest = {}): Promise<SessionComputation[]> {
     const ids = typeof sessionIds === 'string' ? [sessionIds] : sessionIds;
+    await this.#loadProvidersFor(request);
     const started = performance.now();
     const computations = await this.engine.computeSessionsBatch(ids, this.#computeOptions(request));
     this.#logComputed(computations, started);
@@ -482,6 +489,24 @@ export class MCEClient implements AsyncDisposable {
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
+  }
+
+  /**
+   * Imports the discovered packages whose metrics the request's plan computes (their catalogues stood in until now).
+   * A plan that cannot be made loads nothing: the computation then throws the same error.
+   */
+  async #loadProvidersFor(request: ComputeRequest): Promise<void> {
+    const pending = this.#deferred.filter((d) => !d.settled);
+    if (pending.length === 0) return;
+    let providers: Set<string>;
+    try {
+      providers = new Set(this.plan(request).stages.flatMap((stage) => stage.map((task) => task.entry.metric.metadata.provider)));
+    } catch {
+      return;
+    }
+    const needed = pending.filter((d) => d.providers.some((p) => providers.has(p.name)));
+    const warn = (message: string) => (this.#log ?? defaultLogger()).warn({ event: 'provider-left-out' }, message);
+    await Promise.all(needed.map((d) => d.load(this.engine.registry, warn)));
   }
 
   #computeOptions(request: ComputeRequest) {

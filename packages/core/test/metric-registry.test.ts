@@ -46,4 +46,18 @@ describe('MetricRegistry', () => {
     expect(engine.registry.list().map((m) => m.key)).toEqual(['p:A', 'test:B']);
     expect(engine.plan({ metrics: ['A', 'B'] }).stages.map((s) => s.map((t) => t.entry.key))).toEqual([['p:A', 'test:B']]);
   });
+
+  it('replaces a provider by one listing the same metrics (a catalogue swapped for the code), and refuses another list', () => {
+    const registry = new MetricRegistry();
+    registry.registerProvider(provider('p', 'A', 'B'));
+    const metrics = ['A', 'B'].map((n) => metric(n, ['Session'], constant(7), { provider: 'p' }));
+    const code: MetricProvider = { ...provider('p'), version: '2.0.0', jsonDetails: true, metrics: () => metrics };
+    registry.replaceProvider(code);
+    expect(registry.getProvider('p')?.version).toBe('2.0.0');
+    expect(registry.get('p:A')?.metric).toBe(metrics[0]);
+    expect(registry.get('B')?.jsonDetails).toBe(true);
+    expect(() => registry.replaceProvider(provider('p', 'A'))).toThrow('Provider "p" lists the metrics p:A, not p:A, p:B');
+    expect(() => registry.replaceProvider(provider('q', 'A'))).toThrow('Provider "q" is not registered');
+    expect(registry.getProvider('p')?.version).toBe('2.0.0');
+  });
 });

@@ -45,13 +45,24 @@ function project(name: string): string {
   return dir;
 }
 
-/** A provider package as a third party writes it: @mce/helper only, declared by the package.json `mce` field. */
+/** What the package's metrics are, so that mce lists them without importing it (`mce provider catalog` prints it). */
+const CALLCOUNT_CATALOG = {
+  providers: [{
+    name: 'callcount', version: '1.2.3', description: 'Counts the calls of a session',
+    metrics: [{ name: 'CallCount', levels: ['Session'], nature: 'deterministic', unit: 'count', valueRange: 'non-negative integer', description: 'LLM and tool calls in the session' }],
+  }],
+};
+
+/**
+ * A provider package as a third party writes it: @mce/helper only, declared by the package.json `mce` field with its
+ * catalogue.
+ */
 function thirdPartyProvider(into: string): string {
   const dir = join(into, 'mce-callcount');
   mkdirSync(dir);
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'mce-callcount', version: '1.2.3', type: 'module', main: 'index.js', mce: { provider: true }, dependencies: { '@mce/helper': '0.1.0' } }),
+    JSON.stringify({ name: 'mce-callcount', version: '1.2.3', type: 'module', main: 'index.js', mce: { provider: true, catalog: CALLCOUNT_CATALOG }, dependencies: { '@mce/helper': '0.1.0' } }),
   );
   writeFileSync(
     join(dir, 'index.js'),
@@ -118,6 +129,9 @@ describe('packed and installed as a user would', () => {
       ['sdk', 'discovered', '@mce/provider-sdk'],
     ]);
     expect(providers.find((p) => p.name === 'callcount')?.version).toBe('1.2.3');
+    // The catalogue the package declares is the one its code gives (requirements and dependsOn filled in).
+    const catalog = await mce('provider', 'catalog', 'node_modules/mce-callcount');
+    expect(JSON.parse(catalog.stdout)).toEqual({ providers: [{ ...CALLCOUNT_CATALOG.providers[0], metrics: [{ ...CALLCOUNT_CATALOG.providers[0]?.metrics[0], requirements: [], dependsOn: [] }] }] });
 
     // The README's demo, in the project.
     cpSync(join(repo, 'examples'), join(dir, 'examples'), { recursive: true });

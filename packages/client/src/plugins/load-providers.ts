@@ -3,25 +3,19 @@
  * the config file) of a module whose default export, or `provider` export, is a MetricProvider (or a list of them).
  * Their metrics can then be selected in `metrics:` by name or as `provider:name`.
  */
-import { MceError } from '@mce/core';
 import { createRequire } from 'node:module';
 import { isAbsolute, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MetricRegistry, ONTOLOGY_LEVELS, issueLines, type Metric, type MetricProvider } from '@mce/core';
-import { z } from 'zod';
+import { MetricRegistry, type MetricProvider } from '@mce/core';
 import { nativeProvider } from '@mce/provider-native';
 import { ConfigError, providerSectionError, type MceConfig } from '../config/mce-config.js';
-import { discoverProviderPackages } from './discover-providers.js';
+import { DeferredPackage } from './deferred-package.js';
+import { discoverProviderPackages, type ProviderPackage } from './discover-providers.js';
+import { PluginError, checkMetrics, importProviders } from './provider-module.js';
 
-export class PluginError extends MceError {
-  readonly kind = 'bad-input' as const;
-  override name = 'PluginError';
-}
-
-function isProvider(value: unknown): value is MetricProvider {
-  const p = value as Partial<MetricProvider> | null;
-  return !!p && typeof p === 'object' && typeof p.name === 'string' && typeof p.metrics === 'function';
-}
+export { PluginError } from './provider-module.js';
+export { DeferredPackage } from './deferred-package.js';
+export { catalogOf, readCatalog, type ProviderCatalog } from './provider-catalog.js';
 
 /**
  * Resolve a `providers:` entry: `./x` and `../x` (and absolute paths) are files relative to the config file; a bare
@@ -41,43 +35,6 @@ export function pluginSpecifier(entry: string, configFile: string | undefined, c
     throw new PluginError(`${where}: cannot find package "${entry}" from ${base}: ${(error as Error).message.split('\n')[0]}`);
   }
   return pathToFileURL(resolved).href;
-}
-
-/** A provider's problems with the configuration section it reads, each at its path (`['sdk_metrics', 0, 'kind']`). */
-type SectionProblems = { problems: { path: (string | number)[]; message: string }[] };
-function hasSectionProblems(error: unknown): error is Error & SectionProblems {
-  const problems = (error as Partial<SectionProblems> | null)?.problems;
-  return error instanceof Error && Array.isArray(problems) && problems.every((p) => Array.isArray(p?.path));
-}
-
-/**
- * A module that reads mce_config.yaml exports `configure(sections)`: its providers are built from the file's
- * provider sections (a bad entry is a ConfigError of the file, at its line); other modules export them as they are.
- */
-function exportedProviders(mod: Record<string, unknown>, label: string, where: string, config: MceConfig | undefined): unknown {
-  if (typeof mod.configure !== 'function' || !config) return mod.default ?? mod.provider;
-  try {
-    return (mod.configure as (sections: Readonly<Record<string, unknown>>) => unknown)(config.providerSections ?? {});
-  } catch (error) {
-    if (hasSectionProblems(error)) throw providerSectionError(config, error.problems);
-    throw new PluginError(`${where}: "${label}" could not read the configuration: ${(error as Error).message}`);
-  }
-}
-
-/** The exported providers of a module; throws PluginError naming `where` and `label`. */
-async function importProviders(specifier: string, label: string, where: string, config?: MceConfig): Promise<{ list: MetricProvider[]; configured: boolean }> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (error) {
-    throw new PluginError(`${where}: cannot load "${label}": ${(error as Error).message}`);
-  }
-  const exported = exportedProviders(mod, label, where, config);
-  const list = Array.isArray(exported) ? exported : [exported];
-  if (list.length === 0 || !list.every(isProvider)) {
-    throw new PluginError(`${where}: "${label}" exports no MetricProvider (expected a default or "provider" export with name and metrics())`);
-  }
-  return { list, configured: typeof mod.configure === 'function' && config !== undefined };
 }
 
 /**
@@ -136,12 +93,17 @@ export async function loadProviders(
   return providers;
 }
 
+/** The provider sections (`sdk_metrics:`) the file fills in. */
+function filledSections(config: MceConfig): [string, unknown][] {
+  return Object.entries(config.providerSections ?? {}).filter(([, value]) => !(Array.isArray(value) && value.length === 0));
+}
+
 /**
  * The provider sections of the file were read by a provider, and the metrics it declared from them take names no
  * other provider's metric has (a bare name must mean one metric). Problems are the file's, at the entries' lines.
  */
 function checkProviderSections(config: MceConfig, configured: readonly MetricProvider[], registry: MetricRegistry): void {
-  const sections = Object.entries(config.providerSections ?? {}).filter(([, value]) => !(Array.isArray(value) && value.length === 0));
+  const sections = filledSections(config);
   if (sections.length === 0) return;
   if (configured.length === 0) {
     throw providerSectionError(
@@ -167,38 +129,6 @@ function checkProviderSections(config: MceConfig, configured: readonly MetricPro
   if (problems.length > 0) throw providerSectionError(config, problems);
 }
 
-/** The metadata the engine relies on (a plugin is an edge: its metrics are checked as a file would be). */
-const PluginMetricSchema = z.object({
-  metadata: z.object({
-    name: z.string().min(1),
-    provider: z.string().min(1),
-    levels: z.array(z.enum(ONTOLOGY_LEVELS)).min(1),
-    nature: z.enum(['deterministic', 'llm-judged', 'aggregate']),
-    unit: z.string(),
-    valueRange: z.string(),
-    description: z.string(),
-    requirements: z.array(z.string()),
-    dependsOn: z.array(z.string().min(1)),
-    options: z.array(z.string()).optional(),
-  }),
-  compute: z.custom<Metric['compute']>((v) => typeof v === 'function', 'must be a function'),
-  computeBatch: z.custom<NonNullable<Metric['computeBatch']>>((v) => typeof v === 'function', 'must be a function').optional(),
-  cacheKey: z.custom<NonNullable<Metric['cacheKey']>>((v) => typeof v === 'function', 'must be a function').optional(),
-});
-
-/** Each metric of the provider against PluginMetricSchema; the first bad one is named with its fields. */
-function checkMetrics(provider: MetricProvider): void {
-  const metrics: unknown = provider.metrics();
-  if (!Array.isArray(metrics)) throw new Error('metrics() must return a list of metrics');
-  metrics.forEach((metric: unknown, i) => {
-    const parsed = PluginMetricSchema.safeParse(metric);
-    if (parsed.success) return;
-    const name = (metric as Partial<Metric> | undefined)?.metadata?.name;
-    const which = typeof name === 'string' && name !== '' ? `metric "${name}"` : `metric #${i + 1}`;
-    throw new Error(`${which}: ${issueLines(parsed.error).join('; ')}`);
-  });
-}
-
 /** Where a provider came from (`mce provider list` shows it). */
 export type ProviderOrigin =
   | { kind: 'built-in' }
@@ -208,12 +138,37 @@ export type ProviderOrigin =
 export interface LoadedProvider {
   provider: MetricProvider;
   origin: ProviderOrigin;
+  /** A discovered package registered from its catalogue: `provider` stands in for its code until `load`. */
+  deferred?: DeferredPackage;
+}
+
+/**
+ * A discovered package's providers: from its catalogue when it declares one, else imported now. A package whose
+ * metrics come from sections of the file (its catalogue's `reads`, e.g. `sdk_metrics`) is imported when the file fills
+ * one of them in, to build them (`configured`).
+ */
+async function discoveredProviders(
+  pkg: ProviderPackage,
+  registry: MetricRegistry,
+  where: string,
+  config: MceConfig,
+): Promise<{ list: readonly MetricProvider[]; deferred?: DeferredPackage; configured?: boolean }> {
+  const filled = new Set(filledSections(config).map(([section]) => section));
+  if (!pkg.catalog || (pkg.catalog.reads ?? []).some((section) => filled.has(section))) {
+    const { list, configured } = await importProviders(pkg.specifier, pkg.name, where, config);
+    admit(registry, list, pkg.name, where);
+    return { list, configured };
+  }
+  const deferred = new DeferredPackage(pkg, pkg.catalog);
+  admit(registry, deferred.providers, pkg.name, where);
+  return { list: deferred.providers, deferred };
 }
 
 /**
  * The `providers:` of a configuration (resolved from the directory its file was found from; a problem is fatal, the
  * user asked for it), then the installed provider packages discovery finds unless `provider_discovery: false`
- * (a broken one is passed to `onProblem` by name and left out: it must not stop the others).
+ * (a broken one is passed to `onProblem` by name and left out: it must not stop the others). A discovered package
+ * that declares its catalogue is not imported here: its LoadedProvider has `deferred`, to load when a run needs it.
  */
 export async function loadProviderSet(config: MceConfig, onProblem: (message: string) => void = () => {}): Promise<LoadedProvider[]> {
   const registry = builtInRegistry();
@@ -238,11 +193,10 @@ export async function loadProviderSet(config: MceConfig, onProblem: (message: st
     if (configuredSpecifiers.has(pkg.specifier)) continue; // named in the config too: loaded once, as configured
     const where = `provider package "${pkg.name}" (${pkg.dir})`;
     try {
-      const { list, configured: fromConfig } = await importProviders(pkg.specifier, pkg.name, where, config);
-      admit(registry, list, pkg.name, where);
+      const { list, deferred, configured: fromConfig } = await discoveredProviders(pkg, registry, where, config);
       if (fromConfig) onConfigured(list);
       const origin = { kind: 'discovered' as const, package: pkg.name, version: pkg.version, dir: pkg.dir };
-      loaded.push(...list.map((provider) => ({ provider, origin })));
+      loaded.push(...list.map((provider) => ({ provider, origin, ...(deferred ? { deferred } : {}) })));
     } catch (error) {
       // A mistake in the file is the user's to fix, not a broken package to leave out.
       if (error instanceof ConfigError) throw error;

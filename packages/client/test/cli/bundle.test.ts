@@ -3,51 +3,19 @@
  * tests when stale): every module of mce's own comes from the bundle, the libraries a command does not need are not
  * loaded, files of the bundled packages (the OTLP .proto files, the price table) are found where those packages are,
  * and the packages loaded on demand (the store adapters) still come from their own package. Each run records the
- * files its process loaded (ES modules through a loader hook, CommonJS through require.cache at exit).
+ * files its process loaded (module-recorder.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeTraceRequest } from '../../../ingest/src/otlp-protobuf.js';
+import { libraries, moduleRecorder, ownFiles, recordSync, repo } from './module-recorder.js';
 
-const repo = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = join(repo, 'packages/client/bin/mce.js');
-const dir = mkdtempSync(join(tmpdir(), 'mce-bundle-'));
+const recorder = moduleRecorder();
+const dir = recorder.dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const RECORDER = `import { register, createRequire } from 'node:module';
-import { appendFileSync } from 'node:fs';
-const log = process.env.MCE_TEST_MODULE_LOG;
-register('data:text/javascript,' + encodeURIComponent(
-  "import { appendFileSync } from 'node:fs';" +
-  'export async function load(url, context, next) { appendFileSync(' + JSON.stringify(log) + ', url + "\\\\n"); return next(url, context); }'));
-process.on('exit', () => appendFileSync(log, Object.keys(createRequire(import.meta.url).cache).map((f) => f + '\\n').join('')));
-`;
-const recorder = join(dir, 'recorder.mjs');
-writeFileSync(recorder, RECORDER);
-
-let runs = 0;
 /** Runs `mce argv` in an empty directory; the files it loaded, as repo-relative paths (node_modules/… for libraries). */
-function mce(argv: string[]) {
-  const log = join(dir, `modules-${++runs}.txt`);
-  writeFileSync(log, '');
-  const env = { ...process.env, MCE_TEST_MODULE_LOG: log, MCE_STORE_URL: `sqlite:${join(dir, `${runs}.db`)}`, MCE_METRIC_CACHE: 'none', MCE_CONFIG_HOME: join(dir, 'home') };
-  const run = spawnSync(process.execPath, ['--import', pathToFileURL(recorder).href, bin, ...argv], { cwd: dir, env, encoding: 'utf8' });
-  const loaded = readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('node:') && !line.startsWith('data:'))
-    .map((line) => (line.startsWith('file:') ? fileURLToPath(line) : line))
-    .map((file) => file.replace(repo, '').replace(/^.*node_modules\//, 'node_modules/'));
-  return { ...run, loaded: [...new Set(loaded)] };
-}
-
-/** The package a loaded library file belongs to (node_modules/@scope/name or node_modules/name). */
-const libraries = (loaded: string[]) => new Set(loaded.filter((f) => f.startsWith('node_modules/')).map((f) => f.split('/').slice(1, f.startsWith('node_modules/@') ? 3 : 2).join('/')));
-/** The code files of mce's own packages it loaded (data files such as JSON schemas are read where they are). */
-const ownFiles = (loaded: string[]) => loaded.filter((f) => f.startsWith('packages/') && /\.[cm]?js$/.test(f));
+const mce = (argv: string[]) => recordSync(recorder, argv);
 
 describe('the bundled mce command', () => {
   it('is built, and the bin runs it', () => {
@@ -61,14 +29,11 @@ describe('the bundled mce command', () => {
     expect(names).toEqual(expect.arrayContaining(['Duration', 'TotalTokens', 'ToolErrorRate']));
     const own = ownFiles(run.loaded);
     expect(own).toContain('packages/client/bin/mce.js');
-    // The client's own code comes only from the bundle. Provider packages found by discovery load from their own
-    // packages, with the core and provider-native they import (a start-up cost still to cut: see docs/architecture.md).
-    const outside = own.filter((f) => f !== 'packages/client/bin/mce.js' && !f.startsWith('packages/client/dist/bundle/'));
-    expect(outside.filter((f) => f.startsWith('packages/client/'))).toEqual([]);
-    expect([...new Set(outside.map((f) => f.split('/')[1]))].sort()).toEqual(['core', 'provider-deepeval', 'provider-native', 'provider-opik', 'provider-ragas', 'provider-sdk']);
+    // Provider packages found by discovery are listed from their catalogues: none of their code (nor the core and
+    // provider-native they import) is loaded (see deferred-providers.test.ts).
+    expect(own.filter((f) => f !== 'packages/client/bin/mce.js' && !f.startsWith('packages/client/dist/bundle/'))).toEqual([]);
     const libs = libraries(run.loaded);
-    // zod now comes with the discovered providers' own copy of core (see above), so it is not checked here.
-    for (const lazy of ['ajv', 'ajv-formats', 'protobufjs', 'yaml', 'pino', 'openai', 'better-sqlite3', 'pg', 'neo4j-driver', 'hono']) expect(libs, lazy).not.toContain(lazy);
+    for (const lazy of ['ajv', 'ajv-formats', 'protobufjs', 'yaml', 'pino', 'openai', 'better-sqlite3', 'pg', 'neo4j-driver', 'hono', 'zod']) expect(libs, lazy).not.toContain(lazy);
   });
 
   it('compute reads an OTLP protobuf file: the .proto files are found in @mce/ingest', () => {

@@ -86,6 +86,26 @@ export class MetricRegistry {
   }
 
   /**
+   * Puts `provider` in the place of the registered provider of its name, which must list the same metrics (by name):
+   * a client registers a provider package from its static catalogue and swaps in the code once a run needs it.
+   */
+  replaceProvider(provider: MetricProvider): void {
+    const registered = this.#providers.get(provider.name);
+    if (!registered) throw new Error(`Provider "${provider.name}" is not registered`);
+    const before = registered.metrics().map(metricKey);
+    const after = provider.metrics().map(metricKey);
+    if (before.length !== after.length || before.some((key, i) => key !== after[i])) {
+      throw new Error(`Provider "${provider.name}" lists the metrics ${after.join(', ') || '(none)'}, not ${before.join(', ') || '(none)'}`);
+    }
+    this.#providers.set(provider.name, provider);
+    for (const metric of provider.metrics()) {
+      const key = metricKey(metric);
+      const old = this.#byKey.get(key) as RegisteredMetric;
+      this.#byKey.set(key, { key, metric, ...(old.portableRef ? { portableRef: old.portableRef } : {}), ...(provider.jsonDetails === true ? { jsonDetails: true as const } : {}) });
+    }
+  }
+
+  /**
    * By `provider:name`, or by bare name when exactly one provider has it or the preferred provider is one of them.
    * Throws when ambiguous.
    */

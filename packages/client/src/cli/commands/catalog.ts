@@ -1,4 +1,6 @@
 /** `mce metric list|show` and `mce provider list`: the catalog, without opening a store. */
+import { writeFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { MetricEngine, MetricRegistry, SpecRegistry, didYouMean, type MetricMetadata, type OntologyLevel } from '@mce/core';
 import { defaultMetricSelection, nativeProvider } from '@mce/provider-native';
@@ -6,6 +8,9 @@ import type { MceConfig } from '../../config/index.js';
 import { checkConfiguredSelection } from '../../config/check-selection.js';
 import { loadProviderSet, type LoadedProvider, type ProviderOrigin } from '../../plugins/load-providers.js';
 import { KNOWN_PROVIDERS, installHint, knownMetric } from '../../plugins/known-providers.js';
+import { providerPackageAt } from '../../plugins/discover-providers.js';
+import { catalogOf } from '../../plugins/provider-catalog.js';
+import { checkMetrics, importProviders } from '../../plugins/provider-module.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
 
@@ -171,9 +176,15 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       io.stdout.write(`${lines.join('\n')}\n`);
     });
 
-  program
-    .command('provider')
-    .description('metric providers')
+  const provider = program.command('provider').description('metric providers');
+  provider
+    .command('catalog [dir]')
+    .description("a provider package's catalogue (package.json mce.catalog), from its code: printed, or written with --write")
+    .option('--write', 'write it to the file package.json "mce.catalog" names')
+    .action(async (dir: string | undefined, opts: { write?: boolean }) => {
+      await writeCatalog(resolve(io.cwd, dir ?? '.'), opts.write === true, io);
+    });
+  provider
     .command('list')
     .description('registered metric providers: built in, named in the config, or installed packages found by discovery')
     .option('--json', 'JSON output')
@@ -185,4 +196,23 @@ export function registerCatalogCommands(program: Command, io: CliIO): void {
       const rows = providers.map((p) => [p.name, p.version, String(p.metrics.length), originText(p.origin), p.description]);
       io.stdout.write(`${table(['Provider', 'Version', 'Metrics', 'From', 'Description'], rows)}\n`);
     });
+}
+
+/** `mce provider catalog`: imports the package in `dir` and prints or writes the catalogue of what it exports. */
+async function writeCatalog(dir: string, write: boolean, io: CliIO): Promise<void> {
+  let pkg: ReturnType<typeof providerPackageAt>;
+  try {
+    pkg = providerPackageAt(dir);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { list } = await importProviders(pkg.specifier, pkg.name, `provider package "${pkg.name}" (${dir})`);
+  list.forEach(checkMetrics);
+  const text = `${JSON.stringify(catalogOf(list), null, 2)}\n`;
+  if (!write) return void io.stdout.write(text);
+  if (typeof pkg.catalogField !== 'string') throw new UsageError(`${resolve(dir, 'package.json')}: --write needs "mce.catalog" to name a JSON file in the package`);
+  const file = resolve(dir, pkg.catalogField);
+  if (!file.startsWith(`${dir}${sep}`)) throw new UsageError(`${resolve(dir, 'package.json')}: "mce.catalog" (${pkg.catalogField}) leaves the package`);
+  writeFileSync(file, text);
+  io.stderr.write(`mce: wrote ${file}\n`);
 }
