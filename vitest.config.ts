@@ -21,6 +21,7 @@ export default defineConfig({
       '@mce/store': src('store'),
       '@mce/client': src('client'),
       '@mce/worker': src('worker'),
+      '@mce/legacy': src('legacy'),
     },
   },
   test: {
