@@ -7,3 +7,5 @@ export { parseLegacyRequest, legacyRequestSchema, DEFAULT_LEGACY_METRICS, INVALI
 export * from './response.js';
 export { sessionEdges, graphDeterminism } from './graph-determinism.js';
 export { storeSource, storeSink, type SessionSource, type ResultSink, type BatchQuery } from './sources.js';
+export { readLegacyEnv, LegacyEnvError, type LegacyEnvironment } from './env.js';
+export { legacyMount, type LegacyMount } from './mount.js';

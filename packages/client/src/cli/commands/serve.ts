@@ -1,5 +1,7 @@
 /** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document), the web view and the OTLP receiver (docs/receiver.md). */
 import type { Command } from 'commander';
+import type { Hono } from 'hono';
+import type { MCEClient } from '../../mce-client.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 import { InsecureServeError, serveApi } from '../../api/server.js';
 import { apiKeysFromEnv } from '../../api/auth.js';
@@ -45,6 +47,25 @@ function limitsOf(opts: ServeOptions) {
   };
 }
 
+interface LegacyModule {
+  legacyMount(client: MCEClient, env: NodeJS.ProcessEnv): { app: Hono; notices: string[] };
+}
+
+/**
+ * `@mce/legacy` (the telemetry-hub routes) when it is installed; it depends on this package, so it is loaded on
+ * demand by a name the bundler and the import check leave alone. Not installed: undefined, and mce serves its own API.
+ */
+async function loadLegacy(): Promise<LegacyModule | undefined> {
+  const name = '@mce/legacy';
+  try {
+    return (await import(name)) as LegacyModule;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(name)) return undefined;
+    throw error;
+  }
+}
+
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
     .command('serve')
@@ -74,6 +95,8 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       let pipeline: ReceiverPipeline | undefined;
       try {
         pipeline = await startReceiver(client, opts, cmd, io);
+        const legacy = (await loadLegacy())?.legacyMount(client, io.env);
+        for (const notice of legacy?.notices ?? []) io.stderr.write(`mce: ${notice}\n`);
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
         server = await serveApi(client, {
           ...limits,
@@ -86,6 +109,7 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
           otlpTraces: pipeline.app,
+          ...(legacy ? { extraRoutes: [legacy.app] } : {}),
           ...(corsOrigins?.length ? { corsOrigins } : {}),
         });
       } catch (error) {
