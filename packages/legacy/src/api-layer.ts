@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Session } from '@mce/core';
+import { redactUrl, type Session } from '@mce/core';
 import { readSessions } from '@mce/ingest';
 import type { LegacyMetricResult, LegacyResults } from './response.js';
 import type { BatchQuery, LoadedSessions, ResultSink, SessionSource, UnwrittenResult } from './sources.js';
@@ -52,6 +52,7 @@ export class ApiLayer implements SessionSource, ResultSink {
 
   async #request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const url = `${this.#base}${path}`;
+    const shown = redactUrl(url);
     let response: Response;
     try {
       response = await this.#fetch(url, {
@@ -60,14 +61,14 @@ export class ApiLayer implements SessionSource, ResultSink {
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch (error) {
-      throw new ApiLayerError(`api-layer ${method} ${url}: ${(error as Error).message}`, { cause: error });
+      throw new ApiLayerError(`api-layer ${method} ${shown}: ${(error as Error).message}`, { cause: error });
     }
     const text = await response.text();
-    if (!response.ok) throw new ApiLayerError(`api-layer ${method} ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+    if (!response.ok) throw new ApiLayerError(`api-layer ${method} ${shown}: HTTP ${response.status} ${text.slice(0, 200)}`);
     try {
       return text === '' ? null : JSON.parse(text);
     } catch {
-      throw new ApiLayerError(`api-layer ${method} ${url}: the answer is not JSON`);
+      throw new ApiLayerError(`api-layer ${method} ${shown}: the answer is not JSON`);
     }
   }
 
