@@ -9,3 +9,5 @@ export { sessionEdges, graphDeterminism } from './graph-determinism.js';
 export { storeSource, storeSink, type SessionSource, type ResultSink, type BatchQuery } from './sources.js';
 export { readLegacyEnv, LegacyEnvError, type LegacyEnvironment } from './env.js';
 export { legacyMount, type LegacyMount } from './mount.js';
+export { legacyCli, legacyProgram, formatListing, DEFAULT_SERVER_URL, type LegacyCliIO } from './cli.js';
+export { legacyServer, serverInvocation } from './server.js';
