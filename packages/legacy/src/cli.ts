@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { MCEClient } from '@mce/client';
+import { loadDotenvOf } from './dotenv.js';
 import { legacyMetricListing, type LegacyMetricInfo, type LegacyMetricListing } from './listing.js';
 
 export interface LegacyCliIO {
@@ -133,6 +134,7 @@ export function legacyProgram(io: LegacyCliIO): Command {
 
 export async function legacyCli(argv: readonly string[], io: LegacyCliIO): Promise<number> {
   try {
+    loadDotenvOf(io.cwd, io.env);
     await legacyProgram(io).parseAsync([...argv], { from: 'user' });
     return 0;
   } catch (error) {

@@ -15,7 +15,7 @@ const IGNORED: Readonly<Record<string, string>> = Object.freeze({
   WRITER_API_BASE_URL: 'results are written to API_BASE_URL, as the old engine did',
   WRITER_API_VERIFY_SSL: 'results are written to API_BASE_URL, as the old engine did',
   MCE_SPAN_METRIC_ENTITY_TYPE_ALLOWLIST: 'each mce metric declares the calls it measures',
-  LOG_LEVEL: 'mce serve logs at info level (use --log-level)',
+  LOG_LEVEL: 'mce serve logs at info level (-v or --debug for more)',
 });
 const IGNORED_PREFIX = 'MOCK_LLM_PROXY_';
 

@@ -4,6 +4,7 @@
  * API key); the old judge and cache variables are set under their mce names; the ignored ones are named.
  */
 import { runCli } from '@mce/client';
+import { loadDotenvOf } from './dotenv.js';
 import { readLegacyEnv } from './env.js';
 import type { LegacyCliIO } from './cli.js';
 
@@ -16,6 +17,7 @@ export function serverInvocation(env: NodeJS.ProcessEnv, extraArgs: readonly str
 export async function legacyServer(argv: readonly string[], io: LegacyCliIO & { env: NodeJS.ProcessEnv }): Promise<number> {
   let invocation;
   try {
+    loadDotenvOf(io.cwd, io.env);
     invocation = serverInvocation(io.env, argv);
   } catch (error) {
     io.stderr.write(`mce-server: ${(error as Error).message}\n`);

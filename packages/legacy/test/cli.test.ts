@@ -113,7 +113,9 @@ describe('mce-server', () => {
 
   it('starts mce serve with the legacy routes mounted, and mce-cli health finds it', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'mce-server-'));
-    const env = { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', WORKERS: '2', MCE_STORE_URL: `sqlite:${join(ws, 'mce.db')}`, MCE_METRIC_CACHE: 'false', MCE_CONFIG_HOME: join(ws, 'home'), MODEL_PRICES_REFRESH: 'false' };
+    // WORKERS comes from the working directory's .env, as the old server read it.
+    writeFileSync(join(ws, '.env'), 'WORKERS=2\n');
+    const env = { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', MCE_STORE_URL: `sqlite:${join(ws, 'mce.db')}`, MCE_METRIC_CACHE: 'false', MCE_CONFIG_HOME: join(ws, 'home'), MODEL_PRICES_REFRESH: 'false' };
     const bin = fileURLToPath(new URL('../bin/mce-server.js', import.meta.url));
     const child = spawn(process.execPath, [bin], { env, cwd: ws, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
