@@ -93,10 +93,10 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       let pipeline: ReceiverPipeline | undefined;
+      let legacy: ReturnType<LegacyModule['legacyMount']> | undefined;
       try {
         pipeline = await startReceiver(client, opts, cmd, io);
-        const legacy = (await loadLegacy())?.legacyMount(client, io.env);
-        for (const notice of legacy?.notices ?? []) io.stderr.write(`mce: ${notice}\n`);
+        legacy = (await loadLegacy())?.legacyMount(client, io.env);
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
         server = await serveApi(client, {
           ...limits,
@@ -116,9 +116,12 @@ export function registerServeCommand(program: Command, io: CliIO): void {
         await pipeline?.close();
         await client.close();
         if (error instanceof InsecureServeError) throw new UsageError(error.message);
+        // A malformed telemetry-hub variable (API_BASE_URL, SESSIONS_TRACES_MAX, …): its message names it.
+        if ((error as Error).name === 'LegacyEnvError') throw new UsageError((error as Error).message);
         throw new Error(`cannot listen on ${opts.host}:${limits.port}: ${(error as Error).message}`, { cause: error });
       }
       io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /, OTLP at /v1/traces)\n`);
+      for (const notice of legacy?.notices ?? []) io.stderr.write(`mce: ${notice}\n`);
       if (keys.length === 0 && opts.insecureNoAuth) {
         io.stderr.write(`mce: WARNING: no API key is configured and --insecure-no-auth is given: anyone reaching ${opts.host}:${server.port} may read, write and delete\n`);
       }
