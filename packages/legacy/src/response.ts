@@ -101,7 +101,7 @@ export function appNameOf(session: Session | undefined): string {
 }
 
 function legacyResult(record: ResultRecord, level: LegacyLevel, sessionId: string, session: Session | undefined, requestedAs: ReadonlyMap<string, string>): LegacyMetricResult {
-  const shaped = shapeOf(record, session);
+  const shaped = shapeOf(record, session, level);
   const agent = level === 'agent' ? session?.agentCalls.find((a) => a.id === record.measures) : undefined;
   return {
     metric_name: requestedAs.get(record.name) ?? record.name,
@@ -122,7 +122,7 @@ function legacyResult(record: ResultRecord, level: LegacyLevel, sessionId: strin
     metadata: shaped.metadata,
     label: null,
     error_message: null,
-    from_cache: record.details?.fromCache === true,
+    from_cache: record.details?.replayed === true,
   };
 }
 
@@ -134,7 +134,7 @@ interface Shaped {
 }
 
 /** The old value shape of the metrics whose clients read more than a number. */
-function shapeOf(record: ResultRecord, session: Session | undefined): Shaped {
+function shapeOf(record: ResultRecord, session: Session | undefined, level: LegacyLevel): Shaped {
   const details = record.details ?? {};
   const plain: Shaped = { value: record.result, unit: record.unit, spanIds: [], metadata: { ...details } };
   switch (record.name) {
@@ -149,7 +149,8 @@ function shapeOf(record: ResultRecord, session: Session | undefined): Shaped {
       return { value, unit: 'interactions', spanIds: session?.toolCalls.map((t) => t.id) ?? [], metadata: { total_tool_calls: record.result } };
     }
     case 'ToolErrorRate': {
-      const tools = session?.toolCalls ?? [];
+      // At the agent level, the tool calls of that agent call only.
+      const tools = (session?.toolCalls ?? []).filter((t) => level !== 'agent' || t.agentCallId === record.measures);
       const errored = tools.filter((t) => t.status === 'error' || t.error !== undefined).map((t) => t.id);
       return { value: record.result, unit: '%', spanIds: errored, metadata: { total_tool_calls: details.total ?? tools.length, total_tool_errors: details.errored ?? errored.length, all_tool_span_ids: tools.map((t) => t.id) } };
     }

@@ -155,8 +155,24 @@ describe('the telemetry-hub REST contract', () => {
     expect(body.results.agent_metrics.map((r: { agent_id: string }) => r.agent_id)).toEqual(['supervisor', 'research', 'supervisor']);
     for (const r of body.results.agent_metrics) expectLegacyResult(r);
     const a2a = body.results.session_metrics.find((r: { metric_name: string }) => r.metric_name === 'AgentToAgentInteractions');
+    // AgentToAgentInteractions is a session metric: no agent result of it.
+    expect(body.results.agent_metrics.map((r: { metric_name: string }) => r.metric_name)).toEqual(['Cycles', 'Cycles', 'Cycles']);
     expect(a2a.value).toEqual({ 'supervisor -> research': 1, 'research -> supervisor': 1 });
     expect(a2a.metadata.all_transitions).toEqual(['supervisor -> research', 'research -> supervisor']);
+  });
+
+  it('ToolErrorRate at the agent level counts that agent call\'s tool calls only', async () => {
+    const { body } = await postJson(`${server.url}/compute_metrics`, {
+      metrics: ['ToolErrorRate'],
+      data_fetching_infos: { session_ids: ['multi-agent-service_bd219a36-f37c-4749-a24e-2eef6fd61606'] },
+      metric_options: { computation_level: ['agent'] },
+    });
+    expect(body.results.session_metrics).toEqual([]);
+    expect(body.results.agent_metrics.map((r: { agent_id: string; value: number; metadata: { total_tool_calls: number; all_tool_span_ids: string[] } }) => [r.agent_id, r.value, r.metadata.total_tool_calls, r.metadata.all_tool_span_ids.length])).toEqual([
+      ['supervisor', 0, 0, 0],
+      ['research', 0, 1, 1],
+      ['supervisor', 0, 0, 0],
+    ]);
   });
 
   it('GraphDeterminismScore over a batch of two sessions, and a failed metric (not -1) with one', async () => {

@@ -5,7 +5,10 @@
  * at 8e27775, metrics_computation_engine/src/metrics_computation_engine/tests/test_api.py).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCEClient } from '@mce/client';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MCEClient, defaultMceConfig, openMetricCache } from '@mce/client';
 import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
 import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
 import { closeClient, openClientWith, postJson, serveLegacy, type Served } from './support.js';
@@ -44,6 +47,25 @@ describe('judged metrics through POST /compute_metrics', () => {
     expect(tool.span_id).toHaveLength(1);
     expect(tool.value).toBeCloseTo(0.8, 10);
     expect(judge.requests.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a result replayed from mce\'s record/replay cache says from_cache', async () => {
+    judge.setScript(() => ({ text: 'Achieved.\nScore: 4', logprobs: scoreTokens('Achieved.', { '4': 0.6, '5': 0.3, '3': 0.1 }) }));
+    const dir = mkdtempSync(join(tmpdir(), 'mce-legacy-cache-'));
+    const cached = await MCEClient.open({ config: defaultMceConfig(), store: client.store, cache: openMetricCache({ path: join(dir, 'cache.db') }) });
+    const served = await serveLegacy(cached);
+    try {
+      const ask = async () => (await postJson(`${served.url}/compute_metrics`, { metrics: ['GoalSuccessRate'], data_fetching_infos: { session_ids: [SESSION] } })).body.results.session_metrics[0];
+      const first = await ask();
+      const calls = judge.requests.length;
+      const second = await ask();
+      expect([first.from_cache, second.from_cache]).toEqual([false, true]);
+      expect(second.value).toBe(first.value);
+      expect(judge.requests.length).toBe(calls);
+    } finally {
+      await served.close();
+      await cached.close();
+    }
   });
 
   it('a judge that fails gives failed metrics with the error, and no value', async () => {
