@@ -21,7 +21,9 @@ const llmJudgeConfig = z.object({
   NUM_LLM_RETRIES: z.number().int().default(3),
 });
 
-const timeRange = z.object({ start: z.string(), end: z.string() });
+// The old API passed these through unread; a time that does not parse is named here instead of failing later.
+const isoTime = z.string().refine((text) => !Number.isNaN(Date.parse(text)), 'must be an ISO 8601 time (2025-06-25T15:04:05Z)');
+const timeRange = z.object({ start: isoTime, end: isoTime });
 
 const batchConfig = z.object({
   time_range: timeRange.nullish(),

@@ -125,6 +125,8 @@ describe('the telemetry-hub REST contract', () => {
     const { status, body } = await postJson(`${server.url}/compute_metrics`, { metrics: 'Cycles', data_fetching_infos: { session_ids: [SESSION] } });
     expect(status).toBe(422);
     expect(body.detail[0].loc).toEqual(['body', 'metrics']);
+    const time = await postJson(`${server.url}/compute_metrics`, { data_fetching_infos: { batch_config: { time_range: { start: 'last tuesday', end: '2025-08-06T00:00:00Z' } } } });
+    expect([time.status, time.body.detail]).toEqual([422, [{ loc: ['body', 'data_fetching_infos', 'batch_config', 'time_range', 'start'], msg: 'must be an ISO 8601 time (2025-06-25T15:04:05Z)', type: 'custom' }]]);
   });
 
   it('an unknown metric is a failed metric, the request still 200 (test_with_invalid_metric_name, test_includes_failed_metrics)', async () => {
