@@ -54,7 +54,8 @@ export function resolveMetrics(client: MCEClient, names: readonly string[], leve
   const wanted = wantedLevels(levels);
   const selection: Partial<Record<OntologyLevel, string[]>> = {};
   const out: Resolved = { registered: [], selection, requestedAs: new Map(), population: [], failed: [] };
-  for (const name of names) {
+  // A name asked twice is computed once, as the old registry registered it once.
+  for (const name of new Set(names)) {
     const target = resolveLegacyName(name);
     if (target.kind === 'unsupported') {
       out.failed.push(nameFailure(name, target.reason));
@@ -77,6 +78,8 @@ export function resolveMetrics(client: MCEClient, names: readonly string[], leve
       continue;
     }
     out.registered.push(name);
+    // Two spellings of one metric (Cycles, CyclesCount): computed once, reported under the first.
+    if (out.requestedAs.has(entry.metric.metadata.name)) continue;
     out.requestedAs.set(entry.metric.metadata.name, name);
     for (const level of entry.metric.metadata.levels) {
       if (wanted.has(level)) (selection[level] ??= []).push(entry.key);
@@ -107,7 +110,7 @@ export async function computeLegacy(deps: LegacyDeps, request: LegacyRequest): P
   }
   for (const id of notFound) failed.push({ ...nameFailure('ALL', `session ${id} was not found in the ${deps.source.name}`), aggregation_level: 'session', session_id: [id] });
   const byId = new Map<string, Session>(sessions.map((s) => [s.id, s]));
-  const results = buildResults({ computations, sessions: byId, requestedAs: resolved.requestedAs, population, failed, includeUnmatchedSpans: true });
+  const results = buildResults({ computations, sessions: byId, requestedAs: resolved.requestedAs, population, failed });
   if (request.options.writeToDb || deps.settings.alwaysWrite) {
     const unwritten = await deps.sink.write(results, computations);
     for (const u of unwritten) results.failed_metrics.push({ ...nameFailure(u.metricName, `computed, but not written back: ${u.error}`), aggregation_level: 'session', session_id: [u.sessionId] });

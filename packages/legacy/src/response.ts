@@ -70,16 +70,15 @@ export interface BuildInput {
   population: LegacyMetricResult[];
   /** Failures no session computation has: names that resolved to nothing, population metrics that could not run. */
   failed: LegacyFailedMetric[];
-  includeUnmatchedSpans: boolean;
 }
 
 const LEVEL_OF: Record<string, LegacyLevel | undefined> = { Session: 'session', AgentCall: 'agent', LLMCall: 'span', ToolCall: 'span' };
 const ENTITY_TYPE: Record<string, string> = { Session: 'session', AgentCall: 'agent', LLMCall: 'llm', ToolCall: 'tool', MASCall: 'workflow', TaskCall: 'task' };
 
-/** The flat form of `results`. */
+/** The flat form of `results`, `unmatched_spans` included (the caller drops it unless asked). */
 export function buildResults(input: BuildInput): LegacyResults {
-  const out: LegacyResults = { span_metrics: [], session_metrics: [], agent_metrics: [], population_metrics: [...input.population], failed_metrics: [] };
   const unmatched: LegacyUnmatchedSpan[] = [];
+  const out: LegacyResults = { span_metrics: [], session_metrics: [], agent_metrics: [], population_metrics: [...input.population], failed_metrics: [], unmatched_spans: unmatched };
   for (const computation of input.computations) {
     const session = input.sessions.get(computation.sessionId);
     for (const record of computation.results) {
@@ -92,7 +91,6 @@ export function buildResults(input: BuildInput): LegacyResults {
     for (const skipped of computation.skipped) unmatched.push(legacyUnmatched(skipped, computation.sessionId, input.requestedAs));
   }
   out.failed_metrics.push(...input.failed);
-  if (input.includeUnmatchedSpans) out.unmatched_spans = unmatched;
   return out;
 }
 

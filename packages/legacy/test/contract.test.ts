@@ -163,6 +163,12 @@ describe('the telemetry-hub REST contract', () => {
     expect(a2a.metadata.all_transitions).toEqual(['supervisor -> research', 'research -> supervisor']);
   });
 
+  it('a metric asked twice, or under both its names, is computed once', async () => {
+    const { body } = await postJson(`${server.url}/compute_metrics`, { metrics: ['Cycles', 'CyclesCount', 'Cycles'], data_fetching_infos: { session_ids: [SESSION] } });
+    expect(body.metrics).toEqual(['Cycles', 'CyclesCount']);
+    expect(body.results.session_metrics.map((r: { metric_name: string }) => r.metric_name)).toEqual(['Cycles']);
+  });
+
   it('ToolErrorRate at the agent level counts that agent call\'s tool calls only', async () => {
     const { body } = await postJson(`${server.url}/compute_metrics`, {
       metrics: ['ToolErrorRate'],
