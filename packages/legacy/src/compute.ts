@@ -95,19 +95,26 @@ async function sessionIdsOf(deps: LegacyDeps, request: LegacyRequest): Promise<s
   return deps.source.listSessionIds({ start: s.start, end: s.end, ...(s.numSessions !== undefined ? { numSessions: s.numSessions } : {}), ...(s.appName !== undefined ? { appName: s.appName } : {}) }, deps.settings.maxSessions);
 }
 
+/** The population metrics over every session of the request (GraphDeterminismScore, under the name asked). */
+function populationMetrics(sessions: readonly Session[], names: readonly string[]): { population: LegacyMetricResult[]; failed: LegacyFailedMetric[] } {
+  const population: LegacyMetricResult[] = [];
+  const failed: LegacyFailedMetric[] = [];
+  for (const name of names) {
+    const outcome = graphDeterminism(sessions, name);
+    if ('result' in outcome) population.push(outcome.result);
+    else failed.push(outcome.failed);
+  }
+  return { population, failed };
+}
+
 export async function computeLegacy(deps: LegacyDeps, request: LegacyRequest): Promise<LegacyAnswer> {
   const resolved = resolveMetrics(deps.client, request.metrics, request.options.computationLevels);
   const ids = await sessionIdsOf(deps, request);
   const { sessions, notFound } = ids.length > 0 ? await deps.source.loadSessions(ids) : { sessions: [], notFound: [] };
   const hasSelection = Object.values(resolved.selection).some((l) => l && l.length > 0);
   const computations = hasSelection && sessions.length > 0 ? await deps.client.compute(sessions, { metrics: resolved.selection }) : [];
-  const population: LegacyMetricResult[] = [];
-  const failed: LegacyFailedMetric[] = [...resolved.failed];
-  for (const name of resolved.population) {
-    const outcome = graphDeterminism(sessions, name);
-    if ('result' in outcome) population.push(outcome.result);
-    else failed.push(outcome.failed);
-  }
+  const { population, failed } = populationMetrics(sessions, resolved.population);
+  failed.unshift(...resolved.failed);
   for (const id of notFound) failed.push({ ...nameFailure('ALL', `session ${id} was not found in the ${deps.source.name}`), aggregation_level: 'session', session_id: [id] });
   const byId = new Map<string, Session>(sessions.map((s) => [s.id, s]));
   const results = buildResults({ computations, sessions: byId, requestedAs: resolved.requestedAs, population, failed });

@@ -141,6 +141,30 @@ describe('mce-server', () => {
     }
   });
 
+  it('the bundled mce serve mounts the same routes when @mce/legacy is installed', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'mce-serve-'));
+    const env = { PATH: process.env.PATH, MCE_STORE_URL: `sqlite:${join(ws, 'mce.db')}`, MCE_METRIC_CACHE: 'false', MCE_CONFIG_HOME: join(ws, 'home'), MODEL_PRICES_REFRESH: 'false' };
+    const bin = fileURLToPath(new URL('../../client/bin/mce.js', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { env, cwd: ws, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)[^\n]*\n(?:.*\n)*mce: telemetry-hub routes/.exec(stderr);
+          if (listening) resolve(listening[1]!);
+        });
+        void exited.then(() => reject(new Error(`mce serve exited: ${stderr}`)));
+      });
+      const status = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as { service: string };
+      expect(status.service).toBe('metrics_computation_engine');
+    } finally {
+      child.kill('SIGINT');
+      await exited;
+    }
+  });
+
   it('beyond loopback without an API key it refuses, as mce serve does', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'mce-server-'));
     const bin = fileURLToPath(new URL('../bin/mce-server.js', import.meta.url));
