@@ -19,7 +19,7 @@ const LAYERS = {
   'store-neo4j': { uses: ['core', 'ingest', 'store'] },
   client: { uses: ['core', 'helper', 'provider-native', 'ingest', 'store'], dynamic: ['worker', 'store-postgres', 'store-neo4j', 'legacy'] },
   worker: { uses: ['core', 'provider-native', 'ingest', 'store', 'store-postgres', 'client'] },
-  legacy: { uses: ['core', 'ingest', 'client'] },
+  legacy: { uses: ['core', 'provider-native', 'ingest', 'client'] },
 };
 const ALL = Object.keys(LAYERS);
 const alternatives = (names) => `^packages/(${names.join('|')})/`;

@@ -34,7 +34,7 @@ export function legacyRoutes(client: MCEClient, options: LegacyAppOptions = {}):
   const app = new Hono();
   app.get('/status', (c) => c.json({ status: 'ok', message: 'Metric Computation Engine is running', timestamp: now().toISOString(), service: SERVICE }));
   app.get('/health', (c) => c.json({ status: 'healthy', service: SERVICE, timestamp: now().toISOString() }));
-  app.get('/metrics', (c) => c.json(legacyMetricListing(client)));
+  app.get('/metrics', (c) => c.json(legacyMetricListing(client.engine.registry)));
   app.post('/compute_metrics', async (c) => {
     let body: unknown;
     try {

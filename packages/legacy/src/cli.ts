@@ -6,7 +6,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { MCEClient } from '@mce/client';
+import { MetricRegistry } from '@mce/core';
+import { nativeProvider } from '@mce/provider-native';
+import { MCEClientConfig, installHint, loadMceConfig, loadProviderSet } from '@mce/client';
 import { loadDotenvOf } from './dotenv.js';
 import { legacyMetricListing, type LegacyMetricInfo, type LegacyMetricListing } from './listing.js';
 
@@ -39,13 +41,22 @@ export function formatListing(listing: LegacyMetricListing): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The catalog of the local configuration, as `mce metric list` builds it: the built-in metrics, the configured
+ * plugins and the provider packages installed; no store is opened.
+ */
+async function catalog(io: LegacyCliIO): Promise<MetricRegistry> {
+  const config = MCEClientConfig.fromEnv(io.env).applyTo(loadMceConfig(undefined, io.env, io.cwd));
+  const registry = new MetricRegistry();
+  registry.registerProvider(nativeProvider);
+  registry.preferProvider(nativeProvider.name);
+  registry.unknownHint = installHint;
+  for (const { provider } of await loadProviderSet(config, (message) => io.stderr.write(`warning: ${message}\n`))) registry.registerProvider(provider);
+  return registry;
+}
+
 async function listMetrics(io: LegacyCliIO): Promise<void> {
-  const client = await MCEClient.open({ env: io.env, cache: false });
-  try {
-    io.stdout.write(formatListing(legacyMetricListing(client)));
-  } finally {
-    await client.close();
-  }
+  io.stdout.write(formatListing(legacyMetricListing(await catalog(io))));
 }
 
 async function readConfig(path: string, io: LegacyCliIO): Promise<unknown> {

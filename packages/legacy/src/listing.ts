@@ -4,8 +4,7 @@
  * native metrics follow under their own names, and the provider packages' metrics under their `provider.Name`
  * spelling, which `/compute_metrics` accepts.
  */
-import type { Metric } from '@mce/core';
-import type { MCEClient } from '@mce/client';
+import type { Metric, MetricRegistry } from '@mce/core';
 import { LEGACY_NAMES } from './metric-names.js';
 
 export interface LegacyMetricInfo {
@@ -54,10 +53,10 @@ const GRAPH_DETERMINISM: LegacyMetricInfo = {
   source: 'native',
 };
 
-export function legacyMetricListing(client: MCEClient): LegacyMetricListing {
+/** The listing of a registry: an MCEClient's (`client.engine.registry`), or the catalog `mce-cli list-metrics` builds. */
+export function legacyMetricListing(registry: MetricRegistry): LegacyMetricListing {
   const native: Record<string, LegacyMetricInfo> = {};
   const plugins: Record<string, LegacyMetricInfo> = {};
-  const registry = client.engine.registry;
   const listed = new Set<string>();
   for (const [oldName, target] of Object.entries(LEGACY_NAMES)) {
     if (oldName === 'CyclesCount') continue; // listed as Cycles, as the old API named it

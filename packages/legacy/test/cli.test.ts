@@ -5,7 +5,7 @@
  * metrics_computation_engine/src/metrics_computation_engine/examples/service_test.py), with the fixture's window.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,9 +82,10 @@ describe('mce-cli', () => {
     expect(ok.out()).toMatch(/^✅ Server is healthy\n\{"status":"healthy","service":"metrics_computation_engine"/);
   });
 
-  it('list-metrics prints the legacy listing of the local configuration', async () => {
+  it('list-metrics prints the legacy listing of the local configuration, opening no store', async () => {
     const listed = io(dir, { MCE_STORE_URL: `sqlite:${join(dir, 'list.db')}`, MCE_CONFIG_HOME: join(dir, 'home') });
     expect(await legacyCli(['list-metrics'], listed.io)).toBe(0);
+    expect(existsSync(join(dir, 'list.db'))).toBe(false);
     expect(listed.out()).toMatch(/^Available metrics \(\d+ total\):\n\nNative metrics \(\d+\):\n/);
     expect(listed.out()).toContain('  • Cycles [session, agent] - ');
     expect(listed.out()).toContain('\nPlugin metrics (');
@@ -124,7 +125,8 @@ describe('mce-server', () => {
       const port = await new Promise<string>((resolve, reject) => {
         child.stderr.on('data', (d: Buffer) => {
           stderr += d.toString();
-          const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
+          // The notices follow the listening line: wait for the last of them.
+          const listening = /listening on http:\/\/127\.0\.0\.1:(\d+)[^\n]*\n(?:.*\n)*mce: WORKERS is ignored[^\n]*\n/.exec(stderr);
           if (listening) resolve(listening[1]!);
         });
         void exited.then(() => reject(new Error(`mce-server exited: ${stderr}`)));
