@@ -36,13 +36,16 @@ export interface ResultSink {
   write(results: LegacyResults, computations: readonly SessionComputation[]): Promise<UnwrittenResult[]>;
 }
 
-/** Sessions of the client's store; the window is on their start time, `app_name` filters on the session's app name. */
+/**
+ * Sessions of the client's store; the window is on their start time, and `app_name` keeps the sessions whose app or
+ * service name it is (the old clients sent either; the old api-layer ignored it).
+ */
 export function storeSource(client: MCEClient): SessionSource {
   return {
     name: 'store',
     async listSessionIds(batch, maxSessions) {
-      const summaries = await client.store.listSessions({ from: batch.start, to: batch.end, ...(batch.appName ? { appName: batch.appName } : {}) });
-      const newestFirst = [...summaries].sort((a, b) => b.startTime - a.startTime).map((s) => s.id);
+      const summaries = (await client.store.listSessions({ from: batch.start, to: batch.end })).filter((s) => !batch.appName || s.appName === batch.appName || s.serviceName === batch.appName);
+      const newestFirst = summaries.sort((a, b) => b.startTime - a.startTime).map((s) => s.id);
       return newestFirst.slice(0, Math.min(maxSessions, batch.numSessions ?? maxSessions));
     },
     async loadSessions(ids) {

@@ -109,6 +109,14 @@ describe('the telemetry-hub REST contract', () => {
     for (const f of deepeval) expect(f.error_message.length).toBeGreaterThan(0);
   });
 
+  it('a batch of one app: app_name keeps the sessions of that app or service', async () => {
+    const window = { start: '2025-01-01T00:00:00Z', end: '2025-12-31T00:00:00Z' };
+    const ask = async (app_name: string) =>
+      (await postJson(`${server.url}/compute_metrics`, { metrics: ['Cycles'], data_fetching_infos: { batch_config: { time_range: window, app_name } } })).body.results.session_metrics.map((r: { session_id: string[] }) => r.session_id[0]);
+    expect(await ask('multi-agent-service')).toEqual(['multi-agent-service_bd219a36-f37c-4749-a24e-2eef6fd61606']);
+    expect(await ask('no-such-app')).toEqual([]);
+  });
+
   it('neither session ids nor a batch criterion is a 400 (test_invalid_request_returns_400, test_invalid_data_fetching_config)', async () => {
     for (const metrics of [['AgentToAgentInteractions'], ['Test']]) {
       const { status, body } = await postJson(`${server.url}/compute_metrics`, { metrics, data_fetching_infos: { session_ids: [], batch_config: {} } });
