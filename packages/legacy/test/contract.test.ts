@@ -7,7 +7,7 @@
  * mocked the data layer and named a session `session-1`; here the session is real, so its id is the fixture's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MCEClient } from '@mce/client';
+import { MCEClient, defaultMceConfig } from '@mce/client';
 import { closeClient, openClientWith, postJson, serveLegacy, type JsonBody, type Served } from './support.js';
 
 const SESSION = 'noa-moderator_4d798de1-e517-49f9-9a77-9f86a314d6b7';
@@ -150,6 +150,24 @@ describe('the telemetry-hub REST contract', () => {
     const { body } = await postJson(`${server.url}/compute_metrics`, { metrics: ['ragas.TopicAdherenceScore.f1'], data_fetching_infos: { session_ids: [SESSION] } });
     expect(body.results.failed_metrics[0].metric_name).toBe('ragas.TopicAdherenceScore.f1');
     expect(body.results.failed_metrics[0].error_message).toContain('@mce/provider-ragas');
+  });
+
+  it('an adapter metric whose provider package is not installed is a failed metric naming the package', async () => {
+    // Provider discovery off: this client has only the built-in metrics, as an install without @mce/provider-deepeval.
+    const bare = await MCEClient.open({ config: { ...defaultMceConfig(), discoverProviders: false }, store: client.store, cache: false });
+    const served = await serveLegacy(bare);
+    try {
+      const { status, body } = await postJson(`${served.url}/compute_metrics`, { metrics: ['deepeval.AnswerRelevancyMetric', 'opik.Hallucination'], data_fetching_infos: { session_ids: [SESSION] } });
+      expect(status).toBe(200);
+      expect(body.metrics).toEqual([]);
+      expect(body.results.failed_metrics.map((f: { metric_name: string; error_message: string }) => [f.metric_name, f.error_message])).toEqual([
+        ['deepeval.AnswerRelevancyMetric', 'Metric deepeval.AnswerRelevancyMetric could not be resolved (deepeval:AnswerRelevancy is computed by @mce/provider-deepeval, which is not installed: npm install @mce/provider-deepeval)'],
+        ['opik.Hallucination', 'Metric opik.Hallucination could not be resolved (opik:Hallucination is computed by @mce/provider-opik, which is not installed: npm install @mce/provider-opik)'],
+      ]);
+    } finally {
+      await served.close();
+      await bare.close();
+    }
   });
 
   it('computation levels session and agent (test_with_computation_levels), Cycles under its old name', async () => {
