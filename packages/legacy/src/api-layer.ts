@@ -7,7 +7,6 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redactUrl, type Session } from '@mce/core';
-import { readSessions } from '@mce/ingest';
 import type { LegacyMetricResult, LegacyResults } from './response.js';
 import type { BatchQuery, LoadedSessions, ResultSink, SessionSource, UnwrittenResult } from './sources.js';
 
@@ -145,6 +144,8 @@ async function sessionsOfRows(rows: readonly unknown[]): Promise<Map<string, Ses
   try {
     const file = join(dir, 'spans.json');
     await writeFile(file, JSON.stringify(rows));
+    // Loaded at the first api-layer read: `mce serve` without an api-layer never needs the readers.
+    const { readSessions } = await import('@mce/ingest');
     const read = await readSessions(file, { format: 'clickhouse' });
     return new Map(read.sessions.map((s) => [s.id, s]));
   } finally {

@@ -3,7 +3,8 @@
  * api-layer (api-layer.ts). Both answer the same two questions and take the same results.
  */
 import type { Session, SessionComputation } from '@mce/core';
-import { unstoredSessionsOf, type MCEClient } from '@mce/client';
+// Types only: `mce serve` loads this module (through ./mount) without a second copy of the client.
+import type { MCEClient } from '@mce/client';
 import type { LegacyResults } from './response.js';
 
 export interface BatchQuery {
@@ -60,7 +61,8 @@ export function storeSink(client: MCEClient): ResultSink {
   return {
     async write(_results, computations) {
       const outcome = await client.storeComputations(computations);
-      const unstored = new Set(unstoredSessionsOf(outcome));
+      // Rejected because the session is no longer stored (deleted while computed).
+      const unstored = new Set(outcome.rejected.flatMap((r) => (r.unstoredSession === undefined ? [] : [r.unstoredSession])));
       return computations.filter((c) => unstored.has(c.sessionId)).flatMap((c) => c.results.map((r) => ({ metricName: r.name, sessionId: c.sessionId, error: 'the session was deleted from the store while it was computed' })));
     },
   };

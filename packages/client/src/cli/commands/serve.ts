@@ -53,15 +53,16 @@ interface LegacyModule {
 
 /**
  * `@mce/legacy` (the telemetry-hub routes) when it is installed; it depends on this package, so it is loaded on
- * demand by a name the bundler and the import check leave alone. Not installed: undefined, and mce serves its own API.
+ * demand by a name the bundler and the import check leave alone. Its `./mount` entry imports no client code (only
+ * types), so serving it costs no second copy of this package. Not installed: undefined, and mce serves its own API.
  */
 async function loadLegacy(): Promise<LegacyModule | undefined> {
-  const name = '@mce/legacy';
+  const name = '@mce/legacy/mount';
   try {
     return (await import(name)) as LegacyModule;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(name)) return undefined;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@mce/legacy')) return undefined;
     throw error;
   }
 }
