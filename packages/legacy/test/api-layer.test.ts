@@ -83,6 +83,22 @@ describe('the api-layer as session source and result sink', () => {
     expect(await client.store.listSessionIds()).toEqual([]);
   });
 
+  it('PAGINATION_* cap a batch and size its pages; DB_ADAPTER_TYPE_API_HEADERS go with every request', async () => {
+    const mount = legacyMount(client, { API_BASE_URL: layer.url, PAGINATION_LIMIT: '2', PAGINATION_DEFAULT_MAX_SESSIONS: '3', DB_ADAPTER_TYPE_API_HEADERS: '{"x-api-key": "k-123"}' });
+    const before = layer.calls.length;
+    const response = await mount.app.request('/compute_metrics', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ metrics: ['Cycles'], data_fetching_infos: { batch_config: { time_range: { start: '2025-01-01T00:00:00Z', end: '2026-01-01T00:00:00Z' } } } }),
+    });
+    const body = (await response.json()) as { results: { session_metrics: Array<{ session_id: string[] }> } };
+    const calls = layer.calls.slice(before);
+    // A page of 2 asked; the api-layer ignores the size and sends all four, enough: the batch keeps the newest three.
+    expect(calls.filter((c) => c.path === '/traces/sessions').map((c) => c.query.limit)).toEqual(['2']);
+    expect(body.results.session_metrics).toHaveLength(3);
+    expect(calls.every((c) => c.headers['x-api-key'] === 'k-123')).toBe(true);
+  });
+
   it('a result the api-layer refuses is reported as not written back', async () => {
     layer.failPostsWith(503);
     try {

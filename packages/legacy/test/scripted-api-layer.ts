@@ -15,6 +15,7 @@ export interface RecordedCall {
   method: string;
   path: string;
   query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
   body?: unknown;
 }
 
@@ -50,7 +51,7 @@ export async function startScriptedApiLayer(sessions: Readonly<Record<string, re
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const query = Object.fromEntries(url.searchParams);
       const body = req.method === 'POST' ? await readBody(req) : undefined;
-      calls.push({ method: req.method ?? '', path: url.pathname, query, ...(body !== undefined ? { body } : {}) });
+      calls.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, ...(body !== undefined ? { body } : {}) });
       if (req.method === 'GET' && url.pathname === '/traces/sessions') {
         if (!query.start_time || !query.end_time) return send(res, 422, { detail: 'start_time and end_time are required' });
         const from = Date.parse(query.start_time);
