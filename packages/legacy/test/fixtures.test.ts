@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MCEClient } from '@mce/client';
-import { oldEngineValues } from './old-engine-reference.js';
+import { oldEngineValues, oldGraphDeterminism } from './old-engine-reference.js';
 import { FIXTURE_FILES, closeClient, openClientWith, postJson, serveLegacy, type JsonBody, type Served } from './support.js';
 
 const METRICS = ['AgentToAgentInteractions', 'AgentToToolInteractions', 'Cycles', 'ToolErrorRate', 'WorkflowEfficiency'];
@@ -32,6 +32,14 @@ describe('deterministic values on the ClickHouse fixtures, as the old engine gav
   it('the reference reads the four fixtures as documented', () => {
     expect(oldEngineValues('langgraph_llamaindex_linear_5_agents.json').cycles).toBe(2); // search_serper ×5 and extract_website ×5: one [x,x][x,x] each
     expect(oldEngineValues('langgraph_single_agent_tool.json').agentToTool).toBe('failed'); // no ioa_observe.workflow.name
+  });
+
+  it('GraphDeterminismScore over the sessions whose agents both engines name alike', async () => {
+    // The moderator session is left out: its agents are named differently (below), so its edges are too.
+    const files = FIXTURE_FILES.filter((f) => f !== 'autogen_langgraph_moderator.json');
+    const sessionIds = files.map((f) => ids[FIXTURE_FILES.indexOf(f)]!);
+    const { body } = await postJson(`${server.url}/compute_metrics`, { metrics: ['GraphDeterminismScore'], data_fetching_infos: { session_ids: sessionIds } });
+    expect(body.results.population_metrics[0].value).toBe(oldGraphDeterminism(files));
   });
 
   for (const [index, file] of FIXTURE_FILES.entries()) {

@@ -9,7 +9,9 @@
  *   name>)"; a tool span without `ioa_observe.workflow.name` raised KeyError (the metric failed);
  * - Cycles: i = 0; for k = 2…⌊(n−i)/2⌋ if seq[i:i+k] = seq[i+k:i+2k] count, i += k; else i += 1;
  * - ToolErrorRate: 100 × error tool spans / tool spans, 0 without tools;
- * - WorkflowEfficiency: u unique transitions, 1 if u ≤ 2 else max(0, 1 − 0.2(u − 2)); skipped without transitions.
+ * - WorkflowEfficiency: u unique transitions, 1 if u ≤ 2 else max(0, 1 − 0.2(u − 2)); skipped without transitions;
+ * - GraphDeterminismScore: per session the set of "A -> B" edges between consecutive events; the mean over every pair
+ *   of sessions of the size of the symmetric difference of their sets.
  */
 import { readFileSync } from 'node:fs';
 import { fixture } from './support.js';
@@ -84,4 +86,21 @@ export function oldEngineValues(file: string): OldValues {
     toolErrorRate: tools === 0 ? 0 : (100 * errors) / tools,
     workflowEfficiency: transitions.length === 0 ? 'skipped' : unique <= 2 ? 1 : Math.max(0, 1 - 0.2 * (unique - 2)),
   };
+}
+
+/** GraphDeterminismScore over the sessions of these files (one session each). */
+export function oldGraphDeterminism(files: readonly string[]): number {
+  const sets = files.map((file) => {
+    const { events } = oldEngineValues(file);
+    return new Set(events.slice(1).map((to, i) => `${events[i]} -> ${to}`));
+  });
+  let total = 0;
+  let pairs = 0;
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      total += [...sets[i]!].filter((e) => !sets[j]!.has(e)).length + [...sets[j]!].filter((e) => !sets[i]!.has(e)).length;
+      pairs += 1;
+    }
+  }
+  return total / pairs;
 }
