@@ -237,6 +237,21 @@ describe('the telemetry-hub REST contract', () => {
     expect(body.results.population_metrics).toEqual([]);
   });
 
+  it('reorg_by_entity at the agent level: one group per agent call, and the population group', async () => {
+    const { body } = await postJson(`${server.url}/compute_metrics`, {
+      metrics: ['Cycles', 'GraphDeterminismScore', 'NonExistentMetric'],
+      data_fetching_infos: { batch_config: { time_range: { start: '2025-01-01T00:00:00Z', end: '2025-12-31T00:00:00Z' } } },
+      metric_options: { computation_level: ['agent'], reorg_by_entity: true },
+    });
+    const agents = body.results.agent_metrics as Array<{ agent_id: string; session_id: string; evaluated_metrics: Array<{ metric_name: string; span_id: string[] }> }>;
+    expect(agents.map((g) => g.agent_id).sort()).toEqual(['moderator-agent', 'moderator-agent', 'moderator-agent', 'research', 'supervisor', 'supervisor']);
+    for (const g of agents) expect(g.evaluated_metrics.map((r) => r.metric_name)).toEqual(['Cycles']);
+    expect(new Set(agents.map((g) => g.evaluated_metrics[0]!.span_id[0])).size).toBe(6);
+    expect(body.results.population_metrics).toEqual([expect.objectContaining({ population_id: 'all', evaluated_metrics: [expect.objectContaining({ metric_name: 'GraphDeterminismScore', value: 4 })] })]);
+    // A name that resolved to nothing belongs to no entity: it stays in the top-level failed_metrics.
+    expect(body.results.failed_metrics.map((f: { metric_name: string }) => f.metric_name)).toEqual(['NonExistentMetric']);
+  });
+
   it('a session the store does not have is reported, not dropped silently (test_handles_not_found_sessions)', async () => {
     const { status, body } = await postJson(`${server.url}/compute_metrics`, { metrics: ['AgentToAgentInteractions'], data_fetching_infos: { session_ids: [SESSION, 'session-not-found'], batch_config: {} } });
     expect(status).toBe(200);
