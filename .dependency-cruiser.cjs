@@ -18,8 +18,9 @@ const LAYERS = {
   store: { uses: ['core', 'ingest'], dynamic: ['store-postgres', 'store-neo4j'] },
   'store-postgres': { uses: ['core', 'ingest', 'store'] },
   'store-neo4j': { uses: ['core', 'ingest', 'store'] },
-  client: { uses: ['core', 'helper', 'provider-native', 'ingest', 'store'], dynamic: ['worker', 'store-postgres', 'store-neo4j'] },
+  client: { uses: ['core', 'helper', 'provider-native', 'ingest', 'store'], dynamic: ['worker', 'store-postgres', 'store-neo4j', 'legacy'] },
   worker: { uses: ['core', 'provider-native', 'ingest', 'store', 'store-postgres', 'client'] },
+  legacy: { uses: ['core', 'provider-native', 'ingest', 'client'] },
 };
 const ALL = Object.keys(LAYERS);
 const alternatives = (names) => `^packages/(${names.join('|')})/`;

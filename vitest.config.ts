@@ -22,6 +22,8 @@ export default defineConfig({
       '@mce/store': src('store'),
       '@mce/client': src('client'),
       '@mce/worker': src('worker'),
+      '@mce/legacy/mount': fileURLToPath(new URL('./packages/legacy/src/mount.ts', import.meta.url)),
+      '@mce/legacy': src('legacy'),
     },
   },
   test: {

@@ -14,4 +14,5 @@ export type { ApiLogger } from './api/guard.js';
 export * from './receiver/index.js';
 export { main as runCli } from './cli/main.js';
 export * from './plugins/load-providers.js';
+export { installHint } from './plugins/known-providers.js';
 export * from './report/index.js';

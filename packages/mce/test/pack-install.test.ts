@@ -19,7 +19,7 @@ import { PG_URL } from '../../../test-support/services.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
-const PACKAGES = ['core', 'helper', 'provider-native', 'provider-ragas', 'provider-deepeval', 'provider-opik', 'provider-sdk', 'ingest', 'store', 'store-postgres', 'store-neo4j', 'client', 'worker', 'mce'];
+const PACKAGES = ['core', 'helper', 'provider-native', 'provider-ragas', 'provider-deepeval', 'provider-opik', 'provider-sdk', 'ingest', 'store', 'store-postgres', 'store-neo4j', 'client', 'worker', 'legacy', 'mce'];
 const MINUTES = 60_000;
 
 interface Ran {

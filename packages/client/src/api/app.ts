@@ -4,6 +4,7 @@
  * gives (answers.ts). The OpenAPI document is generated from the routes (document.ts).
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
 import type { MCEClient } from '../mce-client.js';
 import { webRoutes } from '../web/routes.js';
 import { signInRoutes } from '../web/sign-in.js';
@@ -70,6 +71,11 @@ export interface ApiOptions {
   maxComputationsPerKey?: number;
   /** The OTLP receiver's `POST /v1/traces` (docs/receiver.md), with its own body limit and content types. */
   otlpTraces?: OpenAPIHono;
+  /**
+   * More routes served behind the same guard and JSON body limit: `mce serve` mounts the telemetry-hub routes of
+   * `@mce/legacy` here when that package is installed (docs/legacy.md).
+   */
+  extraRoutes?: ReadonlyArray<Hono>;
 }
 
 /** The host names of the loopback interface, as browsers write them. */
@@ -134,6 +140,7 @@ export function apiApp(client: MCEClient, options: ApiOptions = {}): { app: Open
   const computations = computationsOf(options);
   const log = { logger: guard.logger, secrets: guard.secrets };
   apiRoutes(app, { client, bodyReader, computations, thread: computeThread?.available ? computeThread : undefined, log });
+  for (const routes of options.extraRoutes ?? []) app.route('/', routes);
   // The read-only web view (/, /view/…): HTML pages over the same store.
   app.route('/', webRoutes(client));
   return { app, computations, close: async () => void (await Promise.all([bodyReader.close(), computeThread?.close()])) };

@@ -1,5 +1,7 @@
 /** `mce serve`: the REST API (see docs/rest-api.md and its OpenAPI document), the web view and the OTLP receiver (docs/receiver.md). */
 import type { Command } from 'commander';
+import type { Hono } from 'hono';
+import type { MCEClient } from '../../mce-client.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 import { InsecureServeError, serveApi } from '../../api/server.js';
 import { apiKeysFromEnv } from '../../api/auth.js';
@@ -45,6 +47,26 @@ function limitsOf(opts: ServeOptions) {
   };
 }
 
+interface LegacyModule {
+  legacyMount(client: MCEClient, env: NodeJS.ProcessEnv): { app: Hono; notices: string[] };
+}
+
+/**
+ * `@mce/legacy` (the telemetry-hub routes) when it is installed; it depends on this package, so it is loaded on
+ * demand by a name the bundler and the import check leave alone. Its `./mount` entry imports no client code (only
+ * types), so serving it costs no second copy of this package. Not installed: undefined, and mce serves its own API.
+ */
+async function loadLegacy(): Promise<LegacyModule | undefined> {
+  const name = '@mce/legacy/mount';
+  try {
+    return (await import(name)) as LegacyModule;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@mce/legacy')) return undefined;
+    throw error;
+  }
+}
+
 export function registerServeCommand(program: Command, io: CliIO): void {
   program
     .command('serve')
@@ -72,8 +94,10 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       const client = await openClient(cmd, io);
       let server: Awaited<ReturnType<typeof serveApi>>;
       let pipeline: ReceiverPipeline | undefined;
+      let legacy: ReturnType<LegacyModule['legacyMount']> | undefined;
       try {
         pipeline = await startReceiver(client, opts, cmd, io);
+        legacy = (await loadLegacy())?.legacyMount(client, io.env);
         const allowedHosts = opts.allowedHosts?.split(',').map((h) => h.trim()).filter(Boolean);
         server = await serveApi(client, {
           ...limits,
@@ -86,15 +110,19 @@ export function registerServeCommand(program: Command, io: CliIO): void {
           ...(opts.insecureNoAuth ? { insecureNoAuth: true } : {}),
           ...(allowedHosts?.length ? { allowedHosts } : {}),
           otlpTraces: pipeline.app,
+          ...(legacy ? { extraRoutes: [legacy.app] } : {}),
           ...(corsOrigins?.length ? { corsOrigins } : {}),
         });
       } catch (error) {
         await pipeline?.close();
         await client.close();
         if (error instanceof InsecureServeError) throw new UsageError(error.message);
+        // A malformed telemetry-hub variable (API_BASE_URL, SESSIONS_TRACES_MAX, …): its message names it.
+        if ((error as Error).name === 'LegacyEnvError') throw new UsageError((error as Error).message);
         throw new Error(`cannot listen on ${opts.host}:${limits.port}: ${(error as Error).message}`, { cause: error });
       }
       io.stderr.write(`mce API listening on http://${opts.host}:${server.port} (OpenAPI at /openapi.json, web view at /, OTLP at /v1/traces)\n`);
+      for (const notice of legacy?.notices ?? []) io.stderr.write(`mce: ${notice}\n`);
       if (keys.length === 0 && opts.insecureNoAuth) {
         io.stderr.write(`mce: WARNING: no API key is configured and --insecure-no-auth is given: anyone reaching ${opts.host}:${server.port} may read, write and delete\n`);
       }

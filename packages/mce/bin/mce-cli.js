@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// `mce-cli` of the whole product: the telemetry-hub era command (see @mce/legacy).
+import '@mce/legacy/bin/mce-cli.js';
