@@ -12,7 +12,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { publishOrder, tarballName, workspacePackages } from './workspace.mjs';
@@ -50,7 +50,7 @@ const published = [];
 for (const { manifest } of publishOrder(workspacePackages(repo))) {
   const { name, version } = manifest;
   if (manifest.private) continue;
-  const tarball = join(options.packs, tarballName(name, version));
+  const tarball = join(resolve(options.packs), tarballName(name, version));
   if (!existsSync(tarball)) throw new Error(`publish-unpublished: ${tarball} is missing (npm pack --workspaces first)`);
   if (await onRegistry(name, version)) {
     console.log(`${name}@${version}: already on the registry, left alone`);
