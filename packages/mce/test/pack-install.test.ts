@@ -12,14 +12,16 @@
  * installs are skipped with a message when it cannot be reached, a failure under CI=true. Slow (better-sqlite3 is
  * compiled by the first install): minutes, not seconds.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PG_URL } from '../../../test-support/services.js';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { AMQP_URL, PG_URL } from '../../../test-support/services.js';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -96,7 +98,7 @@ const PROVIDER_SOURCE = `export const provider = defineProvider({
   metrics: [defineMetric({
     name: 'CallCount', levels: ['Session'], unit: 'count', valueRange: 'non-negative integer',
     description: 'LLM and tool calls in the session',
-    compute: (s) => (s.llmCalls.length + s.toolCalls.length === 0 ? skip('no calls') : { value: s.llmCalls.length + s.toolCalls.length, reasoning: 'counted' }),
+    compute: (_element, { session: s }) => (s.llmCalls.length + s.toolCalls.length === 0 ? skip('no calls') : { value: s.llmCalls.length + s.toolCalls.length, reasoning: 'counted' }),
   })],
 });
 `;
@@ -136,7 +138,7 @@ import { defineMetric, defineProvider, skip } from '@mce/helper';
 ${PROVIDER_SOURCE}
 // @ts-expect-error a provider has a name
 export const wrongProvider = defineProvider({ version: '1', metrics: [] });
-console.log(JSON.stringify({ provider: provider.name, metrics: provider.metrics.map((m) => m.name), mceError: typeof MceError, client: typeof MCEClient.open }));
+console.log(JSON.stringify({ provider: provider.name, metrics: provider.metrics().map((m) => m.metadata.name), mceError: typeof MceError, client: typeof MCEClient.open }));
 `;
 
 /** A TypeScript project inside the product's project (its node_modules resolve from there). */
@@ -148,6 +150,36 @@ function consumer(into: string, name: string, type: 'module' | 'commonjs', optio
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['index.ts'] }));
   writeFileSync(join(dir, 'index.ts'), source);
   return dir;
+}
+
+const DOCKERFILE = readFileSync(join(repo, 'packages/worker/Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+
+/** The install stage's tarball globs (`COPY mce-core-*.tgz … ./`), each matched in the pack directory. */
+function imageTarballs(dir: string): string[] {
+  const copy = /^COPY ((?:mce-\S+\.tgz )+)\.\/$/m.exec(DOCKERFILE);
+  expect(copy, 'the Dockerfile copies the tarballs').not.toBeNull();
+  const names = readdirSync(dir);
+  return (copy?.[1] ?? '').trim().split(/\s+/).flatMap((glob) => {
+    const pattern = new RegExp(`^${glob.replace(/[.+]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);
+    const matched = names.filter((n) => pattern.test(n));
+    expect(matched, `${glob} matches a tarball`).not.toEqual([]);
+    return matched.map((n) => join(dir, n));
+  });
+}
+
+/** The HEALTHCHECK's command, as the image runs it. */
+function healthcheck(): string[] {
+  const command = /^HEALTHCHECK .*? CMD (\[.*\])\s*$/m.exec(DOCKERFILE);
+  expect(command, 'the Dockerfile has a HEALTHCHECK CMD').not.toBeNull();
+  return JSON.parse(command?.[1] ?? '[]') as string[];
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 let packs = '';
@@ -236,7 +268,8 @@ describe('packed and installed as a user would', () => {
     if (!reachable) return ctx.skip();
     expect(product, 'the whole product was installed by the test before').not.toBe('');
     const esm = consumer(product, 'esm', 'module', { module: 'nodenext', moduleResolution: 'nodenext', noEmit: true }, ESM_CONSUMER);
-    const cjs = consumer(product, 'cjs', 'commonjs', { module: 'node20', moduleResolution: 'node16', outDir: 'out' }, CJS_CONSUMER);
+    // The declarations themselves are checked once, by the ESM project (skipLibCheck: false there).
+    const cjs = consumer(product, 'cjs', 'commonjs', { module: 'node20', moduleResolution: 'node16', outDir: 'out', skipLibCheck: true }, CJS_CONSUMER);
     for (const [name, dir] of [['ESM', esm], ['CommonJS', cjs]] as const) {
       const checked = await timed(`tsc, the ${name} consumer`, () => sh(process.execPath, [TSC, '-p', dir], dir));
       expect(checked.stdout + checked.stderr, `${name} consumer`).toBe('');
@@ -279,5 +312,53 @@ describe('packed and installed as a user would', () => {
     const neo4j = await mce('--store-url', 'neo4j://127.0.0.1:7687', 'sessions', 'list');
     expect([neo4j.code, neo4j.stderr]).toEqual([2, expect.stringContaining('npm install @mce/store-neo4j')]);
     console.log(`pack-install: a compute on PostgreSQL and the install hints: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }, 10 * MINUTES);
+
+  it("the worker image's recipe outside Docker: its tarballs alone, the price download, mce-worker up and the HEALTHCHECK", async (ctx) => {
+    if (!reachable) return ctx.skip();
+    const dir = project('worker');
+    const installed = await timed("npm install (the worker image's tarballs)", () => sh('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', ...imageTarballs(packs)], dir));
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(existsSync(join(dir, 'node_modules/better-sqlite3'))).toBe(false);
+
+    // The image's price download, from a LiteLLM stand-in on loopback: the installed table is replaced.
+    const download = /^RUN node (node_modules\/\S+update-model-prices\.mjs) (.*)$/m.exec(DOCKERFILE);
+    expect(download?.[2]).toBe('--keep-on-failure');
+    const table = { 'gpt-4o': { mode: 'chat', litellm_provider: 'openai', input_cost_per_token: 3e-6, output_cost_per_token: 1.2e-5 } };
+    const litellm = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(table)));
+    await new Promise<void>((resolve) => litellm.listen(0, '127.0.0.1', resolve));
+    const pricesUrl = `http://127.0.0.1:${(litellm.address() as AddressInfo).port}/model_prices.json`;
+    const prices = await sh(process.execPath, [download?.[1] ?? '', '--keep-on-failure'], dir, { MODEL_PRICES_URL: pricesUrl });
+    await new Promise<void>((resolve) => litellm.close(() => resolve()));
+    expect(prices.code, prices.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'node_modules/@mce/provider-native/data/model_prices.json'), 'utf8'))).toEqual(table);
+
+    const port = await freePort();
+    const [checkCommand = '', ...checkArgs] = healthcheck();
+    expect(checkCommand).toBe('node');
+    const check = () => sh(process.execPath, checkArgs, dir, { MCE_WORKER_HEALTH_PORT: String(port) });
+    const workdir = mkdtempSync(join(tmpdir(), 'mce-worker-run-'));
+    const worker = spawn(join(dir, 'node_modules/.bin/mce-worker'), [], {
+      cwd: workdir,
+      env: { ...process.env, MCE_CONFIG: '', MCE_STORE_URL: `${PG_URL}?schema=pack_install_worker_${process.pid}`, MCE_AMQP_URL: AMQP_URL, MCE_WORKER_QUEUE: `pack_install_${process.pid}`, MCE_WORKER_HEALTH_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    try {
+      // Polled until the worker serves /healthz (or has exited): the image's HEALTHCHECK, run as Docker runs it.
+      let healthy = await check();
+      while (healthy.code !== 0 && worker.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        healthy = await check();
+      }
+      expect(healthy.code, output).toBe(0);
+    } finally {
+      worker.kill('SIGTERM');
+    }
+    expect(await exited, output).toBe(0);
+    expect((await check()).code).toBe(1);
   }, 10 * MINUTES);
 });
