@@ -70,7 +70,7 @@ function thirdPartyProvider(into: string): string {
   mkdirSync(dir);
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'mce-callcount', version: '1.2.3', type: 'module', main: 'index.js', mce: { provider: true }, dependencies: { '@mce/helper': '0.1.0' } }),
+    JSON.stringify({ name: 'mce-callcount', version: '1.2.3', type: 'module', main: 'index.js', mce: { provider: true }, dependencies: { '@mce/helper': `^${versionOf('helper')}` } }),
   );
   writeFileSync(
     join(dir, 'index.js'),
