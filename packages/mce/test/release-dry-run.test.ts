@@ -48,8 +48,15 @@ function copyRepository(into: string): void {
   for (const pkg of readdirSync(join(repo, 'packages'))) {
     cpSync(join(repo, 'packages', pkg), join(into, 'packages', pkg), { recursive: true, filter: (path) => !/[\\/](node_modules|src|test)$/.test(path) && !path.endsWith('.map') });
   }
-  // changesets loads its changelog generator, and the command its dependencies, from node_modules.
-  symlinkSync(join(repo, 'node_modules'), join(into, 'node_modules'));
+  // changesets loads its changelog generator, and the command its dependencies, from node_modules: the repository's,
+  // but for the workspace packages, which are the copy's (as npm links them).
+  mkdirSync(join(into, 'node_modules/@mce'), { recursive: true });
+  for (const entry of readdirSync(join(repo, 'node_modules'))) {
+    if (entry !== '@mce' && entry !== 'mce' && entry !== '.bin') symlinkSync(join(repo, 'node_modules', entry), join(into, 'node_modules', entry));
+  }
+  for (const pkg of readdirSync(join(into, 'packages'))) {
+    symlinkSync(join(into, 'packages', pkg), pkg === 'mce' ? join(into, 'node_modules/mce') : join(into, 'node_modules/@mce', pkg));
+  }
 }
 
 /** A registry that knows only PUBLISHED_ALREADY (at its bumped version) and records what it was asked. */
@@ -84,18 +91,20 @@ afterAll(() => new Promise<void>((resolve) => fake.server.close(() => resolve())
 describe('a release dry run', () => {
   it('changeset version bumps what the changeset names and the dependents it leaves out of range, with ^ ranges and changelogs', async () => {
     writeFileSync(join(copy, '.changeset/sample-release.md'), "---\n'@mce/core': minor\n'@mce/helper': patch\n---\n\nThe ontology gains a field.\n");
+    writeFileSync(join(copy, '.changeset/sample-metric.md'), "---\n'@mce/provider-native': minor\n---\n\nA new metric.\n");
     const started = performance.now();
     const versioned = await sh(process.execPath, [join(repo, 'node_modules/@changesets/cli/bin.js'), 'version'], copy);
     console.log(`release dry run: changeset version: ${((performance.now() - started) / 1000).toFixed(1)} s`);
     expect(versioned.code, versioned.stderr).toBe(0);
-    expect(existsSync(join(copy, '.changeset/sample-release.md'))).toBe(false);
+    expect(readdirSync(join(copy, '.changeset'))).toEqual(['config.json']);
 
     const dirs = readdirSync(join(copy, 'packages')).sort();
     const versions = Object.fromEntries(dirs.map((d) => [manifest(d).name, manifest(d).version]));
-    // core: minor; helper: patch; everything that depends on core: patch, as ^0.1.0 no longer admits 0.2.0.
+    // core and provider-native: minor; helper: patch; everything that depends on core: patch, as ^0.1.0 no longer
+    // admits 0.2.0.
     expect(versions).toEqual({
       '@mce/client': '0.1.1', '@mce/core': '0.2.0', '@mce/helper': '0.1.1', '@mce/ingest': '0.1.1', mce: '0.1.1',
-      '@mce/provider-deepeval': '0.1.1', '@mce/provider-native': '0.1.1', '@mce/provider-opik': '0.1.1', '@mce/provider-ragas': '0.1.1',
+      '@mce/provider-deepeval': '0.1.1', '@mce/provider-native': '0.2.0', '@mce/provider-opik': '0.1.1', '@mce/provider-ragas': '0.1.1',
       '@mce/store': '0.1.1', '@mce/store-neo4j': '0.1.1', '@mce/store-postgres': '0.1.1', '@mce/worker': '0.1.1',
     });
     // Every internal dependency is a ^ range on the new version; optional peers stay ^ ranges that admit it.
@@ -110,9 +119,15 @@ describe('a release dry run', () => {
     const changelog = (dir: string) => readFileSync(join(copy, 'packages', dir, 'CHANGELOG.md'), 'utf8');
     expect(changelog('core')).toMatch(/^# @mce\/core\n\n## 0\.2\.0\n\n### Minor Changes\n\n- The ontology gains a field\.\n\n## 0\.1\.0\n/);
     expect(changelog('helper')).toMatch(/^# @mce\/helper\n\n## 0\.1\.1\n\n### Patch Changes\n\n- The ontology gains a field\.\n/);
-    expect(changelog('client')).toContain('## 0.1.1\n\n### Patch Changes\n\n- Updated dependencies\n  - @mce/core@0.2.0\n');
-    // The command reports the version changesets gave its package.
-    expect((await sh(process.execPath, [join(copy, 'packages/client/bin/mce.js'), '--version'], copy)).stdout.trim()).toBe('0.1.1');
+    expect(changelog('client')).toMatch(/^# @mce\/client\n\n## 0\.1\.1\n\n### Patch Changes\n\n(?:- Updated dependencies\n)+(?: {2}- @mce\/[a-z-]+@0\.\d\.\d\n)*? {2}- @mce\/core@0\.2\.0\n/);
+    expect(changelog('provider-native')).toMatch(/^# @mce\/provider-native\n\n## 0\.2\.0\n\n### Minor Changes\n\n- A new metric\.\n\n### Patch Changes\n\n- Updated dependencies\n {2}- @mce\/core@0\.2\.0\n/);
+    // The command and the providers report the versions changesets gave their packages.
+    const mce = (...args: string[]) => sh(process.execPath, [join(copy, 'packages/client/bin/mce.js'), ...args], copy);
+    expect((await mce('--version')).stdout.trim()).toBe('0.1.1');
+    const listed = await mce('provider', 'list', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const providers = JSON.parse(listed.stdout) as { name: string; version: string }[];
+    expect(providers.filter((p) => ['mce', 'ragas'].includes(p.name)).map((p) => [p.name, p.version]).sort()).toEqual([['mce', '0.2.0'], ['ragas', '0.1.1']]);
   }, 2 * MINUTES);
 
   it('packs, and npm publish --dry-run runs for every package the registry lacks, dependencies first', async () => {
