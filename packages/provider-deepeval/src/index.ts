@@ -3,7 +3,7 @@
  * TypeScript deepeval package with mce's judge; every judge call counted and priced by mce.
  */
 import type { Metric, MetricProvider } from '@mce/core';
-import { libraryMetric, type Judge } from '@mce/provider-native';
+import { libraryMetric, packageVersion, type Judge } from '@mce/provider-native';
 import { DEEPEVAL_LIBRARY, DEEPEVAL_METRICS, DEEPEVAL_PROVIDER, deepevalOptions, measure, type DeepEvalDefinition } from './metrics.js';
 import { testCaseData } from './test-case.js';
 
@@ -51,7 +51,7 @@ const METRICS = deepevalMetrics();
 export const deepevalProvider: MetricProvider = Object.freeze({
   name: DEEPEVAL_PROVIDER,
   description: `DeepEval metrics (answer relevancy, faithfulness, contextual precision/recall/relevancy, hallucination, bias, toxicity, task completion, tool correctness, MCP use), computed by ${DEEPEVAL_LIBRARY}`,
-  version: '0.1.0',
+  version: packageVersion(new URL('../package.json', import.meta.url)),
   metrics: () => METRICS,
 });
 

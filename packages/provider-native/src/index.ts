@@ -9,3 +9,4 @@ export * from './mcp/index.js';
 export { catalogMarkdown } from './catalog-doc.js';
 export { libraryMetric, type LibraryCall, type LibraryMetricDefinition, type LibraryScore } from './library/library-metric.js';
 export { inputOf, libraryInputs, outputOf, referenceOf, retrievalContextOf, toolCallsOf, type LibraryInput } from './library/inputs.js';
+export { packageVersion } from './package-version.js';

@@ -4,6 +4,7 @@ import { NATIVE_MODULE, NATIVE_PROVIDER } from './metrics/deterministic/define.j
 import { releaseSessionCache } from './metrics/deterministic/session-cache.js';
 import { LLM_JUDGED_METRICS } from './metrics/llm/catalog.js';
 import { MCP_METRICS } from './mcp/metrics.js';
+import { packageVersion } from './package-version.js';
 
 /**
  * Every metric this package implements. The LLM-judged and MCP metrics join this list here (not by registration at
@@ -17,7 +18,7 @@ export const nativeProvider: MetricProvider = Object.freeze({
   description:
     'Built-in mce metrics: deterministic (duration, tokens, cost, call counts, error rates, cycles, agent ' +
     'interactions), LLM-judged and MCP',
-  version: '0.1.0',
+  version: packageVersion(new URL('../package.json', import.meta.url)),
   metrics: () => NATIVE_METRICS,
   // Its details are built from numbers, strings and plain objects: the engine need not check each record's.
   jsonDetails: true,

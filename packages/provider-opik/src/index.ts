@@ -3,7 +3,7 @@
  * package with mce's judge; every judge call counted and priced by mce.
  */
 import type { Metric, MetricProvider } from '@mce/core';
-import { inputOf, libraryMetric, outputOf, retrievalContextOf, type Judge, type JudgedElement } from '@mce/provider-native';
+import { inputOf, libraryMetric, outputOf, packageVersion, retrievalContextOf, type Judge, type JudgedElement } from '@mce/provider-native';
 import { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER, opikOptions, optionalContext, scoreWithOpik, type OpikDefinition, type OpikInputs } from './metrics.js';
 
 export { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER } from './metrics.js';
@@ -50,7 +50,7 @@ const METRICS = opikMetrics();
 export const opikProvider: MetricProvider = Object.freeze({
   name: OPIK_PROVIDER,
   description: `Opik metrics (hallucination, answer relevance, moderation, usefulness), computed by ${OPIK_LIBRARY}`,
-  version: '0.1.0',
+  version: packageVersion(new URL('../package.json', import.meta.url)),
   metrics: () => METRICS,
 });
 

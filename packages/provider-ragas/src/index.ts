@@ -3,7 +3,7 @@
  * of autoevals with mce's judge; every judge and embedding call counted and priced by mce.
  */
 import type { Metric, MetricProvider } from '@mce/core';
-import { libraryInputs, libraryMetric, type Judge } from '@mce/provider-native';
+import { libraryInputs, libraryMetric, packageVersion, type Judge } from '@mce/provider-native';
 import { RAGAS_LEVELS, RAGAS_LIBRARY, RAGAS_METRICS, RAGAS_PROVIDER, fromScore, ragasArgs, type RagasDefinition } from './metrics.js';
 
 export { RAGAS_LIBRARY, RAGAS_METRICS, RAGAS_PROVIDER } from './metrics.js';
@@ -43,7 +43,7 @@ const METRICS = ragasMetrics();
 export const ragasProvider: MetricProvider = Object.freeze({
   name: RAGAS_PROVIDER,
   description: `Ragas metrics (faithfulness, answer relevancy, context precision/recall/relevancy, answer correctness/similarity), computed by ${RAGAS_LIBRARY}`,
-  version: '0.1.0',
+  version: packageVersion(new URL('../package.json', import.meta.url)),
   metrics: () => METRICS,
 });
 

@@ -7,7 +7,7 @@
  * the provider from a list.
  */
 import type { MetricProvider } from '@mce/core';
-import type { JudgeSource } from '@mce/provider-native';
+import { packageVersion, type JudgeSource } from '@mce/provider-native';
 import { SDK_SECTION, defineSdkMetrics } from './define-metrics.js';
 import { SDK_PROVIDER } from './provider-name.js';
 
@@ -28,7 +28,7 @@ export function sdkProvider(entries: unknown, judge?: JudgeSource): MetricProvid
   return Object.freeze({
     name: SDK_PROVIDER,
     description: 'Metrics declared in mce_config.yaml (sdk_metrics): judged by mce\'s judge, or computed from an expression',
-    version: '0.1.0',
+    version: packageVersion(new URL('../package.json', import.meta.url)),
     jsonDetails: true,
     metrics: () => metrics,
   });

@@ -7,7 +7,7 @@
  * command runs: `mce --version` loads none of it, `mce metric list` no store (see bench/startup).
  */
 import { Command, CommanderError } from 'commander';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { CliIO } from './context.js';
 import { SkippedInputError, UsageError } from './usage-error.js';
 import { exitCodeOf } from './exit-code.js';
@@ -53,10 +53,15 @@ function modulesFor(argv: readonly string[]): typeof COMMAND_MODULES {
   return found.length > 0 ? found : COMMAND_MODULES;
 }
 
+/** The installed @mce/client's version (`changeset version` sets it): the same path from dist/cli and dist/bundle. */
+function clientVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 function baseProgram(io: CliIO): Command {
   return new Command('mce')
     .description('mce — Metrics Computation Engine for multi-agent systems')
-    .version('0.1.0')
+    .version(clientVersion())
     .option('--debug', 'debug logging and stack traces')
     .option('--no-debug', 'no debug output (default)')
     .option('-v, --verbose', 'more logging (-v info, -vv debug)', (_v: string, n: number) => n + 1, 0)

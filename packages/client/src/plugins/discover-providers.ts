@@ -81,7 +81,7 @@ function providerModule(dir: string, manifest: Manifest): string {
  * The provider package in `dir` with its module, not its catalogue (which `mce provider catalog` writes); throws
  * with what is wrong.
  */
-export function providerPackageAt(dir: string): { name: string; specifier: string; catalogField: unknown } {
+export function providerPackageAt(dir: string): { name: string; version: string; specifier: string; catalogField: unknown } {
   const real = realpathSync(dir);
   const manifest = readManifest(real);
   if (!manifest) throw new Error(`${join(dir, 'package.json')}: not found`);
@@ -89,7 +89,8 @@ export function providerPackageAt(dir: string): { name: string; specifier: strin
     throw new Error(`${join(dir, 'package.json')}: no "mce.provider" field (the module that exports the provider)`);
   }
   const name = typeof manifest.name === 'string' ? manifest.name : real;
-  return { name, specifier: providerModule(real, manifest), catalogField: (manifest.mce as { catalog?: unknown }).catalog };
+  const version = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
+  return { name, version, specifier: providerModule(real, manifest), catalogField: (manifest.mce as { catalog?: unknown }).catalog };
 }
 
 /** One folder (its real path, and its package.json's text): a provider package, a problem, or nothing (no `mce` field). */
@@ -106,7 +107,7 @@ function inspect(dir: string, text: string): ProviderPackage | DiscoveryProblem 
   try {
     const version = typeof manifest.version === 'string' ? manifest.version : '0.0.0';
     const catalog = (manifest.mce as { catalog?: unknown }).catalog;
-    return { name, version, dir, specifier: providerModule(dir, manifest), ...(catalog === undefined ? {} : { catalog: readCatalog(dir, catalog) }) };
+    return { name, version, dir, specifier: providerModule(dir, manifest), ...(catalog === undefined ? {} : { catalog: readCatalog(dir, catalog, version) }) };
   } catch (error) {
     return { package: name, dir, message: (error as Error).message };
   }

@@ -27,7 +27,8 @@ const CatalogMetricSchema = z.strictObject({
 
 const CatalogProviderSchema = z.strictObject({
   name: z.string().min(1),
-  version: z.string().min(1),
+  // Left out (as `mce provider catalog` writes it): the package's own version, so a release needs no catalogue edit.
+  version: z.string().min(1).optional(),
   description: z.string(),
   metrics: z.array(CatalogMetricSchema),
 });
@@ -39,11 +40,17 @@ const CatalogSchema = z.strictObject({
 });
 
 export type CatalogMetric = z.infer<typeof CatalogMetricSchema>;
-export type CatalogProvider = z.infer<typeof CatalogProviderSchema>;
-export type ProviderCatalog = z.infer<typeof CatalogSchema>;
+export type CatalogProvider = z.infer<typeof CatalogProviderSchema> & { version: string };
+/** A catalogue as a package writes it (a provider's version may be left out). */
+export type CatalogFile = z.infer<typeof CatalogSchema>;
+/** A catalogue as read: every provider with its version. */
+export type ProviderCatalog = Omit<CatalogFile, 'providers'> & { providers: CatalogProvider[] };
 
-/** The catalogue a package.json `mce.catalog` field holds or names (a path inside `dir`); throws with what is wrong. */
-export function readCatalog(dir: string, field: unknown): ProviderCatalog {
+/**
+ * The catalogue a package.json `mce.catalog` field holds or names (a path inside `dir`), a provider without a version
+ * taking the package's `version`; throws with what is wrong.
+ */
+export function readCatalog(dir: string, field: unknown, version: string): ProviderCatalog {
   let where = 'package.json "mce.catalog"';
   let value = field;
   if (typeof field === 'string') {
@@ -58,7 +65,7 @@ export function readCatalog(dir: string, field: unknown): ProviderCatalog {
   }
   const parsed = CatalogSchema.safeParse(value);
   if (!parsed.success) throw new Error(`${where}: ${issueLines(parsed.error).join('; ')}`);
-  return parsed.data;
+  return { ...parsed.data, providers: parsed.data.providers.map((p) => ({ ...p, version: p.version ?? version })) };
 }
 
 function catalogMetric(m: MetricMetadata): CatalogMetric {
@@ -75,12 +82,15 @@ function catalogMetric(m: MetricMetadata): CatalogMetric {
   };
 }
 
-/** The catalogue of loaded providers: what `mce.catalog` must hold for them. */
-export function catalogOf(providers: readonly MetricProvider[]): ProviderCatalog {
+/**
+ * The catalogue of loaded providers: what `mce.catalog` must hold for them. `packageVersion`: the version of their
+ * package, left out of a provider that has it (as the catalogue is written, so that it follows the package's releases).
+ */
+export function catalogOf(providers: readonly MetricProvider[], packageVersion?: string): CatalogFile {
   return {
     providers: providers.map((p) => ({
       name: p.name,
-      version: p.version,
+      ...(p.version === packageVersion ? {} : { version: p.version }),
       description: p.description,
       metrics: p.metrics().map((m) => catalogMetric(m.metadata)),
     })),
@@ -94,7 +104,7 @@ export function catalogMetadata(provider: string, metric: CatalogMetric): Metric
 
 /** Where loaded providers differ from the catalogue their package declares (the first difference), or undefined. */
 export function catalogDifference(declared: ProviderCatalog, providers: readonly MetricProvider[]): string | undefined {
-  const actual = catalogOf(providers);
+  const actual = catalogOf(providers) as ProviderCatalog; // no package version given: every provider keeps its own
   const names = (c: ProviderCatalog) => c.providers.map((p) => p.name).join(', ');
   if (names(declared) !== names(actual)) return `the catalogue lists the providers ${names(declared)}, the code ${names(actual)}`;
   for (const [i, want] of declared.providers.entries()) {

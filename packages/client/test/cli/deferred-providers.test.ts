@@ -34,17 +34,21 @@ describe("mce's provider packages' catalogues", () => {
     ['provider-opik', opikProvider],
   ])('%s: package.json mce.catalog is what its code exports', (folder, provider) => {
     const dir = join(repo, 'packages', folder);
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { files: string[]; mce: { catalog: string } };
-    expect(readCatalog(dir, manifest.mce.catalog), `run: npm run build && mce provider catalog packages/${folder} --write`).toEqual(catalogOf([provider]));
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; files: string[]; mce: { catalog: string } };
+    const written = JSON.parse(readFileSync(join(dir, manifest.mce.catalog), 'utf8')) as unknown;
+    // Without a version of its own: the catalogue follows the package's version through releases.
+    expect(written, `run: npm run build && mce provider catalog packages/${folder} --write`).toEqual(catalogOf([provider], manifest.version));
+    expect(readCatalog(dir, manifest.mce.catalog, manifest.version).providers.map((p) => p.version)).toEqual([provider.version]);
     expect(manifest.files).toContain(manifest.mce.catalog.replace(/^\.\//, '')); // packed with the package
   });
 
   it('provider-sdk: an inline catalogue of one provider without metrics, imported to read sdk_metrics when the file has them', () => {
     const dir = join(repo, 'packages', 'provider-sdk');
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { mce: { catalog: unknown } };
-    const catalog = readCatalog(dir, manifest.mce.catalog);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string; mce: { catalog: { providers: unknown } } };
+    expect(manifest.mce.catalog.providers).toEqual(catalogOf([sdkProvider([])], manifest.version).providers);
+    const catalog = readCatalog(dir, manifest.mce.catalog, manifest.version);
     expect(catalog.reads).toEqual(['sdk_metrics']);
-    expect(catalog.providers).toEqual(catalogOf([sdkProvider([])]).providers);
+    expect(catalog.providers.map((p) => p.version)).toEqual([manifest.version]);
   });
 });
 

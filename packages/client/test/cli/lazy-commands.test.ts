@@ -1,5 +1,6 @@
 /** The CLI loads a command's code only when that command runs; help and suggestions still see every command. */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { commandName } from '../../src/cli/main.js';
@@ -8,6 +9,8 @@ import { runCli, tempWorkspace } from './run-cli.js';
 const builtMain = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 const probe = fileURLToPath(new URL('./fixtures/loaded-drivers.mjs', import.meta.url));
+/** The version changesets last gave @mce/client: what `mce --version` prints. */
+const clientVersion = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** The heavy CommonJS packages a run of the built CLI loaded. */
 function driversLoaded(argv: string[], env: NodeJS.ProcessEnv): string[] {
@@ -44,6 +47,7 @@ describe('lazy command loading', () => {
     expect(commands).toEqual(['metric', 'provider', 'compute', 'ingest', 'sessions', 'kg', 'set-eval-mode', 'worker', 'enqueue', 'serve', 'receive', 'export', 'report', 'check', 'api-key', 'help']);
     const typo = await runCli(['comptue'], ws);
     expect([typo.code, typo.stderr]).toEqual([2, expect.stringContaining("unknown command 'comptue'\n(Did you mean compute?)")]);
-    expect((await runCli(['--version'], ws)).stdout).toBe('0.1.0\n');
+    expect((await runCli(['--version'], ws)).stdout).toBe(`${clientVersion}\n`);
+    expect(clientVersion).toMatch(/^\d+\.\d+\.\d+/);
   });
 });

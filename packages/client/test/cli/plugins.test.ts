@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
+import { packageVersion } from '@mce/provider-native';
 import { runCli, tempWorkspace } from './run-cli.js';
 
+/** The built-in provider reports its package's version. */
+const NATIVE_VERSION = packageVersion(new URL('../../../provider-native/package.json', import.meta.url));
 const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 
 const PLUGIN = `
@@ -38,7 +41,7 @@ describe('provider plugins', () => {
   it('loads a provider named in the config (path relative to the config file) and computes its metrics', async () => {
     const { ws, config } = workspaceWithPlugin('./plugins/acme.mjs');
     const providers = theirs((await runCli(['--config', config, 'provider', 'list', '--json'], ws)).json<{ name: string; version: string }[]>());
-    expect(providers.map((p) => [p.name, p.version])).toEqual([['mce', '0.1.0'], ['acme', '1.2.0']]);
+    expect(providers.map((p) => [p.name, p.version])).toEqual([['mce', NATIVE_VERSION], ['acme', '1.2.0']]);
     const listed = (await runCli(['--config', config, 'metric', 'list', '--json'], ws)).json<{ name: string; provider: string }[]>();
     expect(listed.map((m) => `${m.provider}:${m.name}`)).toEqual(['mce:Duration', 'acme:SpanCount']);
 

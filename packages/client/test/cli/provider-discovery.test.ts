@@ -8,8 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { SessionComputation } from '@mce/core';
+import { packageVersion } from '@mce/provider-native';
 import { runCli, tempWorkspace } from './run-cli.js';
 
+/** The built-in provider reports its package's version. */
+const NATIVE_VERSION = packageVersion(new URL('../../../provider-native/package.json', import.meta.url));
 const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 
 const ACME = `
@@ -54,7 +57,7 @@ describe('provider discovery', () => {
     expect(run.code).toBe(0);
     const listed = theirs(run.json<Listed[]>());
     expect(listed.map((p) => [p.name, p.version, p.origin])).toEqual([
-      ['mce', '0.1.0', { kind: 'built-in' }],
+      ['mce', NATIVE_VERSION, { kind: 'built-in' }],
       ['acme', '2.0.0', { kind: 'discovered', package: 'acme-mce-metrics', version: '2.0.0', dir: expect.stringContaining('acme-mce-metrics') }],
     ]);
     expect(listed[1]?.metrics).toEqual(['SpanCount']);

@@ -5,7 +5,7 @@
  * a sync lookup only starts it, and an async caller waits at most MODEL_PRICES_TIMEOUT_SECONDS (`fresh()`).
  */
 import { envFlag, envNumber, envText, type Env } from '../judge/config.js';
-import { pricesFromLiteLLM } from './model-price.js';
+import { pricesFromLiteLLM, type ModelPrice } from './model-price.js';
 import type { PriceTable } from './price-table.js';
 
 export const LITELLM_PRICES_URL =
@@ -42,6 +42,23 @@ export function priceRefreshOptionsFromEnv(env: Env = process.env): PriceRefresh
     timeoutMs: seconds(env, 'MODEL_PRICES_TIMEOUT_SECONDS', 5),
     retryAfterFailureMs: HOUR_MS,
   };
+}
+
+export interface FetchedPrices {
+  /** The file as published (the build-time download writes it, trimmed). */
+  document: unknown;
+  prices: Map<string, ModelPrice>;
+}
+
+/**
+ * Fetches a LiteLLM price file and validates it: a 2xx answer within the timeout, JSON, an object with at least one
+ * per-token price. The run-time refresh and the build-time download (scripts/update-model-prices.mjs) both use it.
+ */
+export async function fetchLiteLLMPrices(url: string, timeoutMs: number, fetchFn: typeof fetch = fetch): Promise<FetchedPrices> {
+  const response = await fetchFn(url, { signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const document: unknown = await response.json();
+  return { document, prices: pricesFromLiteLLM(document) };
 }
 
 export interface PriceRefreshStatus {
@@ -99,12 +116,8 @@ export class PriceRefresher {
   async #refresh(): Promise<void> {
     this.status.attempts += 1;
     try {
-      const response = await (this.options.fetch ?? fetch)(this.options.url, {
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const entries = pricesFromLiteLLM(await response.json());
-      this.table.replace(entries, this.options.url);
+      const { prices } = await fetchLiteLLMPrices(this.options.url, this.options.timeoutMs, this.options.fetch);
+      this.table.replace(prices, this.options.url);
       this.status.lastSuccessAt = this.#now();
       delete this.status.lastError;
       this.status.nextAttemptAt = this.#now() + this.options.ttlMs;

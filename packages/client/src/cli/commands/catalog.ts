@@ -208,7 +208,7 @@ async function writeCatalog(dir: string, write: boolean, io: CliIO): Promise<voi
   }
   const { list } = await importProviders(pkg.specifier, pkg.name, `provider package "${pkg.name}" (${dir})`);
   list.forEach(checkMetrics);
-  const text = `${JSON.stringify(catalogOf(list), null, 2)}\n`;
+  const text = `${JSON.stringify(catalogOf(list, pkg.version), null, 2)}\n`;
   if (!write) return void io.stdout.write(text);
   if (typeof pkg.catalogField !== 'string') throw new UsageError(`${resolve(dir, 'package.json')}: --write needs "mce.catalog" to name a JSON file in the package`);
   const file = resolve(dir, pkg.catalogField);
