@@ -67,7 +67,7 @@ function project(name: string): string {
 /** What the package's metrics are, so that mce lists them without importing it (`mce provider catalog` prints it). */
 const CALLCOUNT_CATALOG = {
   providers: [{
-    name: 'callcount', version: '1.2.3', description: 'Counts the calls of a session',
+    name: 'callcount', description: 'Counts the calls of a session', // its version is the package's
     metrics: [{ name: 'CallCount', levels: ['Session'], nature: 'deterministic', unit: 'count', valueRange: 'non-negative integer', description: 'LLM and tool calls in the session' }],
   }],
 };

@@ -1,0 +1,2 @@
+// The `mce-cli` command as a module: importing it runs the command. It exports nothing.
+export {};
