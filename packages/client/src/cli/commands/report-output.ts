@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import { writeAll, type ReportSink } from '../../report/spool.js';
 import type { CliIO } from '../context.js';
 
@@ -57,9 +58,12 @@ function stdoutOutput(stdout: CliIO['stdout']): ReportOutput {
   const done = async () => {
     events?.off('error', onError);
   };
+  // Pieces of the spool end anywhere, also inside a character: text with whole characters goes out.
+  const decoder = new StringDecoder('utf8');
   return {
-    write: async (chunk) => {
+    write: async (bytes) => {
       if (failure) throw failure;
+      const chunk = typeof bytes === 'string' ? bytes : decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       // Waits for the reader when the pipe is full (once() rejects on an 'error' meanwhile): memory holds a piece.
       if (!stdout.write(chunk) && events) await once(events, 'drain');
       if (failure) throw failure;
