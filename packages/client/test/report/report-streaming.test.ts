@@ -110,6 +110,7 @@ describe('mce report: a failed write', () => {
     await whole.commit();
     expect(readdirSync(dir)).toEqual(['r.html']);
     expect(readFileSync(target, 'utf8')).toBe('<!doctype html>whole ✓');
+    await expect(openReportOutput(join(dir, 'no-such-dir', 'r.html'), io)).rejects.toThrow(`${join(dir, 'no-such-dir', 'r.html')}: cannot write the report here (ENOENT)`);
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -27,7 +27,10 @@ export async function openReportOutput(target: string, io: CliIO): Promise<Repor
 
 async function fileOutput(target: string): Promise<ReportOutput> {
   const temporary = join(dirname(target), `.${basename(target)}.${randomUUID().slice(0, 8)}.tmp`);
-  const file = await open(temporary, 'wx');
+  const file = await open(temporary, 'wx').catch((error: NodeJS.ErrnoException) => {
+    // The temporary file's name is no name the user gave: the error names the target.
+    throw new Error(`${target}: cannot write the report here (${error.code ?? error.message})`, { cause: error });
+  });
   let closed = false;
   const close = async () => {
     if (closed) return;
