@@ -13,14 +13,22 @@ import { STYLES } from './styles.js';
 /** Up to this many elements a session's tree opens whole; a larger one opens its first level, the rest as data. */
 export const OPEN_ALL_UP_TO = 300;
 
-/** A whole page; its policy lets it load nothing (inline style and script only), opened from a file or served. */
-export function page(title: string, body: string, header = ''): string {
+/** A page's start, up to its content: its policy lets it load nothing (inline style and script only), opened from a file or served. */
+export function pageStart(title: string, header = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; form-action 'self'">
 <title>${esc(title)}</title><style>${STYLES}</style></head>
-<body><header class="page">${header}<h1>${esc(title)}</h1></header><main>${body}</main><script>${SCRIPT}</script></body></html>
+<body><header class="page">${header}<h1>${esc(title)}</h1></header><main>`;
+}
+
+/** A page's end, after its content. */
+export const PAGE_END = `</main><script>${SCRIPT}</script></body></html>
 `;
+
+/** A whole page. */
+export function page(title: string, body: string, header = ''): string {
+  return `${pageStart(title, header)}${body}${PAGE_END}`;
 }
 
 const ms = (value: number) => `${formatValue(Math.round(value * 1000) / 1000)} ms`;
@@ -194,15 +202,23 @@ function nodeDetail(node: ReportNode, lazy: LazyTable[] | undefined): string {
   return lists || table ? `<div class="detail">${lists}${table}</div>` : '';
 }
 
-/** A table of contents when a report holds several sessions. */
-export function sessionIndex(reports: readonly SessionReport[]): string {
-  if (reports.length < 2) return '';
-  return `<nav aria-label="Sessions"><ul>${reports.map((r, i) => `<li><a href="#session-${i + 1}">${esc(r.session.id)}</a></li>`).join('')}</ul></nav>`;
+/** A table of contents when a report holds several sessions: their ids, in the order of their sections. */
+export function sessionIndex(sessionIds: readonly string[]): string {
+  if (sessionIds.length < 2) return '';
+  return `<nav aria-label="Sessions"><ul>${sessionIds.map((id, i) => `<li><a href="#session-${i + 1}">${esc(id)}</a></li>`).join('')}</ul></nav>`;
 }
 
-/** The whole self-contained report of one run. */
+/** The start of a report, up to its first session's section: it needs only the sessions' ids. */
+export function reportStart(sessionIds: readonly string[], generatedAt: Date): string {
+  const title = sessionIds.length === 1 ? `mce report: ${sessionIds[0]!}` : `mce report: ${sessionIds.length} sessions`;
+  return `${pageStart(title)}<p class="muted">Generated ${esc(generatedAt.toISOString())} by mce.</p>${sessionIndex(sessionIds)}`;
+}
+
+/** Between two sessions' sections. */
+export const SECTION_SEPARATOR = '\n';
+
+/** The whole self-contained report of one run, in one string (`mce report` writes it a section at a time: spool.ts). */
 export function reportDocument(reports: readonly SessionReport[], generatedAt: Date = new Date()): string {
-  const title = reports.length === 1 ? `mce report: ${reports[0]!.session.id}` : `mce report: ${reports.length} sessions`;
-  const body = `<p class="muted">Generated ${esc(generatedAt.toISOString())} by mce.</p>${sessionIndex(reports)}${reports.map((r, i) => sessionSection(r, `session-${i + 1}`)).join('\n')}`;
-  return page(title, body);
+  const sections = reports.map((r, i) => sessionSection(r, `session-${i + 1}`)).join(SECTION_SEPARATOR);
+  return `${reportStart(reports.map((r) => r.session.id), generatedAt)}${sections}${PAGE_END}`;
 }

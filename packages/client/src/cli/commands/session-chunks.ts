@@ -40,6 +40,21 @@ export async function* sessionChunks(stream: AsyncIterable<Session>, limits: Chu
 }
 
 /**
+ * A chunk of sessions read from the input written into the store, and the sessions as the store now holds them: a
+ * session it already held (an earlier run, or an earlier chunk of this one) is the stored one with the file's part
+ * merged in. `mce report --input` merges through a scratch store so; computeInputChunk also computes and stores results.
+ */
+export async function storeInputChunk(client: MCEClient, chunk: Session[], log: Logger): Promise<Session[]> {
+  const stored = await client.store.sessionExists(chunk.map((s) => s.id));
+  await client.store.writeSessions(chunk);
+  if (stored.size === 0) return chunk;
+  // The results must measure that merged session, the one they are stored beside, not the file's part of it.
+  const merged = await client.store.getSessions([...stored]);
+  log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
+  return chunk.map((s) => merged.get(s.id) ?? s);
+}
+
+/**
  * One chunk of sessions read from the input computed, and (`store`) stored with its results in short transactions:
  * one transaction for thousands of sessions would hold the SQLite write lock longer than another process waits for it.
  */
@@ -50,18 +65,7 @@ export async function computeInputChunk(
   store: boolean,
   log: Logger,
 ): Promise<{ sessions: Session[]; computations: SessionComputation[] }> {
-  let sessions = chunk;
-  if (store) {
-    const stored = await client.store.sessionExists(sessions.map((s) => s.id));
-    await client.store.writeSessions(sessions);
-    if (stored.size > 0) {
-      // The store merged the file's copy into what it held (an earlier run, or an earlier chunk of this one): the
-      // results must measure that merged session, the one they are stored beside, not the file's part of it.
-      const merged = await client.store.getSessions([...stored]);
-      sessions = sessions.map((s) => merged.get(s.id) ?? s);
-      log.info({ sessions: [...stored] }, 'already stored: computed over the stored session merged with the file');
-    }
-  }
+  const sessions = store ? await storeInputChunk(client, chunk, log) : chunk;
   const computations = await client.compute(sessions, request);
   if (store) await client.storeComputations(computations);
   return { sessions, computations };
