@@ -1,7 +1,8 @@
 // The benchmark's real processor: MCEWorkerService (default deterministic metric set, no cache) on the PostgreSQL
 // store in the benchmark's schema; and the writing of the benchmark sessions into that store.
 import pg from 'pg';
-import { MCEClient, MCEWorkerService, PostgresStore, defaultMceConfig } from '@mce/client';
+import { MCEClient, MCEWorkerService, defaultMceConfig } from '@mce/client';
+import { PostgresStore } from '@mce/store-postgres';
 
 const silent = { warn: () => undefined };
 
