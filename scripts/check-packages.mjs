@@ -2,8 +2,8 @@
 /**
  * Package hygiene of every workspace package, as it would be published:
  *  - the manifest: `files`, `exports` (a `types` condition, first, for each module entry), `engines.node`, `license`,
- *    `description`, `repository` (the root package.json's address, with the package's directory), a README.md and a
- *    CHANGELOG.md;
+ *    `description`, `repository` (the root package.json's address, with the package's directory), a README.md, a
+ *    CHANGELOG.md and the repository's LICENSE;
  *  - the packed contents (`npm pack --json`) against the package's allow-list (scripts/release/published-files.json):
  *    every file allowed, every pattern used; source maps, build info, tests, fixtures and sources refused outright;
  *  - publint (strict) and Are the Types Wrong on each tarball: Node 16+ resolution from ESM and from CommonJS, which
@@ -53,6 +53,9 @@ function manifestProblems({ manifest, relativeDir, dir }, rootManifest) {
     problems.push(`"repository" is not the root's ${address} with "directory": "${relativeDir}" (npm run release:sync-repository)`);
   }
   for (const file of ['README.md', 'CHANGELOG.md']) if (!existsSync(join(dir, file))) problems.push(`${file} is missing`);
+  // npm packs a package's LICENSE whatever `files` says; the licence text must be the repository's own.
+  if (!existsSync(join(dir, 'LICENSE'))) problems.push('LICENSE is missing (a copy of the repository\'s LICENSE)');
+  else if (readFileSync(join(dir, 'LICENSE'), 'utf8') !== readFileSync(join(root, 'LICENSE'), 'utf8')) problems.push('LICENSE is not the repository\'s LICENSE');
   return problems;
 }
 

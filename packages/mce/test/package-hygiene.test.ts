@@ -48,6 +48,7 @@ it('a package with a bad manifest and unintended contents fails the check, each 
       '"repository" is missing (npm run release:sync-repository)',
       'README.md is missing',
       'CHANGELOG.md is missing',
+      "LICENSE is missing (a copy of the repository's LICENSE)",
       'publishes index.js.map (source maps, build info, tests, fixtures and sources are never published)',
       'publishes index.js.map, which its allow-list does not name',
       // Refused even where the allow-list lets it through.
