@@ -17,18 +17,33 @@ export class BodyReaderBusyError extends MceError {
   readonly kind = 'unavailable' as const;
 }
 
+/**
+ * Parsed, a session body takes several times its size in the heap. A body over the thread's heap divided by this is
+ * refused before it is read: a worker thread that runs out of memory inside JSON.parse can abort the whole process
+ * (V8's fatal out-of-memory, seen in tests), not only itself, so its heap limit is a last resort, not the rule.
+ */
+export const BODY_HEAP_FACTOR = 8;
+
+/** A body too big for the memory the reader gives one body (413). */
+export class BodyNeedsMoreMemoryError extends MceError {
+  readonly kind = 'bad-input' as const;
+}
+
 type Reply = { id: number; body?: SessionBody; failure?: string };
 
 export class BodyReader {
   readonly #maxWaiting: number;
+  readonly #maxBodyBytes: number;
   readonly #thread: IdleThread<Reply> | undefined;
 
   constructor(options: { maxWaiting?: number; heapMb?: number } = {}) {
     this.#maxWaiting = options.maxWaiting ?? 8;
+    const heapMb = options.heapMb ?? 1024;
+    this.#maxBodyBytes = Math.floor((heapMb * 1024 * 1024) / BODY_HEAP_FACTOR);
     const file = builtWorker('body-worker');
     this.#thread = file && new IdleThread<Reply>(file, {
       name: 'the body reader thread',
-      heapMb: options.heapMb ?? 1024,
+      heapMb,
       failureOf: (reply) => (reply.body ? undefined : new Error(reply.failure)),
     });
   }
@@ -54,6 +69,10 @@ export class BodyReader {
   }
 
   async #inThread(message: { text?: string; bytes?: Uint8Array }, transfer: ArrayBuffer[] = []): Promise<SessionBody> {
+    const size = message.bytes?.byteLength ?? message.text!.length;
+    if (size > this.#maxBodyBytes) {
+      throw new BodyNeedsMoreMemoryError(`request body needs more memory to read than the server gives one body (${size} bytes, at most ${this.#maxBodyBytes})`);
+    }
     const thread = this.#thread!;
     if (thread.waiting >= this.#maxWaiting) throw new BodyReaderBusyError(`${thread.waiting} large bodies are being read already; retry`);
     return (await thread.request(message, transfer)).body as SessionBody;
