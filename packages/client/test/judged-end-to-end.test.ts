@@ -6,26 +6,18 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionSchema, type Session } from '@mce/core';
 import { MCEClient, defaultMceConfig, openMetricCache, openStore } from '../src/index.js';
-import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
-import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
+import { scoreTokens } from '../../../test-support/scripted-llm-server.mjs';
+import { scriptedJudgeServer } from '../../../test-support/judge-env.js';
 
 const weather = SessionSchema.parse(
   JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
 ) as Session;
 
 describe('AnswerRelevancy through MCEClient', () => {
-  let server: ScriptedLLMServer;
-  beforeAll(async () => {
-    server = await startScriptedLLMServer();
-    pointJudgeAt(server.url);
-  });
-  afterAll(async () => {
-    resetJudgeEnv();
-    await server.close();
-  });
+  const judge = scriptedJudgeServer();
 
   it('scores continuously, stores usage and cost, replays from cache, and never stores a failure', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mce-judged-'));
@@ -34,7 +26,7 @@ describe('AnswerRelevancy through MCEClient', () => {
       MCEClient.open({ config, store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: openMetricCache({ path: join(dir, 'cache.db') }) });
 
     // 4 → 0.6, 5 → 0.3, 3 → 0.1: expected score 4.2, value (4.2 − 1) / 4 = 0.8.
-    server.setScript([{ text: 'On topic and complete.\nScore: 4', logprobs: scoreTokens('On topic and complete.', { '4': 0.6, '5': 0.3, '3': 0.1 }), usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } }]);
+    judge.server.setScript([{ text: 'On topic and complete.\nScore: 4', logprobs: scoreTokens('On topic and complete.', { '4': 0.6, '5': 0.3, '3': 0.1 }), usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } }]);
     const first = await open();
     await first.store.writeSessions([weather]);
     const [c1] = await first.computeAndStore('weather-001', { runId: 'run-1' });
@@ -46,7 +38,7 @@ describe('AnswerRelevancy through MCEClient', () => {
     expect([r1?.evaluationPromptTokenCount, r1?.evaluationCompletionTokenCount, r1?.evaluationTotalTokenCount]).toEqual([1000, 100, 1100]);
     // gpt-4o-mini: 1000 × 1.5e-7 + 100 × 6e-7
     expect(r1?.evaluationCost).toBeCloseTo(1000 * 1.5e-7 + 100 * 6e-7, 12);
-    expect(server.requests).toHaveLength(1);
+    expect(judge.server.requests).toHaveLength(1);
     const stored = await first.getMetrics('weather-001', { metricIds: ['AnswerRelevancy'] });
     expect(stored).toEqual([r1]);
     await first.store.close();
@@ -55,14 +47,14 @@ describe('AnswerRelevancy through MCEClient', () => {
     // Same inputs again: replayed from the cache, same usage and cost, no LLM call.
     const second = await open();
     const [c2] = await second.computeAndStore('weather-001', { runId: 'run-2' });
-    expect(server.requests).toHaveLength(1);
+    expect(judge.server.requests).toHaveLength(1);
     expect(c2?.results[0]).toMatchObject({ result: r1?.result, evaluationCost: r1?.evaluationCost, evaluationTotalTokenCount: 1100 });
     expect(c2?.results[0]?.details).toMatchObject({ replayed: true });
     await second.store.close();
     await second.close();
 
     // A reply without a score: the metric fails, nothing is stored for it.
-    server.setScript([{ text: 'I cannot decide.' }], { text: 'Still no idea.' });
+    judge.server.setScript([{ text: 'I cannot decide.' }], { text: 'Still no idea.' });
     const third = await MCEClient.open({ config, store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
     const [c3] = await third.computeAndStore('weather-001', { runId: 'run-3' });
     expect(c3?.results).toEqual([]);
@@ -73,8 +65,8 @@ describe('AnswerRelevancy through MCEClient', () => {
   });
 
   it('a judge slower than engine.metric_timeout_ms fails the element, transiently, and its request is abandoned', async () => {
-    server.setScript([{ text: 'Late.\nScore: 5', latencyMs: 3_000 }]);
-    const before = server.requests.length;
+    judge.server.setScript([{ text: 'Late.\nScore: 5', latencyMs: 3_000 }]);
+    const before = judge.server.requests.length;
     const config = { ...defaultMceConfig(), metrics: { Session: ['AnswerRelevancy'] }, engine: { recursive: true, metricTimeoutMs: 150 } };
     const client = await MCEClient.open({ config, store: await openStore('sqlite::memory:'), cache: false });
     await client.store.writeSessions([weather]);
@@ -85,7 +77,7 @@ describe('AnswerRelevancy through MCEClient', () => {
     expect(c?.failed).toEqual([
       { name: 'AnswerRelevancy', level: 'Session', measures: 'weather-001', error: 'MetricTimeoutError: timed out after 150 ms', transient: true },
     ]);
-    expect(server.requests.length - before).toBe(1); // the aborted call is not retried
+    expect(judge.server.requests.length - before).toBe(1); // the aborted call is not retried
     expect(await client.getMetrics('weather-001')).toEqual([]);
     await client.store.close();
     await client.close();

@@ -7,14 +7,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionSchema, type Session } from '@mce/core';
 import { deepevalProvider } from '@mce/provider-deepeval';
 import { opikProvider } from '@mce/provider-opik';
 import { ragasProvider } from '@mce/provider-ragas';
 import { MCEClient, defaultMceConfig, openMetricCache, openStore } from '../src/index.js';
-import { startScriptedLLMServer, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
-import { pointJudgeAt, resetJudgeEnv } from '../../../test-support/judge-env.js';
+import { type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
+import { scriptedJudgeServer } from '../../../test-support/judge-env.js';
 
 const weather = SessionSchema.parse(
   JSON.parse(readFileSync(new URL('../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')),
@@ -34,15 +34,7 @@ function step(body: Record<string, unknown>): ScriptedStep {
 }
 
 describe('library provider metrics through MCEClient', () => {
-  let server: ScriptedLLMServer;
-  beforeAll(async () => {
-    server = await startScriptedLLMServer();
-    pointJudgeAt(server.url);
-  });
-  afterAll(async () => {
-    resetJudgeEnv();
-    await server.close();
-  });
+  const judge = scriptedJudgeServer();
 
   it('stores results with every call counted and priced, replays them, and stores no failure', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mce-libprov-'));
@@ -59,7 +51,7 @@ describe('library provider metrics through MCEClient', () => {
         cache: openMetricCache({ path: join(dir, 'cache.db') }),
         providers: [ragasProvider, deepevalProvider, opikProvider],
       });
-    server.setScript((body) => step(body));
+    judge.server.setScript((body) => step(body));
     const first = await open();
     await first.store.writeSessions([weather]);
     const [c1] = await first.computeAndStore('weather-001', { runId: 'run-1' });
@@ -73,8 +65,8 @@ describe('library provider metrics through MCEClient', () => {
     const usefulness = byName.get('opik:Usefulness')!;
     expect([usefulness.result, usefulness.evaluationModel, usefulness.evaluationTotalTokenCount]).toEqual([0.75, 'gpt-4o', 1100]);
     expect(usefulness.evaluationCost).toBeCloseTo(1000 * 2.5e-6 + 100 * 1e-5, 12); // gpt-4o
-    expect(server.requests.map((r) => r.body.model).sort()).toEqual(['gpt-4o', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini']);
-    expect(new Set(server.requests.map((r) => r.headers.authorization))).toEqual(new Set(['Bearer test-key']));
+    expect(judge.server.requests.map((r) => r.body.model).sort()).toEqual(['gpt-4o', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini']);
+    expect(new Set(judge.server.requests.map((r) => r.headers.authorization))).toEqual(new Set(['Bearer test-key']));
     // The example session has no reference answer: a failure, not a stored 0.
     expect(c1!.failed).toEqual([expect.objectContaining({ name: 'ContextRecall', error: expect.stringContaining('no reference answer') })]);
     const stored = await first.getMetrics('weather-001');
@@ -82,10 +74,10 @@ describe('library provider metrics through MCEClient', () => {
     await first.store.close();
     await first.close();
 
-    server.setScript([]);
+    judge.server.setScript([]);
     const second = await open();
     const [c2] = await second.computeAndStore('weather-001', { runId: 'run-2' });
-    expect(server.requests).toHaveLength(0);
+    expect(judge.server.requests).toHaveLength(0);
     const replayed = c2!.results.find((r) => r.provider === 'deepeval')!;
     expect(replayed).toMatchObject({ result: 1, evaluationTotalTokenCount: 3300, evaluationCost: relevancy.evaluationCost });
     expect(replayed.details).toMatchObject({ replayed: true });

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isSkip, type Element, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
-import { Judge, judgeConfigFromEnv, usageOfError, type CallUsage } from '@mce/provider-native';
+import { usageOfError } from '@mce/provider-native';
 import { deepevalMetrics, deepevalProvider, telemetryDisabled } from '@mce/provider-deepeval';
 import { startScriptedLLMServer, type RecordedRequest, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
+import { judgeOn } from '../../../test-support/judge-env.js';
 import { ANSWER, QUESTION, REFERENCE, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
 
 const MODEL = 'gpt-4o-mini';
 // The test judge's prices: 1 µ$ per prompt token, 2 µ$ per completion token.
-const pricing = (_model: string, u: CallUsage) => u.promptTokens * 1e-6 + u.completionTokens * 2e-6;
 /** The evaluation fields of `n` scripted replies (100 prompt + 20 completion tokens each). */
 const usageOf = (n: number) => ({ model: MODEL, promptTokens: 100 * n, completionTokens: 20 * n, totalTokens: 120 * n, costUsd: expect.closeTo(n * (100e-6 + 40e-6), 12) });
 
@@ -15,10 +15,7 @@ let server: ScriptedLLMServer;
 let metrics: Map<string, Metric>;
 beforeAll(async () => {
   server = await startScriptedLLMServer();
-  const judge = new Judge(
-    judgeConfigFromEnv({ LLM_MODEL_NAME: MODEL, OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url, MCE_JUDGE_MAX_RETRIES: '0' }),
-    { pricing },
-  );
+  const judge = judgeOn(server.url, MODEL, { MCE_JUDGE_MAX_RETRIES: '0' });
   metrics = new Map(deepevalMetrics(() => judge).map((m) => [m.metadata.name, m]));
 });
 afterAll(() => server.close());

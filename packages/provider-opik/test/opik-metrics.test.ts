@@ -1,23 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isSkip, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
-import { Judge, judgeConfigFromEnv, usageOfError, type CallUsage } from '@mce/provider-native';
+import { usageOfError } from '@mce/provider-native';
 import { opikMetrics, opikProvider } from '@mce/provider-opik';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
+import { judgeOn } from '../../../test-support/judge-env.js';
 import { ANSWER, QUESTION, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
 
 const MODEL = 'gpt-4o-mini';
-const pricing = (_model: string, u: CallUsage) => u.promptTokens * 1e-6 + u.completionTokens * 2e-6;
 const ONE_CALL = { model: MODEL, promptTokens: 100, completionTokens: 20, totalTokens: 120, costUsd: expect.closeTo(140e-6, 12) };
 
 let server: ScriptedLLMServer;
 let metrics: Map<string, Metric>;
 beforeAll(async () => {
   server = await startScriptedLLMServer();
-  const judge = new Judge(
-    // No retries: the AI SDK's own retries (its default 2) still pass through the counting fetch.
-    judgeConfigFromEnv({ LLM_MODEL_NAME: MODEL, OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url, MCE_JUDGE_MAX_RETRIES: '0' }),
-    { pricing },
-  );
+  // No retries: the AI SDK's own retries (its default 2) still pass through the counting fetch.
+  const judge = judgeOn(server.url, MODEL, { MCE_JUDGE_MAX_RETRIES: '0' });
   metrics = new Map(opikMetrics(() => judge).map((m) => [m.metadata.name, m]));
 });
 afterAll(() => server.close());

@@ -5,19 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetricEngine, MetricRegistry } from '@mce/core';
-import { Judge, MemoryCacheManager, judgeConfigFromEnv } from '@mce/provider-native';
+import { MemoryCacheManager } from '@mce/provider-native';
 import { ragasMetrics } from '@mce/provider-ragas';
 import { startScriptedLLMServer, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
+import { judgeOn } from '../../../test-support/judge-env.js';
 import { ragSession } from '../../../test-support/library-session.js';
 
 let server: ScriptedLLMServer;
 let engine: MetricEngine;
 beforeAll(async () => {
   server = await startScriptedLLMServer();
-  const judge = new Judge(
-    judgeConfigFromEnv({ LLM_MODEL_NAME: 'gpt-4o-mini', OPENAI_API_KEY: 'k', LLM_BASE_MODEL_URL_MCE: server.url, MCE_JUDGE_CONCURRENCY: '8' }),
-    { pricing: (_m, u) => u.promptTokens * 1e-6 + u.completionTokens * 2e-6 },
-  );
+  const judge = judgeOn(server.url, 'gpt-4o-mini', { MCE_JUDGE_CONCURRENCY: '8' });
   const registry = new MetricRegistry();
   registry.registerProvider({ name: 'ragas', description: 'ragas', version: '0', metrics: () => ragasMetrics(() => judge) });
   engine = new MetricEngine({}, registry);

@@ -68,7 +68,8 @@ export function readCatalog(dir: string, field: unknown, version: string): Provi
   return { ...parsed.data, providers: parsed.data.providers.map((p) => ({ ...p, version: p.version ?? version })) };
 }
 
-function catalogMetric(m: MetricMetadata): CatalogMetric {
+/** A metric's metadata as the catalogue holds it (without its provider). */
+export function catalogMetric(m: MetricMetadata): CatalogMetric {
   return {
     name: m.name,
     levels: [...m.levels],

@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MetricResult, SessionComputation } from '@mce/core';
 import { runCli, tempWorkspace } from './run-cli.js';
-import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
-import { pointJudgeAt, resetJudgeEnv } from '../../../../test-support/judge-env.js';
+import { scoreTokens } from '../../../../test-support/scripted-llm-server.mjs';
+import { scriptedJudgeServer } from '../../../../test-support/judge-env.js';
 
 const example = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 
@@ -46,15 +46,7 @@ function workspace(config: string) {
 }
 
 describe('sdk metrics through the CLI', () => {
-  let server: ScriptedLLMServer;
-  beforeAll(async () => {
-    server = await startScriptedLLMServer();
-    pointJudgeAt(server.url);
-  });
-  afterAll(async () => {
-    resetJudgeEnv();
-    await server.close();
-  });
+  const judge = scriptedJudgeServer();
 
   it('lists and shows the declared metrics', async () => {
     const { ws } = workspace(SDK_METRICS);
@@ -78,9 +70,9 @@ describe('sdk metrics through the CLI', () => {
 
   it('computes judged and deterministic ones with mce compute, the judge\'s prompt, score and usage in the results', async () => {
     const { ws } = workspace(`${SDK_METRICS}metrics:\n  Session: [sdk:Politeness, ToolCallsPerLLMCall, SlowCallShare]\n  AgentCall: [sdk:ToolCallsPerLLMCall]\n  ToolCall: [sdk:ToolsPerTool]\n`);
-    server.requests.length = 0;
+    judge.server.requests.length = 0;
     const usage = { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 };
-    server.setScript([{ text: 'Friendly and clear.\nScore: 4', usage, logprobs: scoreTokens('Friendly and clear.', { ' 4': 0.75, ' 5': 0.25 }) }]);
+    judge.server.setScript([{ text: 'Friendly and clear.\nScore: 4', usage, logprobs: scoreTokens('Friendly and clear.', { ' 4': 0.75, ' 5': 0.25 }) }]);
     const run = await runCli(['compute', '--input', example, '--json'], ws);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('some metrics failed; their errors are in the output');
@@ -98,8 +90,8 @@ describe('sdk metrics through the CLI', () => {
     expect([politeness.evaluationModel, politeness.evaluationPromptTokenCount, politeness.evaluationCompletionTokenCount, politeness.evaluationTotalTokenCount]).toEqual(['gpt-4o-mini', 1000, 100, 1100]);
     expect(politeness.evaluationCost).toBeCloseTo(1000 * 1.5e-7 + 100 * 6e-7, 12); // gpt-4o-mini's committed prices
     expect(politeness.details).toMatchObject({ threshold: 0.5, success: true, scoring: 'logprob' });
-    expect(server.requests).toHaveLength(1);
-    const messages = server.requests[0]!.body.messages!;
+    expect(judge.server.requests).toHaveLength(1);
+    const messages = judge.server.requests[0]!.body.messages!;
     expect(messages[0]!.content).toContain('Criterion: Is the final response polite to the user?\n\nRubric (scores not listed lie between their neighbours):\n5: very polite\n3: neutral\n1: rude');
     expect(messages[1]!.content).toBe(
       "## Judged\nsession weather-001\n\n## User input\nWhat's the weather in Lyon right now?\n\n## Final response\nIt is 14 °C and cloudy in Lyon right now.",
@@ -114,7 +106,7 @@ describe('sdk metrics through the CLI', () => {
 
   it('fails an unparseable judge reply and stores nothing for it', async () => {
     const { ws } = workspace(`${SDK_METRICS}metrics:\n  Session: [sdk:Politeness]\n`);
-    server.setScript([{ text: 'Polite enough, I suppose.' }]);
+    judge.server.setScript([{ text: 'Polite enough, I suppose.' }]);
     const run = await runCli(['compute', '--input', example, '--json'], ws);
     const [c] = run.json<{ sessions: SessionComputation[] }>().sessions as [SessionComputation];
     expect(c.results).toEqual([]);

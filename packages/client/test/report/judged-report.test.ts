@@ -6,31 +6,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scoreTokens, startScriptedLLMServer, type ScriptedLLMServer } from '../../../../test-support/scripted-llm-server.mjs';
-import { pointJudgeAt, resetJudgeEnv } from '../../../../test-support/judge-env.js';
+import { describe, expect, it } from 'vitest';
+import { scoreTokens } from '../../../../test-support/scripted-llm-server.mjs';
+import { scriptedJudgeServer } from '../../../../test-support/judge-env.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 
 const weather = fileURLToPath(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url));
 const JUDGE_ENV = { OPENAI_API_KEY: 'test-key', LLM_MODEL_NAME: 'gpt-4o-mini' };
 
 describe('a judged metric in mce report and mce check', () => {
-  let server: ScriptedLLMServer;
-  beforeAll(async () => {
-    server = await startScriptedLLMServer();
-    pointJudgeAt(server.url);
-  });
-  afterAll(async () => {
-    resetJudgeEnv();
-    await server.close();
-  });
+  const judge = scriptedJudgeServer();
 
   it('shows the score with its judge model, tokens and cost, and holds it to a threshold', async () => {
     // 4 → 0.6, 5 → 0.3, 3 → 0.1: expected score 4.2, value (4.2 − 1) / 4 = 0.8.
     const step = { text: 'On topic and complete.\nScore: 4', logprobs: scoreTokens('On topic and complete.', { '4': 0.6, '5': 0.3, '3': 0.1 }), usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100 } };
-    server.setScript([], step);
+    judge.server.setScript([], step);
     const ws = tempWorkspace();
-    Object.assign(ws.env, JUDGE_ENV, { LLM_BASE_MODEL_URL_MCE: server.url, MCE_METRIC_CACHE: 'none' });
+    Object.assign(ws.env, JUDGE_ENV, { LLM_BASE_MODEL_URL_MCE: judge.server.url, MCE_METRIC_CACHE: 'none' });
     writeFileSync(join(ws.dir, 'mce_config.yaml'), 'metrics:\n  Session: [Duration, AnswerRelevancy]\nthresholds:\n  Session:\n    AnswerRelevancy: { min: 0.7 }\n');
     const file = join(ws.dir, 'report.html');
     expect((await runCli(['report', '--input', weather, '-o', file], ws)).code).toBe(0);

@@ -9,7 +9,7 @@ import { checkConfiguredSelection } from '../../config/check-selection.js';
 import { loadProviderSet, type LoadedProvider, type ProviderOrigin } from '../../plugins/load-providers.js';
 import { KNOWN_PROVIDERS, installHint, knownMetric } from '../../plugins/known-providers.js';
 import { providerPackageAt } from '../../plugins/discover-providers.js';
-import { catalogOf } from '../../plugins/provider-catalog.js';
+import { catalogMetric, catalogOf } from '../../plugins/provider-catalog.js';
 import { checkMetrics, importProviders } from '../../plugins/provider-module.js';
 import { table } from '../format.js';
 import { UsageError, resolveConfig, writeJson, type CliIO } from '../context.js';
@@ -57,21 +57,10 @@ function notInstalledRows(registry: MetricRegistry) {
     );
 }
 
+/** `name` and `provider` first, then the catalogue's fields (`options` absent when the metric does not say). */
 function describeMetric(m: MetricMetadata, extra: { implemented?: boolean } = {}) {
-  return {
-    name: m.name,
-    provider: m.provider,
-    levels: [...m.levels],
-    nature: m.nature,
-    unit: m.unit,
-    valueRange: m.valueRange,
-    description: m.description,
-    requirements: [...m.requirements],
-    dependsOn: [...m.dependsOn],
-    // The options it reads; absent when the metric does not say (then any option is passed to it).
-    ...(m.options ? { options: [...m.options] } : {}),
-    ...extra,
-  };
+  const { name, ...fields } = catalogMetric(m);
+  return { name, provider: m.provider, ...fields, ...extra };
 }
 
 export function registerCatalogCommands(program: Command, io: CliIO): void {
