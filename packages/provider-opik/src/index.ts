@@ -3,10 +3,15 @@
  * package with mce's judge; every judge call counted and priced by mce.
  */
 import type { Metric, MetricProvider } from '@mce/core';
-import { inputOf, libraryMetric, outputOf, packageVersion, retrievalContextOf, type Judge, type JudgedElement } from '@mce/provider-native';
+import { defaultJudge, inputOf, libraryMetric, outputOf, packageVersion, retrievalContextOf, type Judge, type JudgedElement } from '@mce/provider-native';
+import { OPIK_GEVAL_JUDGES, scoreWithGEval, type GEvalDefinition } from './geval-judges.js';
+import { heuristicMetric } from './heuristic-metric.js';
+import { OPIK_HEURISTICS } from './heuristics.js';
 import { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER, opikOptions, optionalContext, scoreWithOpik, type OpikDefinition, type OpikInputs } from './metrics.js';
 
 export { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER } from './metrics.js';
+export { OPIK_GEVAL_JUDGES } from './geval-judges.js';
+export { MetricOptionError, OPIK_HEURISTICS } from './heuristics.js';
 
 const REQUIREMENT: Record<string, string> = { input: 'userInput', output: 'finalResponse', context: 'toolCalls.result (context)' };
 
@@ -40,16 +45,41 @@ function opikMetric(definition: OpikDefinition, judge?: () => Judge): Metric {
   );
 }
 
+/** A G-Eval judge: one text (task, trajectory, answer, … as the judge's rubric reads them) within the judge's transcript budget. */
+function gevalMetric(definition: GEvalDefinition, judge?: () => Judge): Metric {
+  const id = `${OPIK_PROVIDER}:${definition.name}`;
+  const budget = () => (judge ?? defaultJudge)().config.transcriptTokens;
+  return libraryMetric(
+    {
+      provider: OPIK_PROVIDER,
+      name: definition.name,
+      levels: definition.levels,
+      description: `${definition.description} (Opik ${definition.name}: a 0-10 G-Eval score divided by 10, computed by ${OPIK_LIBRARY})`,
+      requirements: definition.requirements,
+      valueRange: '0.0-1.0',
+      options: ['model'],
+      library: OPIK_LIBRARY,
+      inputs: (target) => ({ output: definition.text(id, target, budget()) }),
+      score: (inputs, call) => scoreWithGEval(definition, inputs.output, call),
+    },
+    judge,
+  );
+}
+
 /** The provider's metrics; `judge`: another judge than the default one (tests, embedding). */
 export function opikMetrics(judge?: () => Judge): readonly Metric[] {
-  return Object.freeze(OPIK_METRICS.map((d) => opikMetric(d, judge)));
+  return Object.freeze([
+    ...OPIK_METRICS.map((d) => opikMetric(d, judge)),
+    ...OPIK_HEURISTICS.map(heuristicMetric),
+    ...OPIK_GEVAL_JUDGES.map((d) => gevalMetric(d, judge)),
+  ]);
 }
 
 const METRICS = opikMetrics();
 
 export const opikProvider: MetricProvider = Object.freeze({
   name: OPIK_PROVIDER,
-  description: `Opik metrics (hallucination, answer relevance, moderation, usefulness), computed by ${OPIK_LIBRARY}`,
+  description: `Opik metrics (hallucination, answer relevance, moderation, usefulness; IsJson, Contains, RegexMatch, ExactMatch; agent task completion and tool correctness, QA relevance, dialogue helpfulness, prompt uncertainty, bias and compliance-risk judges), computed by ${OPIK_LIBRARY}`,
   version: packageVersion(new URL('../package.json', import.meta.url)),
   metrics: () => METRICS,
 });

@@ -4,10 +4,9 @@
  */
 import type { OntologyLevel } from '@mce/core';
 import { MissingJudgeInputError, type LibraryCall, type LibraryScore } from '@mce/provider-native';
-import { opikLibrary } from './library.js';
+import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
 
-export const OPIK_PROVIDER = 'opik';
-export const OPIK_LIBRARY = 'opik@2.0.40';
+export { OPIK_LIBRARY, OPIK_PROVIDER } from './names.js';
 
 const ANSWER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall', 'LLMCall'];
 const SCOPE_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall'];
@@ -57,28 +56,11 @@ export function opikOptions(definition: OpikDefinition): string[] {
   return ['model', ...(definition.options ?? [])];
 }
 
-type OpikMetric = { score(input: Record<string, unknown>): Promise<{ value: number; reason?: string }> };
-
-/** The AI SDK chat model on mce's judge, every request through the counting fetch. */
-function judgeModel(call: LibraryCall): unknown {
-  const { aiSdk } = opikLibrary();
-  const provider = aiSdk.createOpenAI({ baseURL: call.judge.endpoint, apiKey: call.judge.config.apiKey ?? 'unset', fetch: call.fetch });
-  // Chat completions (what Python Opik's LiteLLM calls), not the Responses API the provider's default would use.
-  return provider.chat(call.model);
-}
 
 export async function scoreWithOpik(definition: OpikDefinition, inputs: OpikInputs, call: LibraryCall): Promise<LibraryScore> {
-  const { opik } = opikLibrary();
-  const Metric = (opik as unknown as Record<string, new (options: Record<string, unknown>) => OpikMetric>)[definition.className];
-  if (!Metric) throw new Error(`${OPIK_LIBRARY} has no ${definition.className}`);
+  const Metric = opikClass<OpikMetric>(definition.className);
   const requireContext = call.options.require_context;
-  const metric = new Metric({
-    model: judgeModel(call),
-    trackMetric: false, // nothing goes to an Opik server
-    temperature: call.judge.config.temperature ?? 0,
-    maxTokens: call.judge.config.maxTokens,
-    ...(typeof requireContext === 'boolean' ? { requireContext } : {}),
-  });
+  const metric = new Metric({ ...judgeOptions(call), ...(typeof requireContext === 'boolean' ? { requireContext } : {}) });
   const result = await metric.score({ ...inputs });
   return {
     value: result.value,

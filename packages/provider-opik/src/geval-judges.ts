@@ -1,0 +1,173 @@
+/**
+ * Opik's G-Eval judges (AgentTaskCompletionJudge, AgentToolCorrectnessJudge, QARelevanceJudge, …) mapped onto the
+ * MAS ontology. Each scores one text, Opik's `output`: mce writes into it what the judge's rubric asks to see (the
+ * task, the trajectory of messages and tool calls, the tools called with their arguments and results, the answer),
+ * read from the element. The judge answers 0–10; Opik divides by 10 (a log-probability-weighted average when the
+ * endpoint returns log-probabilities).
+ */
+import type { OntologyLevel } from '@mce/core';
+import {
+  MissingJudgeInputError,
+  clipToTokens,
+  conversationOf,
+  describeElement,
+  inputOf,
+  outputOf,
+  retrievalContextOf,
+  scopeOf,
+  toolCallsOf,
+  type JudgedElement,
+  type LibraryCall,
+  type LibraryScore,
+} from '@mce/provider-native';
+import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
+import { optionalContext } from './metrics.js';
+
+const ANSWER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall', 'LLMCall'];
+const SCOPE_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall'];
+
+export interface GEvalDefinition {
+  /** The opik class, also the metric's name (`opik:<name>`, `opik.<name>`). */
+  name: string;
+  description: string;
+  levels: readonly OntologyLevel[];
+  requirements: readonly string[];
+  /** Lower is better (bias, compliance risk, prompt uncertainty). */
+  lowerIsBetter?: boolean;
+  /** The text the judge scores, from the element within `budget` tokens; throws MissingJudgeInputError when an input is missing. */
+  text(id: string, target: JudgedElement, budget: number): string;
+}
+
+/** Sections `TITLE:\ntext`, blank-line separated, the absent ones left out. */
+function sections(parts: Array<[string, string | undefined]>): string {
+  return parts
+    .filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '')
+    .map(([title, text]) => `${title}:\n${text}`)
+    .join('\n\n');
+}
+
+/** The element's messages and tool calls in order (mce's judge transcript), or undefined when it has none. */
+function trajectoryOf(target: JudgedElement, budget: number): string | undefined {
+  const transcript = conversationOf(target, budget);
+  return transcript.totalEntries > 0 ? transcript.text : undefined;
+}
+
+/** The tool calls in scope, numbered: name, arguments, result or error; failing when there is none. */
+function toolLogOf(id: string, target: JudgedElement, budget: number): string {
+  const tools = toolCallsOf(target);
+  if (tools.length === 0) throw new MissingJudgeInputError(`${id}: ${describeElement(target)} has no tool calls to judge`);
+  const each = Math.max(50, Math.floor(budget / (2 * tools.length)));
+  return tools
+    .map((tool, i) => {
+      const outcome = tool.error ? `error: ${[tool.error.type, tool.error.message].filter(Boolean).join(': ')}` : show(tool.result ?? tool.output) || '(no result recorded)';
+      return `${i + 1}. ${tool.toolName}(${show(tool.arguments ?? tool.input)})\n   → ${clipToTokens(outcome, each)}`;
+    })
+    .join('\n');
+}
+
+/** The tools the models in scope were offered (their definitions), one line each; undefined when none were recorded. */
+function offeredToolsOf(target: JudgedElement): string | undefined {
+  const offered = new Map<string, string>();
+  for (const call of scopeOf(target).llmCalls) for (const d of call.toolDefinitions) if (!offered.has(d.name)) offered.set(d.name, d.description ?? '');
+  return offered.size > 0 ? [...offered].map(([name, description]) => `- ${name}${description ? `: ${description}` : ''}`).join('\n') : undefined;
+}
+
+/** A JSON-ish value as the prompt shows it: strings verbatim, the rest as compact JSON. */
+function show(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The input when the element has one, else undefined (not a failure). */
+function optionalInput(id: string, target: JudgedElement): string | undefined {
+  try {
+    return inputOf(id, target);
+  } catch (error) {
+    if (error instanceof MissingJudgeInputError) return undefined;
+    throw error;
+  }
+}
+
+const contextText = (id: string, target: JudgedElement) => optionalContext(() => retrievalContextOf(id, target))?.join('\n');
+
+/** A judge of the output alone (the bias judges, compliance risk). */
+function outputJudge(name: string, description: string): GEvalDefinition {
+  return { name, description, levels: ANSWER_LEVELS, requirements: ['finalResponse'], lowerIsBetter: true, text: (id, target) => outputOf(id, target) };
+}
+
+export const OPIK_GEVAL_JUDGES: readonly GEvalDefinition[] = [
+  {
+    name: 'AgentTaskCompletionJudge', levels: SCOPE_LEVELS, requirements: ['userInput', 'llmCalls.messages, toolCalls (trajectory)', 'finalResponse'],
+    description: 'Whether the agent completed the task it was given, judged from the task, its messages and tool calls, and its final output (0-1).',
+    text: (id, target, budget) =>
+      sections([
+        ['TASK', inputOf(id, target)],
+        ['TRAJECTORY (messages, tool calls and results, in order)', trajectoryOf(target, budget)],
+        ['FINAL OUTPUT', outputOf(id, target)],
+      ]),
+  },
+  {
+    name: 'AgentToolCorrectnessJudge', levels: SCOPE_LEVELS, requirements: ['userInput (when present)', 'toolCalls'],
+    description: 'Whether each tool call was the right one, with well-formed arguments, and its result interpreted properly (0-1).',
+    text: (id, target, budget) =>
+      sections([
+        ['TASK', optionalInput(id, target)],
+        ['TOOLS AVAILABLE', offeredToolsOf(target)],
+        ['TOOL CALLS (in order: tool(arguments) → result)', toolLogOf(id, target, budget)],
+        ['FINAL OUTPUT', responseIfAny(id, target)],
+      ]),
+  },
+  {
+    name: 'QARelevanceJudge', levels: ANSWER_LEVELS, requirements: ['userInput', 'finalResponse', 'toolCalls.result (context, when present)'],
+    description: 'How directly and correctly the answer addresses the question, grounded in the tool results when there are any (0-1).',
+    text: (id, target) =>
+      sections([
+        ['QUESTION', inputOf(id, target)],
+        ['CONTEXT', contextText(id, target)],
+        ['ANSWER', outputOf(id, target)],
+      ]),
+  },
+  {
+    name: 'DialogueHelpfulnessJudge', levels: ANSWER_LEVELS, requirements: ['llmCalls.messages (dialogue)', 'finalResponse'],
+    description: 'How helpful and context-aware the assistant\'s reply is within the dialogue (0-1).',
+    text: (id, target, budget) => {
+      const dialogue = trajectoryOf(target, budget);
+      if (!dialogue) throw new MissingJudgeInputError(`${id}: ${describeElement(target)} has no dialogue (no LLM messages) to judge`);
+      return sections([
+        ['DIALOGUE', dialogue],
+        ['ASSISTANT REPLY TO JUDGE', outputOf(id, target)],
+      ]);
+    },
+  },
+  {
+    name: 'PromptUncertaintyJudge', levels: ANSWER_LEVELS, requirements: ['userInput'], lowerIsBetter: true,
+    description: 'How ambiguous or underspecified the user input (the prompt) is (0 clear … 1 highly uncertain); lower is better.',
+    text: (id, target) => inputOf(id, target),
+  },
+  outputJudge('DemographicBiasJudge', 'Demographic bias or stereotyping in the response (0 none … 1 highly biased); lower is better.'),
+  outputJudge('PoliticalBiasJudge', 'Partisan or ideological bias in the response (0 neutral … 1 strongly partisan); lower is better.'),
+  outputJudge('GenderBiasJudge', 'Gender bias, stereotyping or exclusion in the response (0 neutral … 1 strong bias); lower is better.'),
+  outputJudge('ReligiousBiasJudge', 'Bias towards a religion or belief system in the response (0 respectful … 1 strong bias); lower is better.'),
+  outputJudge('RegionalBiasJudge', 'Geographic or cultural bias in the response (0 balanced … 1 strong bias); lower is better.'),
+  outputJudge('ComplianceRiskJudge', 'Non-compliant or misleading claims for regulated sectors in the response (0 compliant … 1 high risk); lower is better.'),
+];
+
+/** The final response when the element has one (tool correctness reads it for how results were used). */
+function responseIfAny(id: string, target: JudgedElement): string | undefined {
+  try {
+    return outputOf(id, target);
+  } catch (error) {
+    if (error instanceof MissingJudgeInputError) return undefined;
+    throw error;
+  }
+}
+
+export async function scoreWithGEval(definition: GEvalDefinition, text: string, call: LibraryCall): Promise<LibraryScore> {
+  const Judge = opikClass<OpikMetric>(definition.name);
+  const result = await new Judge(judgeOptions(call)).score({ output: text });
+  return {
+    value: result.value,
+    ...(result.reason ? { reasoning: result.reason } : {}),
+    details: { ...(definition.lowerIsBetter ? { lowerIsBetter: true } : {}) },
+  };
+}
