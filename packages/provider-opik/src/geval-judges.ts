@@ -2,8 +2,9 @@
  * Opik's G-Eval judges (AgentTaskCompletionJudge, AgentToolCorrectnessJudge, QARelevanceJudge, …) mapped onto the
  * MAS ontology. Each scores one text, Opik's `output`: mce writes into it what the judge's rubric asks to see (the
  * task, the trajectory of messages and tool calls, the tools called with their arguments and results, the answer),
- * read from the element. The judge answers 0–10; Opik divides by 10 (a log-probability-weighted average when the
- * endpoint returns log-probabilities).
+ * read from the element. The judge answers 0–10 and Opik divides by 10. Opik first asks the judge for evaluation
+ * steps (chain of thought) for the rubric, kept per rubric and model for the process: the first computation makes
+ * two calls, later ones one.
  */
 import type { OntologyLevel } from '@mce/core';
 import {
@@ -164,7 +165,7 @@ function responseIfAny(id: string, target: JudgedElement): string | undefined {
 
 export async function scoreWithGEval(definition: GEvalDefinition, text: string, call: LibraryCall): Promise<LibraryScore> {
   const Judge = opikClass<OpikMetric>(definition.name);
-  const result = await new Judge(judgeOptions(call)).score({ output: text });
+  const result = await new Judge(judgeOptions(call, { logprobs: false })).score({ output: text });
   return {
     value: result.value,
     ...(result.reason ? { reasoning: result.reason } : {}),
