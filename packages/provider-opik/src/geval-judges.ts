@@ -22,6 +22,7 @@ import {
   type LibraryScore,
 } from '@mce/provider-native';
 import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
+import { explained } from './library-error.js';
 import { optionalContext } from './metrics.js';
 
 const ANSWER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall', 'LLMCall'];
@@ -165,7 +166,9 @@ function responseIfAny(id: string, target: JudgedElement): string | undefined {
 
 export async function scoreWithGEval(definition: GEvalDefinition, text: string, call: LibraryCall): Promise<LibraryScore> {
   const Judge = opikClass<OpikMetric>(definition.name);
-  const result = await new Judge(judgeOptions(call, { logprobs: false })).score({ output: text });
+  const result = await new Judge(judgeOptions(call, { logprobs: false })).score({ output: text }).catch((error: unknown) => {
+    throw explained(error);
+  });
   return {
     value: result.value,
     ...(result.reason ? { reasoning: result.reason } : {}),

@@ -5,6 +5,7 @@
 import type { OntologyLevel } from '@mce/core';
 import { MissingJudgeInputError, type LibraryCall, type LibraryScore } from '@mce/provider-native';
 import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
+import { explained } from './library-error.js';
 
 export { OPIK_LIBRARY, OPIK_PROVIDER } from './names.js';
 
@@ -61,7 +62,9 @@ export async function scoreWithOpik(definition: OpikDefinition, inputs: OpikInpu
   const Metric = opikClass<OpikMetric>(definition.className);
   const requireContext = call.options.require_context;
   const metric = new Metric({ ...judgeOptions(call), ...(typeof requireContext === 'boolean' ? { requireContext } : {}) });
-  const result = await metric.score({ ...inputs });
+  const result = await metric.score({ ...inputs }).catch((error: unknown) => {
+    throw explained(error);
+  });
   return {
     value: result.value,
     ...(result.reason ? { reasoning: result.reason } : {}),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { MetricRegistry, isSkip, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import { usageOfError } from '@mce/provider-native';
 import { opikMetrics, opikProvider } from '@mce/provider-opik';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
@@ -46,7 +46,18 @@ const prompt = () => server.requests[0]?.body.messages?.[0]?.content ?? '';
 describe('opik provider', () => {
   it('names its metrics opik:<Name>', () => {
     expect(opikProvider.name).toBe('opik');
-    expect([...metrics.keys()]).toEqual(['Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness']);
+    expect([...metrics.keys()]).toEqual([
+      'Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness',
+      'IsJson', 'Contains', 'RegexMatch', 'ExactMatch',
+      'AgentTaskCompletionJudge', 'AgentToolCorrectnessJudge', 'QARelevanceJudge', 'DialogueHelpfulnessJudge', 'PromptUncertaintyJudge',
+      'DemographicBiasJudge', 'PoliticalBiasJudge', 'GenderBiasJudge', 'ReligiousBiasJudge', 'RegionalBiasJudge', 'ComplianceRiskJudge',
+    ]);
+  });
+
+  it('resolves the telemetry-hub spelling opik.<Name> of every metric', () => {
+    const registry = new MetricRegistry();
+    registry.registerProvider(opikProvider);
+    for (const name of metrics.keys()) expect(registry.get(`opik.${name}`)?.key).toBe(`opik:${name}`);
   });
 
   it('Hallucination: input, context (the tool results) and output in one prompt; the verdict as the score', async () => {

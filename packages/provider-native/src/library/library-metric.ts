@@ -6,6 +6,7 @@
  */
 import type OpenAI from 'openai';
 import {
+  isTransientError,
   skip,
   stableJson,
   type Element,
@@ -60,12 +61,12 @@ export interface LibraryMetricDefinition<I> {
   notApplicable?(target: JudgedElement): string | undefined;
 }
 
-/** A library's error, named with the metric; transient when the endpoint failed after its retries. */
+/** A library's error, named with the metric; transient when the endpoint failed after its retries (or the scorer says so). */
 function libraryError(metric: string, error: unknown): Error {
   const message = error instanceof Error ? error.message : String(error);
   const wrapped = new Error(`${metric}: ${message}`, { cause: error });
   wrapped.name = error instanceof Error && error.name !== 'Error' ? error.name : 'LibraryMetricError';
-  if (isRetryable(error)) Object.assign(wrapped, { transient: true });
+  if (isRetryable(error) || isTransientError(error)) Object.assign(wrapped, { transient: true });
   return wrapped;
 }
 
