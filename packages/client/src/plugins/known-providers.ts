@@ -10,6 +10,8 @@ export interface KnownProvider {
   package: string;
   description: string;
   metrics: readonly string[];
+  /** The metrics among them that need no LLM judge (listed as deterministic while not installed). */
+  deterministic?: readonly string[];
 }
 
 export const KNOWN_PROVIDERS: Readonly<Record<string, KnownProvider>> = Object.freeze({
@@ -29,7 +31,12 @@ export const KNOWN_PROVIDERS: Readonly<Record<string, KnownProvider>> = Object.f
   opik: {
     package: '@mce/provider-opik',
     description: 'Opik metrics (computed by the opik package)',
-    metrics: ['Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness'],
+    metrics: [
+      'Hallucination', 'AnswerRelevance', 'Moderation', 'Usefulness', 'IsJson', 'Contains', 'RegexMatch', 'ExactMatch',
+      'AgentTaskCompletionJudge', 'AgentToolCorrectnessJudge', 'QARelevanceJudge', 'DialogueHelpfulnessJudge', 'PromptUncertaintyJudge',
+      'DemographicBiasJudge', 'PoliticalBiasJudge', 'GenderBiasJudge', 'ReligiousBiasJudge', 'RegionalBiasJudge', 'ComplianceRiskJudge',
+    ],
+    deterministic: ['IsJson', 'Contains', 'RegexMatch', 'ExactMatch'],
   },
 });
 

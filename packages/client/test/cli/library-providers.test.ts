@@ -23,6 +23,10 @@ describe('library-backed providers in the catalog', () => {
     expect(KNOWN_PROVIDERS.ragas?.metrics).toEqual(ragasProvider.metrics().map((m) => m.metadata.name));
     expect(KNOWN_PROVIDERS.deepeval?.metrics).toEqual(deepevalProvider.metrics().map((m) => m.metadata.name));
     expect(KNOWN_PROVIDERS.opik?.metrics).toEqual(opikProvider.metrics().map((m) => m.metadata.name));
+    for (const provider of [ragasProvider, deepevalProvider, opikProvider]) {
+      const deterministic = provider.metrics().filter((m) => m.metadata.nature === 'deterministic').map((m) => m.metadata.name);
+      expect(KNOWN_PROVIDERS[provider.name]?.deterministic ?? []).toEqual(deterministic);
+    }
     expect(installHint('deepeval.FaithfulnessMetric')).toBe(
       ' (deepeval:Faithfulness is computed by @mce/provider-deepeval, which is not installed: npm install @mce/provider-deepeval)',
     );
@@ -40,6 +44,12 @@ describe('library-backed providers in the catalog', () => {
     expect([alias.provider, alias.name]).toEqual(['deepeval', 'AnswerRelevancy']);
     const abstract = (await runCli(['metric', 'list', '--abstract', '--json'], ws)).json<Row[]>();
     expect(abstract.find((r) => r.provider === 'ragas' && r.name === 'Faithfulness')).toMatchObject({ implemented: true });
+    const opik = (await runCli(['metric', 'list', '--all', '--provider', 'opik', '--json'], ws)).json<Row[]>();
+    expect(opik.map((r) => r.name)).toEqual(KNOWN_PROVIDERS.opik?.metrics);
+    const contains = await runCli(['metric', 'show', 'opik:Contains'], ws);
+    expect(contains.stdout).toContain('  options:      substring, case_sensitive');
+    const judge = (await runCli(['metric', 'show', 'opik.AgentTaskCompletionJudge', '--json'], ws)).json<Row & { nature: string }>();
+    expect([judge.provider, judge.name, judge.nature, judge.levels]).toEqual(['opik', 'AgentTaskCompletionJudge', 'llm-judged', ['Session', 'MASCall', 'AgentCall']]);
   });
 
   it('not installed: listed with the package to install; show and a run say what to install', async () => {
@@ -50,6 +60,8 @@ describe('library-backed providers in the catalog', () => {
     expect(human.stdout).toMatch(/Faithfulness\s+ragas\s+llm-judged\s+—\s+dimensionless\s+install @mce\/provider-ragas/);
     const abstract = (await runCli(['metric', 'list', '--abstract', '--json'], ws)).json<Row[]>();
     expect(abstract.find((r) => r.provider === 'opik' && r.name === 'Hallucination')).toMatchObject({ implemented: false, install: '@mce/provider-opik' });
+    const opik = (await runCli(['metric', 'list', '--provider', 'opik', '--json'], ws)).json<Array<Row & { nature: string }>>();
+    expect(opik.filter((r) => r.nature === 'deterministic').map((r) => r.name)).toEqual(['IsJson', 'Contains', 'RegexMatch', 'ExactMatch']);
     const shown = await runCli(['metric', 'show', 'ragas:Faithfulness'], ws);
     expect([shown.code, shown.stdout.split('\n')[0]]).toEqual([0, 'Faithfulness (provider ragas) — not installed: npm install @mce/provider-ragas']);
     writeFileSync(join(ws.dir, 'mce_config.yaml'), 'metrics:\n  Session: [deepeval.BiasMetric]\n');

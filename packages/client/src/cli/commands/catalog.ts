@@ -45,7 +45,7 @@ function notInstalledRows(registry: MetricRegistry) {
         name,
         provider,
         levels: [] as OntologyLevel[],
-        nature: 'llm-judged' as const,
+        nature: known.deterministic?.includes(name) ? ('deterministic' as const) : ('llm-judged' as const),
         unit: 'dimensionless',
         valueRange: '',
         description: known.description,
