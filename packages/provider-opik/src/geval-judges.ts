@@ -23,7 +23,7 @@ import {
 } from '@mce/provider-native';
 import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
 import { explained } from './library-error.js';
-import { optionalContext } from './metrics.js';
+import { ifPresent } from './metrics.js';
 
 const ANSWER_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall', 'LLMCall'];
 const SCOPE_LEVELS: readonly OntologyLevel[] = ['Session', 'MASCall', 'AgentCall'];
@@ -80,17 +80,7 @@ function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** The input when the element has one, else undefined (not a failure). */
-function optionalInput(id: string, target: JudgedElement): string | undefined {
-  try {
-    return inputOf(id, target);
-  } catch (error) {
-    if (error instanceof MissingJudgeInputError) return undefined;
-    throw error;
-  }
-}
-
-const contextText = (id: string, target: JudgedElement) => optionalContext(() => retrievalContextOf(id, target))?.join('\n');
+const contextText = (id: string, target: JudgedElement) => ifPresent(() => retrievalContextOf(id, target))?.join('\n');
 
 /** A judge of the output alone (the bias judges, compliance risk). */
 function outputJudge(name: string, description: string): GEvalDefinition {
@@ -113,10 +103,10 @@ export const OPIK_GEVAL_JUDGES: readonly GEvalDefinition[] = [
     description: 'Whether each tool call was the right one, with well-formed arguments, and its result interpreted properly (0-1).',
     text: (id, target, budget) =>
       sections([
-        ['TASK', optionalInput(id, target)],
+        ['TASK', ifPresent(() => inputOf(id, target))],
         ['TOOLS AVAILABLE', offeredToolsOf(target)],
         ['TOOL CALLS (in order: tool(arguments) → result)', toolLogOf(id, target, budget)],
-        ['FINAL OUTPUT', responseIfAny(id, target)],
+        ['FINAL OUTPUT', ifPresent(() => outputOf(id, target))],
       ]),
   },
   {
@@ -153,16 +143,6 @@ export const OPIK_GEVAL_JUDGES: readonly GEvalDefinition[] = [
   outputJudge('RegionalBiasJudge', 'Geographic or cultural bias in the response (0 balanced … 1 strong bias); lower is better.'),
   outputJudge('ComplianceRiskJudge', 'Non-compliant or misleading claims for regulated sectors in the response (0 compliant … 1 high risk); lower is better.'),
 ];
-
-/** The final response when the element has one (tool correctness reads it for how results were used). */
-function responseIfAny(id: string, target: JudgedElement): string | undefined {
-  try {
-    return outputOf(id, target);
-  } catch (error) {
-    if (error instanceof MissingJudgeInputError) return undefined;
-    throw error;
-  }
-}
 
 export async function scoreWithGEval(definition: GEvalDefinition, text: string, call: LibraryCall): Promise<LibraryScore> {
   const Judge = opikClass<OpikMetric>(definition.name);

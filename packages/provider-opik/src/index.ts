@@ -7,7 +7,7 @@ import { defaultJudge, inputOf, libraryMetric, outputOf, packageVersion, retriev
 import { OPIK_GEVAL_JUDGES, scoreWithGEval, type GEvalDefinition } from './geval-judges.js';
 import { heuristicMetric } from './heuristic-metric.js';
 import { OPIK_HEURISTICS } from './heuristics.js';
-import { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER, opikOptions, optionalContext, scoreWithOpik, type OpikDefinition, type OpikInputs } from './metrics.js';
+import { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER, opikOptions, ifPresent, scoreWithOpik, type OpikDefinition, type OpikInputs } from './metrics.js';
 
 export { OPIK_LIBRARY, OPIK_METRICS, OPIK_PROVIDER } from './metrics.js';
 export { OPIK_GEVAL_JUDGES } from './geval-judges.js';
@@ -20,7 +20,7 @@ function inputsOf(definition: OpikDefinition, id: string, target: JudgedElement)
   if (definition.needs.includes('input')) inputs.input = inputOf(id, target);
   if (definition.needs.includes('output')) inputs.output = outputOf(id, target);
   if (definition.optionalContext) {
-    const context = optionalContext(() => retrievalContextOf(id, target));
+    const context = ifPresent(() => retrievalContextOf(id, target));
     if (context) inputs.context = context;
   }
   return inputs;

@@ -72,8 +72,8 @@ export async function scoreWithOpik(definition: OpikDefinition, inputs: OpikInpu
   };
 }
 
-/** Context for a metric that reads it when present: absent (not a failure) when no tool in scope returned a result. */
-export function optionalContext(read: () => string[]): string[] | undefined {
+/** An input a metric reads when present (the context: when a tool in scope returned a result): absent, not a failure, otherwise. */
+export function ifPresent<T>(read: () => T): T | undefined {
   try {
     return read();
   } catch (error) {
