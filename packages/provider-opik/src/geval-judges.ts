@@ -7,21 +7,9 @@
  * two calls, later ones one.
  */
 import type { OntologyLevel } from '@mce/core';
-import {
-  MissingJudgeInputError,
-  clipToTokens,
-  conversationOf,
-  describeElement,
-  inputOf,
-  outputOf,
-  retrievalContextOf,
-  scopeOf,
-  toolCallsOf,
-  type JudgedElement,
-  type LibraryCall,
-  type LibraryScore,
-} from '@mce/provider-native';
+import { MissingJudgeInputError, describeElement, inputOf, outputOf, type JudgedElement, type LibraryCall, type LibraryScore } from '@mce/provider-native';
 import { judgeOptions, opikClass, type OpikMetric } from './judge-model.js';
+import { contextText, offeredToolsOf, sections, toolLogOf, trajectoryOf } from './judge-texts.js';
 import { explained } from './library-error.js';
 import { ifPresent } from './metrics.js';
 
@@ -39,48 +27,6 @@ export interface GEvalDefinition {
   /** The text the judge scores, from the element within `budget` tokens; throws MissingJudgeInputError when an input is missing. */
   text(id: string, target: JudgedElement, budget: number): string;
 }
-
-/** Sections `TITLE:\ntext`, blank-line separated, the absent ones left out. */
-function sections(parts: Array<[string, string | undefined]>): string {
-  return parts
-    .filter((p): p is [string, string] => p[1] !== undefined && p[1] !== '')
-    .map(([title, text]) => `${title}:\n${text}`)
-    .join('\n\n');
-}
-
-/** The element's messages and tool calls in order (mce's judge transcript), or undefined when it has none. */
-function trajectoryOf(target: JudgedElement, budget: number): string | undefined {
-  const transcript = conversationOf(target, budget);
-  return transcript.totalEntries > 0 ? transcript.text : undefined;
-}
-
-/** The tool calls in scope, numbered: name, arguments, result or error; failing when there is none. */
-function toolLogOf(id: string, target: JudgedElement, budget: number): string {
-  const tools = toolCallsOf(target);
-  if (tools.length === 0) throw new MissingJudgeInputError(`${id}: ${describeElement(target)} has no tool calls to judge`);
-  const each = Math.max(50, Math.floor(budget / (2 * tools.length)));
-  return tools
-    .map((tool, i) => {
-      const outcome = tool.error ? `error: ${[tool.error.type, tool.error.message].filter(Boolean).join(': ')}` : show(tool.result ?? tool.output) || '(no result recorded)';
-      return `${i + 1}. ${tool.toolName}(${show(tool.arguments ?? tool.input)})\n   → ${clipToTokens(outcome, each)}`;
-    })
-    .join('\n');
-}
-
-/** The tools the models in scope were offered (their definitions), one line each; undefined when none were recorded. */
-function offeredToolsOf(target: JudgedElement): string | undefined {
-  const offered = new Map<string, string>();
-  for (const call of scopeOf(target).llmCalls) for (const d of call.toolDefinitions) if (!offered.has(d.name)) offered.set(d.name, d.description ?? '');
-  return offered.size > 0 ? [...offered].map(([name, description]) => `- ${name}${description ? `: ${description}` : ''}`).join('\n') : undefined;
-}
-
-/** A JSON-ish value as the prompt shows it: strings verbatim, the rest as compact JSON. */
-function show(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-const contextText = (id: string, target: JudgedElement) => ifPresent(() => retrievalContextOf(id, target))?.join('\n');
 
 /** A judge of the output alone (the bias judges, compliance risk). */
 function outputJudge(name: string, description: string): GEvalDefinition {
