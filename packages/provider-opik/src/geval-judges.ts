@@ -24,8 +24,16 @@ export interface GEvalDefinition {
   requirements: readonly string[];
   /** Lower is better (bias, compliance risk, prompt uncertainty). */
   lowerIsBetter?: boolean;
+  /** Options beyond `model` the text reads. */
+  options?: readonly string[];
   /** The text the judge scores, from the element within `budget` tokens; throws MissingJudgeInputError when an input is missing. */
-  text(id: string, target: JudgedElement, budget: number): string;
+  text(id: string, target: JudgedElement, budget: number, options: Readonly<Record<string, unknown>>): string;
+}
+
+/** The task: the metric's `task` option when given (the goal in words), else the element's user input. */
+function taskOf(id: string, target: JudgedElement, options: Readonly<Record<string, unknown>>): string {
+  const task = options.task;
+  return typeof task === 'string' && task.trim() ? task.trim() : inputOf(id, target);
 }
 
 /** A judge of the output alone (the bias judges, compliance risk). */
@@ -35,11 +43,12 @@ function outputJudge(name: string, description: string): GEvalDefinition {
 
 export const OPIK_GEVAL_JUDGES: readonly GEvalDefinition[] = [
   {
-    name: 'AgentTaskCompletionJudge', levels: SCOPE_LEVELS, requirements: ['userInput', 'llmCalls.messages, toolCalls (trajectory)', 'finalResponse'],
+    name: 'AgentTaskCompletionJudge', levels: SCOPE_LEVELS, requirements: ['userInput (or task option)', 'llmCalls.messages, toolCalls (trajectory)', 'finalResponse'],
     description: 'Whether the agent completed the task it was given, judged from the task, its messages and tool calls, and its final output (0-1).',
-    text: (id, target, budget) =>
+    options: ['task'],
+    text: (id, target, budget, options) =>
       sections([
-        ['TASK', inputOf(id, target)],
+        ['TASK', taskOf(id, target, options)],
         ['TRAJECTORY (messages, tool calls and results, in order)', trajectoryOf(target, budget)],
         ['FINAL OUTPUT', outputOf(id, target)],
       ]),

@@ -34,11 +34,15 @@ const elementAt = (session: Session, level: OntologyLevel) =>
   level === 'LLMCall' ? session.llmCalls[0]! : level === 'AgentCall' ? session.agentCalls[0]! : session;
 
 /** The judge's evaluation steps, then `steps` as the score replies; the metric's value. */
-async function judged(name: string, steps: ScriptedStep[], options: { session?: Session; level?: OntologyLevel; model?: string } = {}): Promise<MetricValue> {
+async function judged(
+  name: string,
+  steps: ScriptedStep[],
+  options: { session?: Session; level?: OntologyLevel; model?: string; options?: Record<string, unknown> } = {},
+): Promise<MetricValue> {
   const session = options.session ?? ragSession();
   const level = options.level ?? 'Session';
   server.setScript([{ text: STEPS }, ...steps]);
-  const outcome = await metrics.get(name)!.compute(elementAt(session, level), ctx(session, level, { model: options.model ?? freshModel() }));
+  const outcome = await metrics.get(name)!.compute(elementAt(session, level), ctx(session, level, { model: options.model ?? freshModel(), ...options.options }));
   if (isSkip(outcome)) throw new Error(outcome.skipped);
   return outcome;
 }
@@ -84,6 +88,14 @@ describe('opik G-Eval judges', () => {
     server.setScript([reply(10)]);
     const again = await metrics.get('AgentTaskCompletionJudge')!.compute(ragSession(), ctx(ragSession(), 'Session', { model }));
     expect(again).toMatchObject({ value: 1, evaluation: calls(model, 1), details: { judgeCalls: 1 } });
+  });
+
+  it('AgentTaskCompletionJudge: the task option in place of the user input', async () => {
+    const session = ragSession();
+    session.userInput = undefined;
+    const result = await judged('AgentTaskCompletionJudge', [reply(4)], { session, options: { task: '  Give the year and the architect.  ' } });
+    expect(result.value).toBe(0.4);
+    expect(judgedText()).toMatch(/^TASK:\nGive the year and the architect\.\n\nTRAJECTORY/);
   });
 
   it('AgentToolCorrectnessJudge: the tools offered and each call with its arguments and result (or error)', async () => {
@@ -146,9 +158,10 @@ describe('opik G-Eval judges', () => {
     expect(judgedText()).toBe(ANSWER);
   });
 
-  it('metadata: the 0-1 scale of a 0-10 score, the judge model as the one option', () => {
+  it('metadata: the 0-1 scale of a 0-10 score; options: the judge model (and the task)', () => {
     const judge = metrics.get('AgentTaskCompletionJudge')!.metadata;
-    expect(judge).toMatchObject({ nature: 'llm-judged', valueRange: '0.0-1.0', options: ['model'], levels: ['Session', 'MASCall', 'AgentCall'] });
+    expect(judge).toMatchObject({ nature: 'llm-judged', valueRange: '0.0-1.0', options: ['model', 'task'], levels: ['Session', 'MASCall', 'AgentCall'] });
+    expect(metrics.get('QARelevanceJudge')!.metadata.options).toEqual(['model']);
     expect(judge.description).toMatch(/a 0-10 G-Eval score divided by 10/);
     expect(metrics.get('GenderBiasJudge')!.metadata.levels).toEqual(['Session', 'MASCall', 'AgentCall', 'LLMCall']);
   });
@@ -170,7 +183,7 @@ describe('opik G-Eval failures are failed results, never 0', () => {
 
   it('the endpoint refusing the request fails with its error, the call counted', async () => {
     const error = await failure('GenderBiasJudge', [{ status: 401, error: { message: 'invalid api key', type: 'invalid_request_error' } }], ragSession(), { raw: true });
-    expect(error.message).toBe('opik:GenderBiasJudge: Failed to generate text with model judge-model-16: invalid api key');
+    expect(error.message).toMatch(/^opik:GenderBiasJudge: Failed to generate text with model judge-model-\d+: invalid api key$/);
     expect((error as Error & { transient?: boolean }).transient).toBeUndefined();
     expect(server.requests).toHaveLength(1);
     expect(usageOfError(error)).toMatchObject({ promptTokens: 0, completionTokens: 0 });
