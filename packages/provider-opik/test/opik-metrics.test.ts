@@ -116,6 +116,14 @@ describe('opik failures are failed results, never 0', () => {
     expect((await failureOf('Moderation')).message).toMatch(/^opik:Moderation: /);
   });
 
+  it('an endpoint error says what the endpoint answered', async () => {
+    server.setScript([{ status: 400, error: { message: 'model not found: gpt-4o-mini', type: 'invalid_request_error' } }]);
+    const error = await failureOf('Hallucination');
+    expect(error.message).toBe('opik:Hallucination: Failed to generate structured output with model gpt-4o-mini: model not found: gpt-4o-mini');
+    expect((error as Error & { transient?: boolean }).transient).toBeUndefined();
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('no response to judge fails before any call', async () => {
     const s = ragSession('r');
     s.finalResponse = undefined;
