@@ -22,12 +22,14 @@ function option(name, fallback) {
 const COMPUTATIONS = option('computations', 480);
 const LATENCY_MS = option('latency-ms', 100);
 const CONCURRENCY = option('concurrency', 16);
-// One metric per provider; their calls per computation: 1 (ragas), 3 in sequence (deepeval), 1 (opik).
+// Metrics of each provider; their calls per computation: 1 or 2 (ragas), 3 in sequence (deepeval), 1 (opik; its
+// G-Eval judge asks for its evaluation steps once per model, in the warm-up).
 const CASES = [
   ['ragas:ContextPrecision', 1],
   ['ragas:Faithfulness', 2],
   ['deepeval:AnswerRelevancy', 3],
   ['opik:Hallucination', 1],
+  ['opik:AgentTaskCompletionJudge', 1],
 ];
 
 function session(i) {
@@ -79,7 +81,7 @@ async function run(metric, count = sessions.length) {
 
 const f = (n, d = 1) => n.toFixed(d);
 console.log(`library providers: ${COMPUTATIONS} computations per metric, latency ${LATENCY_MS} ms, judge concurrency ${CONCURRENCY}`);
-console.log('  metric                      calls  max in flight  wall ms   ideal ms  ideal/wall  tokens/comp  cost/comp $');
+console.log('  metric                          calls  max in flight  wall ms   ideal ms  ideal/wall  tokens/comp  cost/comp $');
 for (const [metric, callsEach] of CASES) {
   await run(metric, 4); // warm-up: module loading, keep-alive, JIT
   await stats();
@@ -89,6 +91,6 @@ for (const [metric, callsEach] of CASES) {
   const tokens = live.results.reduce((s, r) => s + r.evaluationTotalTokenCount, 0) / live.results.length;
   const cost = live.results.reduce((s, r) => s + r.evaluationCost, 0) / live.results.length;
   if (server.requests !== COMPUTATIONS * callsEach) console.log(`  (expected ${COMPUTATIONS * callsEach} calls for ${metric})`);
-  console.log(`  ${metric.padEnd(26)}  ${String(server.requests).padStart(5)}  ${String(server.maxConcurrent).padStart(13)}  ${f(live.wallMs).padStart(7)}  ${f(ideal).padStart(8)}  ${f(ideal / live.wallMs, 3).padStart(10)}  ${f(tokens, 0).padStart(11)}  ${f(cost, 6).padStart(11)}`);
+  console.log(`  ${metric.padEnd(30)}  ${String(server.requests).padStart(5)}  ${String(server.maxConcurrent).padStart(13)}  ${f(live.wallMs).padStart(7)}  ${f(ideal).padStart(8)}  ${f(ideal / live.wallMs, 3).padStart(10)}  ${f(tokens, 0).padStart(11)}  ${f(cost, 6).padStart(11)}`);
 }
 child.send('close');
