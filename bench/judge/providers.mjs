@@ -14,6 +14,7 @@ import { Judge, PriceTable, judgeConfigFromEnv, loadCommittedPrices, pricingFrom
 import { deepevalMetrics } from '@mce/provider-deepeval';
 import { opikMetrics } from '@mce/provider-opik';
 import { ragasMetrics } from '@mce/provider-ragas';
+import { machineLine } from '../lib/machine.mjs';
 
 function option(name, fallback) {
   const i = process.argv.indexOf(`--${name}`);
@@ -80,6 +81,7 @@ async function run(metric, count = sessions.length) {
 }
 
 const f = (n, d = 1) => n.toFixed(d);
+console.log(machineLine());
 console.log(`library providers: ${COMPUTATIONS} computations per metric, latency ${LATENCY_MS} ms, judge concurrency ${CONCURRENCY}`);
 console.log('  metric                          calls  max in flight  wall ms   ideal ms  ideal/wall  tokens/comp  cost/comp $');
 for (const [metric, callsEach] of CASES) {
