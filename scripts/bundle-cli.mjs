@@ -11,7 +11,7 @@
  *  - every peer dependency of a bundled package (better-sqlite3, …) and openai (loaded at the first judge call);
  *  - every CommonJS package (its package.json has no "type": "module"): Node loads those synchronously and cheaply, and their run-time `require`s and file
  *    paths stay as their authors wrote them.
- * zod's translated error messages (`z.locales`, 48 languages, a third of the shared chunk) are left out but English, the
+ * zod's translated error messages (`z.locales`, 63 locales, a third of the shared chunk) are left out but English, the
  * default and the only one mce uses: every command parsed them at start.
  * A bundled file's `import.meta.url` is its own file's URL in its package, found at run time through that package's
  * package.json, so data files, worker-thread entries and `createRequire` resolve as they do unbundled.
