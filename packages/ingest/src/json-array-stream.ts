@@ -2,7 +2,8 @@
  * The items of a file that is one JSON list, read as they come rather than parsed whole: a list of ClickHouse rows is
  * the common big export (one row per span), and parsed whole it holds the file's text and every row at once — about
  * four times the file (a text with one character past Latin-1 is two bytes a character). Here only the item being read
- * is text; each is given to JSON.parse on its own. A fault is named at its line and column in the whole file.
+ * is text; each is given to JSON.parse on its own. A fault is named at its line and column in the whole file. A list
+ * written one item per line is read a line at a time, its items' text not scanned (`lineItem`).
  */
 import { errorMessage } from './errors.js';
 import { syntaxErrorPosition, type JsonPosition } from './json-position.js';
