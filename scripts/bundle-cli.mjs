@@ -11,6 +11,8 @@
  *  - every peer dependency of a bundled package (better-sqlite3, …) and openai (loaded at the first judge call);
  *  - every CommonJS package (its package.json has no "type": "module"): Node loads those synchronously and cheaply, and their run-time `require`s and file
  *    paths stay as their authors wrote them.
+ * zod's translated error messages (`z.locales`, 63 locales, a third of the shared chunk) are left out but English, the
+ * default and the only one mce uses: every command parsed them at start.
  * A bundled file's `import.meta.url` is its own file's URL in its package, found at run time through that package's
  * package.json, so data files, worker-thread entries and `createRequire` resolve as they do unbundled.
  *
@@ -81,6 +83,10 @@ export function __mceFileUrl(pkg, file) {
 `;
 const FILE_URL = 'mce-bundle:file-url';
 
+/** zod's list of locales (`z.locales`): only English, the one zod configures by default, is kept. */
+const ZOD_LOCALES = join('node_modules', 'zod', 'v4', 'locales', 'index.js');
+const ENGLISH_ONLY = `export { default as en } from './en.js';\n`;
+
 function mcePlugin(workspace, bundled, own) {
   const skip = Symbol('resolving');
   const peers = new Set([...bundled].flatMap((name) => Object.keys(workspace.get(name).manifest.peerDependencies ?? {})));
@@ -103,6 +109,7 @@ function mcePlugin(workspace, bundled, own) {
       b.onLoad({ filter: /.*/, namespace: 'mce-bundle' }, () => ({ contents: fileUrlModule(own), loader: 'js', resolveDir: repo }));
       b.onLoad({ filter: /\.m?js$/ }, (args) => {
         const where = relative(repo, args.path);
+        if (where.endsWith(ZOD_LOCALES)) return { contents: ENGLISH_ONLY, loader: 'js' };
         if (args.path.endsWith('.cjs') || !isEsmPackage(args.path)) return { errors: [{ text: `${where} is CommonJS: its package must stay external (a bundled require of a Node module fails at run time)` }] };
         const source = readFileSync(args.path, 'utf8');
         if (!source.includes('import.meta')) return { contents: source, loader: 'js' };

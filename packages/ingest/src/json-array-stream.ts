@@ -2,7 +2,8 @@
  * The items of a file that is one JSON list, read as they come rather than parsed whole: a list of ClickHouse rows is
  * the common big export (one row per span), and parsed whole it holds the file's text and every row at once — about
  * four times the file (a text with one character past Latin-1 is two bytes a character). Here only the item being read
- * is text; each is given to JSON.parse on its own. A fault is named at its line and column in the whole file.
+ * is text; each is given to JSON.parse on its own. A fault is named at its line and column in the whole file. A list
+ * written one item per line is read a line at a time, its items' text not scanned (`lineItem`).
  */
 import { errorMessage } from './errors.js';
 import { syntaxErrorPosition, type JsonPosition } from './json-position.js';
@@ -82,6 +83,28 @@ function parseItem(text: string, start: JsonPosition): unknown {
   }
 }
 
+/** What `lineItem` found: the item and where its line ends, not an item of one line, or a line JSON.parse refused. */
+type LineItem = { value: unknown; next: number } | 'not one line' | 'refused';
+
+/**
+ * The item starting at `at` when it is the rest of its line, up to a comma ending that line: a list written one item
+ * per line (as ClickHouse and the exporters write rows). A raw line break is never inside a JSON string, so the line's
+ * end is outside every string; JSON.parse of the text before the comma succeeds only when it is exactly one value, and
+ * then that comma is the one the scanner would have found. Found so, the item's text is not scanned at all.
+ */
+function lineItem(chunk: string, at: number): LineItem {
+  const nl = chunk.indexOf('\n', at);
+  if (nl === -1) return 'not one line';
+  let end = nl;
+  while (end > at && isWhite(chunk.charCodeAt(end - 1))) end--;
+  if (end <= at + 1 || chunk.charCodeAt(end - 1) !== COMMA) return 'not one line';
+  try {
+    return { value: JSON.parse(chunk.slice(at, end - 1)) as unknown, next: nl + 1 };
+  } catch {
+    return 'refused';
+  }
+}
+
 /**
  * Each item of the list the text is, parsed, with its index. The text must be one list (white space around it); a
  * fault of the list or of an item is a JsonTextError at its place in the whole text.
@@ -96,6 +119,9 @@ export async function* jsonListItems(chunks: AsyncIterable<string> | Iterable<st
   let itemStart: JsonPosition | undefined;
   let index = 0;
   let base = 0;
+  // Items are taken a line at a time until one line is not an item JSON.parse accepts (a fault, or another layout):
+  // from there the scanner finds every item's end, and names a fault at its place.
+  let byLines = true;
   for await (const chunk of chunks) {
     const n = chunk.length;
     let from = 0; // where the current item's text starts in this chunk
@@ -127,6 +153,15 @@ export async function* jsonListItems(chunks: AsyncIterable<string> | Iterable<st
           state = 'after';
           i++;
           continue;
+        }
+        if (byLines) {
+          const found = lineItem(chunk, i);
+          if (typeof found === 'object') {
+            yield { value: found.value, index: index++ };
+            i = found.next;
+            continue;
+          }
+          if (found === 'refused') byLines = false;
         }
         itemStart = lines.at(chunk, base, base + i);
         from = i;

@@ -15,11 +15,22 @@ export function parseJsonMaybe(v: unknown): unknown {
   while (i < v.length && v.charCodeAt(i) <= 32) i++;
   const c = v.charCodeAt(i);
   if (c !== 123 /* { */ && c !== 91 /* [ */ && c !== 34 /* " */) return v;
+  // An object's first member starts with a quote: `{'a': 1}` (a Python dict, common in tool inputs) is no JSON, and
+  // the thrown SyntaxError (a stack trace captured each time) cost more than the rest of the check.
+  if (c === 123 && !opensJsonObject(v, i + 1)) return v;
   try {
     return JSON.parse(v);
   } catch {
     return v;
   }
+}
+
+/** Whether what follows a `{` at `from` can begin a JSON object's body: a member's quoted name, or the closing brace. */
+function opensJsonObject(v: string, from: number): boolean {
+  let i = from;
+  while (i < v.length && v.charCodeAt(i) <= 32) i++;
+  const c = v.charCodeAt(i);
+  return c === 34 /* " */ || c === 125 /* } */;
 }
 
 /** Python-repr dicts (`{'a': 1, 'b': None}`) as some home-grown spans write them → JS value, or undefined. */
@@ -220,7 +231,8 @@ export function indexedMessages(
     const calls = new Map<number, Record<string, unknown>>();
     const contents: string[] = [];
     for (const [k, v] of Object.entries(f)) {
-      const m = /^tool_calls\.(\d+)\.(.+)$/.exec(k);
+      // Most fields are neither (role, content): the patterns are tried only on keys that can match them.
+      const m = k.startsWith('tool_calls.') ? /^tool_calls\.(\d+)\.(.+)$/.exec(k) : null;
       if (m) {
         let sub = m[2]!;
         if (callInner && sub.startsWith(callInner)) sub = sub.slice(callInner.length);
@@ -230,7 +242,7 @@ export function indexedMessages(
         if (!c) calls.set(n, (c = {}));
         c[sub] = v;
       }
-      const cm = /^contents\.(\d+)\.message_content\.text$/.exec(k);
+      const cm = k.startsWith('contents.') ? /^contents\.(\d+)\.message_content\.text$/.exec(k) : null;
       if (cm && typeof v === 'string') contents.push(v);
     }
     const msg: Message = {

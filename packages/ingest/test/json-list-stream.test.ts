@@ -47,6 +47,35 @@ describe('items of a JSON list, chunk by chunk', () => {
     );
   });
 
+  it('a list of one item per line (as rows are exported), cut anywhere: the items and faults of a scan of every character', async () => {
+    /** The items, or the fault's place and reason. */
+    const outcome = async (chunks: string[]) => {
+      try {
+        return { items: await items(chunks) };
+      } catch (err) {
+        return { at: (err as JsonTextError).at, reason: (err as JsonTextError).reason };
+      }
+    };
+    const tricky = fc.stringMatching(/^[a-z"\\[\]{},: ]{0,12}$/);
+    const value = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.dictionary(tricky, fc.oneof(tricky, fc.integer())), fc.array(tricky));
+    await fc.assert(
+      fc.asyncProperty(fc.array(value, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), fc.nat(), fc.boolean(), async (list, at, bad, broken) => {
+        const rows = list.map((v) => JSON.stringify(v));
+        // Broken: one row's last character doubled (`}}`, `]]`, `""`, `11`…).
+        const k = bad % rows.length;
+        if (broken) rows[k] = `${rows[k]!}${rows[k]!.at(-1)!}`;
+        const text = `[\n${rows.join(',\n')}\n]\n`;
+        // One character a chunk: no line is ever whole in a chunk, so every item is found by the scanner.
+        const scanned = await outcome([...text]);
+        expect(await outcome(cut(text, at))).toEqual(scanned);
+        if (!broken) expect(scanned).toEqual({ items: list.map((v) => JSON.parse(JSON.stringify(v)) as unknown) });
+      }),
+      { numRuns: 300, seed: 777 },
+    );
+    // Items of one line, then a line of two (from there the scanner), then one over two lines.
+    expect(await items(['[{"a": 1},\n{"b": 2}, {"c": 3},\n', '{"d": [4,\n5]}\n]'])).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }, { d: [4, 5] }]);
+  });
+
   it('a fault is named at its line and column whatever the chunks (line breaks counted once, across chunks)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 5 }), fc.array(fc.nat(), { maxLength: 8 }), fc.nat({ max: 3 }), async (list, at, blank) => {

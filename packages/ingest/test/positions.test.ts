@@ -2,6 +2,7 @@
  * Places named by line and column in files that are one JSON document (a pretty-printed session file, an OTLP or
  * ClickHouse export read whole): what is reported, and that a file without a fault is not read or scanned again.
  */
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { readSessions } from '../src/index.js';
@@ -13,12 +14,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   return { ...fs, readFile: vi.fn(fs.readFile) };
 });
-vi.mock('jsonc-parser', async (importOriginal) => {
-  const { default: jsonc } = await importOriginal<{ default: typeof import('jsonc-parser') }>();
-  return { default: { ...jsonc, visit: vi.fn(jsonc.visit) } };
-});
 const { readFile } = await import('node:fs/promises');
-const { default: jsonc } = await import('jsonc-parser');
+// The scanner as the readers load it (required when a document first has a place to report): watched where it is.
+const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+vi.spyOn(jsonc, 'visit');
 
 const write = tempFiles('mce-positions');
 /** `examples/sessions/mcp-tools.json`, pretty-printed (two spaces): the lines below are that file's. */

@@ -4,6 +4,7 @@
  * is: its line in JSON Lines, and in a file that is one JSON document its line and column, found once the read is over
  * by one more read of that file for all its warnings (the reader's and the normaliser's alike).
  */
+import { createRequire } from 'node:module';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IngestWarning } from '../src/index.js';
 import { readSessions, streamSessions } from '../src/index.js';
@@ -14,12 +15,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs/promises')>();
   return { ...fs, readFile: vi.fn(fs.readFile) };
 });
-vi.mock('jsonc-parser', async (importOriginal) => {
-  const { default: jsonc } = await importOriginal<{ default: typeof import('jsonc-parser') }>();
-  return { default: { ...jsonc, visit: vi.fn(jsonc.visit) } };
-});
 const { readFile } = await import('node:fs/promises');
-const { default: jsonc } = await import('jsonc-parser');
+// The scanner as the readers load it (required when a document first has a place to report): watched where it is.
+const jsonc = createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser');
+vi.spyOn(jsonc, 'visit');
 
 const write = tempFiles('mce-span-warnings');
 const readsOf = (file: string) => vi.mocked(readFile).mock.calls.filter(([path]) => path === file).length;

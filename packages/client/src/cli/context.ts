@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { pino } from '../lazy.js';
+import { lazyLogger } from './lazy-logger.js';
 import { boundLogFields } from '@mce/core';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import type { MCEClient } from '../mce-client.js';
@@ -42,7 +43,7 @@ export function logger(cmd: Command, io: CliIO, atLeast?: 'info'): Logger {
   const g = globals(cmd);
   const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 || atLeast === 'info' ? 'info' : 'warn';
   // Every line bounded (long strings and lists cut, saying so): a worker's message may name 100,000 sessions.
-  return pino().pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(line) });
+  return lazyLogger(level, () => pino().pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(line) }));
 }
 
 /** mce_config.yaml (from --config / --worker-config, MCE_CONFIG or ./mce_config.yaml) with env and --store laid over. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, printable, table, warningLine } from '../../src/cli/format.js';
+import { isoTime, printable, table, truncate, warningLine } from '../../src/cli/format.js';
 
 describe('isoTime', () => {
   it('shows epoch milliseconds as ISO 8601, and a time no date can hold as the number (a listing never fails on it)', () => {
@@ -13,6 +13,23 @@ describe('printable', () => {
     expect(printable('ok\u001b]52;c;ZXZpbA==\u0007 name\u001b[8m')).toBe('ok\\u001b]52;c;ZXZpbA==\\u0007 name\\u001b[8m');
     expect(printable('tab\tand\nnewline and é')).toBe('tab\tand\nnewline and é');
     expect(table(['a'], [['x\u001b[2Jy']])).toContain('x\\u001b[2Jy');
+  });
+
+  it('in a table, sizes the columns to the escaped cells, wherever the one needing it is', () => {
+    // The escaped cell (6 characters for its bell) is the widest: the column is as wide as it is escaped.
+    const rows = [['plain', '1'], ['also plain', '2'], ['bell\u0007!!', '3']];
+    expect(table(['name', 'n'], rows).split('\n')).toEqual(['name          n', '────────────  ─', 'plain         1', 'also plain    2', 'bell\\u0007!!  3']);
+    expect(table(['name', 'n'], rows.slice(0, 2)).split('\n')).toEqual(['name        n', '──────────  ─', 'plain       1', 'also plain  2']);
+  });
+});
+
+describe('truncate', () => {
+  it('flattens white space to single spaces, trims the ends, and cuts at the length with an ellipsis', () => {
+    expect(truncate('one two three', 70)).toBe('one two three');
+    expect(truncate('  one\ttwo\n\nthree \u00a0four\ufeff', 70)).toBe('one two three four');
+    expect(truncate('one  two', 70)).toBe('one two');
+    expect(truncate('abcdefghij', 5)).toBe('abcd…');
+    expect(truncate('ab cd\nef', 5)).toBe('ab c…');
   });
 });
 

@@ -38,6 +38,14 @@ describe('lazy command loading', () => {
     expect(driversLoaded(['sessions', 'list'], ws.env).filter((p) => stores.includes(p))).toEqual(['better-sqlite3']);
   });
 
+  it('loads no logging library for a run that logs nothing at its level (warn by default)', () => {
+    const ws = tempWorkspace();
+    const pinoLoaded = (argv: string[]) => driversLoaded(argv, ws.env).includes('pino');
+    expect(pinoLoaded(['compute', '--input', example, '--no-store'])).toBe(false);
+    // -v: the run's summary is an info line, so pino is loaded to write it.
+    expect(pinoLoaded(['-v', 'compute', '--input', example, '--no-store'])).toBe(true);
+  });
+
   it('lists every command in the help, and suggests one for a misspelt command', async () => {
     const ws = tempWorkspace();
     const help = await runCli(['--help'], ws);
