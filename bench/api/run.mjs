@@ -117,7 +117,7 @@ const [invalidStatus, [computeStatus, computeBytes]] = await Promise.all([invali
 const stall = await ask({ cmd: 'stats' });
 console.log(`\nin flight together for ${fmt((performance.now() - t0) / 1000, 1)} s: a ${fmt(invalid.length / 1e6)} MB invalid POST /sessions (${invalidStatus}) and a compute of ${fmt(CALLS)} calls (${computeStatus}, answer ${mb(computeBytes)})`);
 console.log(`  /healthz p99 ${fmt(percentile(during, 99))} ms, worst ${fmt(Math.max(...during))} ms over ${during.length} polls (quiet: p99 ${fmt(percentile(quiet, 99), 1)} ms)`);
-console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms)`);
+console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms); its longest GC pause ${fmt(stall.worstGc.ms)} ms (${stall.worstGc.kind})`);
 
 // 3. 10× the limits.
 // Streamed, never held: 10× the body limit in 1 MiB chunks.
@@ -145,6 +145,8 @@ await new Promise((r) => setTimeout(r, 11_000));
 await ask({ cmd: 'reset' });
 const end = await ask({ cmd: 'stats' });
 console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, peakOf3, limits.peakRss))}, end ${mb(end.rss)} (${fmt((end.rss / start.rss) * 100)}% of the start)`);
+const heaps = (s) => `heap ${mb(s.heapUsed)} used of ${mb(s.heapTotal)}, external ${mb(s.external)} (array buffers ${mb(s.arrayBuffers)})`;
+console.log(`  main thread at the start: ${heaps(start)}; at the end: ${heaps(end)}; the rest of the RSS (threads, native, malloc): ${mb(start.rss - start.heapTotal - start.external)} → ${mb(end.rss - end.heapTotal - end.external)}`);
 child.send({ cmd: 'stop' });
 await new Promise((r) => child.once('exit', r));
 rmSync(dir, { recursive: true, force: true });

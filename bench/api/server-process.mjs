@@ -3,7 +3,7 @@
 // Answers `{cmd: 'stats'}` and `{cmd: 'reset'}` over IPC with its RSS and its event loop's worst delay
 // (perf_hooks.monitorEventLoopDelay) since the last reset. (The 100,000-call session, larger than any body the server
 // takes, is written to the store file by the benchmark's own process.)
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
 
 const env = process.env;
@@ -23,12 +23,23 @@ const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
 let peakRss = process.memoryUsage().rss;
 setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).unref();
+// The main thread's garbage collections since the last reset: the longest pause and its kind (a major one on the loop
+// holds every request for its whole length).
+const GC_KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+let worstGc = { ms: 0, kind: 'none' };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.duration > worstGc.ms) worstGc = { ms: entry.duration, kind: GC_KINDS[entry.detail?.kind] ?? String(entry.detail?.kind) };
+  }
+}).observe({ entryTypes: ['gc'] });
 
 process.on('message', async (message) => {
   if (message.cmd === 'stats') {
-    process.send({ rss: process.memoryUsage().rss, peakRss, pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
+    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+    process.send({ rss, heapUsed, heapTotal, external, arrayBuffers, worstGc, peakRss, pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
   } else if (message.cmd === 'reset') {
     delay.reset();
+    worstGc = { ms: 0, kind: 'none' };
     globalThis.gc?.();
     peakRss = process.memoryUsage().rss;
     process.send({ ok: true });

@@ -20,7 +20,7 @@ export interface ComputeThreadOptions {
   heapMb?: number;
 }
 
-type Reply = { id: number; json?: string; digest?: ComputationDigest; error?: { name: string; message: string; sessionIds?: string[] } };
+type Reply = { id: number; json?: Uint8Array<ArrayBuffer>; digest?: ComputationDigest; error?: { name: string; message: string; sessionIds?: string[] } };
 
 /** An error of the thread as the server's own: a session deleted meanwhile stays a SessionNotFoundError (404). */
 function errorOf(error: NonNullable<Reply['error']>): Error {
@@ -46,8 +46,8 @@ export class ComputeThread {
     return this.#thread !== undefined;
   }
 
-  /** The computation's JSON text (the synchronous answer). */
-  async json(sessionId: string, request: ComputeRequest): Promise<string> {
+  /** The computation's JSON, UTF-8 encoded (the synchronous answer, sent as it is). */
+  async json(sessionId: string, request: ComputeRequest): Promise<Uint8Array<ArrayBuffer>> {
     return (await this.#post(sessionId, request, 'json')).json!;
   }
 
