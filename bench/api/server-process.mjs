@@ -3,6 +3,7 @@
 // Answers `{cmd: 'stats'}` and `{cmd: 'reset'}` over IPC with its RSS and its event loop's worst delay
 // (perf_hooks.monitorEventLoopDelay) since the last reset. (The 100,000-call session, larger than any body the server
 // takes, is written to the store file by the benchmark's own process.)
+import { readFileSync, readdirSync } from 'node:fs';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
 
