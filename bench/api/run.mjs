@@ -5,7 +5,8 @@
 //      100,000-call session are in flight, with the server's worst event-loop delay (monitorEventLoopDelay);
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
-// RSS is read at the start, at its peak and at the end. Needs the built packages (`npm run build`).
+// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes). Needs the built
+// packages (`npm run build`).
 //   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
 // (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
@@ -37,7 +38,7 @@ const key = newApiKey();
 const child = fork(new URL('./server-process.mjs', import.meta.url), [], {
   execArgv: ['--expose-gc', ...(values['server-cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['server-cpu-prof']}`, '--cpu-prof-interval=500'] : [])],
   env: { ...process.env, BENCH_DB: join(dir, 'kg.db'), BENCH_KEY: key, BENCH_MAX_BODY: String(LIMITS.maxBody), BENCH_MAX_QUEUED: String(LIMITS.maxQueued), BENCH_RATE: String(LIMITS.rate) },
-  stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+  stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
 });
 const replies = [];
 child.on('message', (m) => replies.shift()?.(m));
@@ -117,7 +118,7 @@ const [invalidStatus, [computeStatus, computeBytes]] = await Promise.all([invali
 const stall = await ask({ cmd: 'stats' });
 console.log(`\nin flight together for ${fmt((performance.now() - t0) / 1000, 1)} s: a ${fmt(invalid.length / 1e6)} MB invalid POST /sessions (${invalidStatus}) and a compute of ${fmt(CALLS)} calls (${computeStatus}, answer ${mb(computeBytes)})`);
 console.log(`  /healthz p99 ${fmt(percentile(during, 99))} ms, worst ${fmt(Math.max(...during))} ms over ${during.length} polls (quiet: p99 ${fmt(percentile(quiet, 99), 1)} ms)`);
-console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms)`);
+console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms); its longest GC pause ${fmt(stall.worstGc.ms)} ms (${stall.worstGc.kind})`);
 
 // 3. 10× the limits.
 // Streamed, never held: 10× the body limit in 1 MiB chunks.
@@ -137,6 +138,7 @@ console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
 // The queued computations finish, then the idle threads end (after 10 s).
 let limits = await ask({ cmd: 'stats' });
 const peakOf3 = limits.peakRss;
+const limitsPeakWithWorkers = limits.peakWithWorkers;
 while (limits.pending > 0) {
   await new Promise((r) => setTimeout(r, 500));
   limits = await ask({ cmd: 'stats' });
@@ -145,6 +147,10 @@ await new Promise((r) => setTimeout(r, 11_000));
 await ask({ cmd: 'reset' });
 const end = await ask({ cmd: 'stats' });
 console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, peakOf3, limits.peakRss))}, end ${mb(end.rss)} (${fmt((end.rss / start.rss) * 100)}% of the start)`);
+const peakWithWorkers = Math.max(stall.peakWithWorkers, limits.peakWithWorkers, limitsPeakWithWorkers);
+console.log(`  with the server's worker processes: peak ${mb(peakWithWorkers)}, end ${mb(end.rss + end.workersRss)}`);
+const heaps = (s) => `heap ${mb(s.heapUsed)} used of ${mb(s.heapTotal)}, external ${mb(s.external)} (array buffers ${mb(s.arrayBuffers)})`;
+console.log(`  main thread at the start: ${heaps(start)}; at the end: ${heaps(end)}; the rest of the RSS (threads, native, malloc): ${mb(start.rss - start.heapTotal - start.external)} → ${mb(end.rss - end.heapTotal - end.external)}`);
 child.send({ cmd: 'stop' });
 await new Promise((r) => child.once('exit', r));
 rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,8 @@
 // Answers `{cmd: 'stats'}` and `{cmd: 'reset'}` over IPC with its RSS and its event loop's worst delay
 // (perf_hooks.monitorEventLoopDelay) since the last reset. (The 100,000-call session, larger than any body the server
 // takes, is written to the store file by the benchmark's own process.)
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { readFileSync, readdirSync } from 'node:fs';
+import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
 import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
 
 const env = process.env;
@@ -21,16 +22,47 @@ const server = await serveApi(client, {
 });
 const delay = monitorEventLoopDelay({ resolution: 10 });
 delay.enable();
+// With the RSS of the server's worker processes (the body reader's, the compute worker's; Linux: /proc), which hold
+// the big work's memory: the server's own RSS alone would hide it.
+function workersRss() {
+  // Read apart: a thread or a worker that ends meanwhile is left out, not the rest.
+  const read = (file) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const children = readdirSync('/proc/self/task').flatMap((tid) => read(`/proc/self/task/${tid}/children`).trim().split(' ').filter(Boolean));
+  return children.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`))?.[1] ?? 0) * 1024, 0);
+}
 let peakRss = process.memoryUsage().rss;
-setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50).unref();
+let peakWithWorkers = peakRss;
+setInterval(() => {
+  const rss = process.memoryUsage().rss;
+  peakRss = Math.max(peakRss, rss);
+  peakWithWorkers = Math.max(peakWithWorkers, rss + workersRss());
+}, 50).unref();
+// The main thread's garbage collections since the last reset: the longest pause and its kind (a major one on the loop
+// holds every request for its whole length).
+const GC_KINDS = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+let worstGc = { ms: 0, kind: 'none' };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (entry.duration > worstGc.ms) worstGc = { ms: entry.duration, kind: GC_KINDS[entry.detail?.kind] ?? String(entry.detail?.kind) };
+  }
+}).observe({ entryTypes: ['gc'] });
 
 process.on('message', async (message) => {
   if (message.cmd === 'stats') {
-    process.send({ rss: process.memoryUsage().rss, peakRss, pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
+    const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+    process.send({ rss, heapUsed, heapTotal, external, arrayBuffers, worstGc, peakRss, peakWithWorkers, workersRss: workersRss(), pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
   } else if (message.cmd === 'reset') {
     delay.reset();
+    worstGc = { ms: 0, kind: 'none' };
     globalThis.gc?.();
     peakRss = process.memoryUsage().rss;
+    peakWithWorkers = peakRss + workersRss();
     process.send({ ok: true });
   } else if (message.cmd === 'stop') {
     await server.close();

@@ -5,9 +5,11 @@
  * ones are read in place. A worker that dies (out of its own memory) fails its body, not the server.
  */
 import { MceError } from '@mce/core';
+import { rm, writeFile } from 'node:fs/promises';
 import { builtWorker } from './built-worker.js';
 import { IdleThread } from './idle-thread.js';
 import { readSessionBody, type SessionBody } from './session-body.js';
+import { SpillFiles } from './spill-files.js';
 
 /** From here (characters of a text, bytes of a body) a body is read in the worker thread (a smaller one takes under a few milliseconds in place). */
 export const BIG_BODY_CHARS = 512 * 1024;
@@ -35,6 +37,7 @@ export class BodyReader {
   readonly #maxWaiting: number;
   readonly #maxBodyBytes: number;
   readonly #thread: IdleThread<Reply> | undefined;
+  readonly #files = new SpillFiles();
 
   constructor(options: { maxWaiting?: number; heapMb?: number } = {}) {
     this.#maxWaiting = options.maxWaiting ?? 8;
@@ -59,26 +62,38 @@ export class BodyReader {
   }
 
   /**
-   * A body as its bytes: a big one is moved to the thread (its buffer transferred, not copied) and decoded there, so
-   * neither the decoding (~1 ms per MB) nor the copy of its text to the thread holds the event loop.
+   * A body as its bytes: a big one is written to a file (off the event loop) that the worker reads and decodes, so
+   * neither the decoding (~1 ms per MB) nor a copy of it through the worker's channel holds the event loop. Its buffer
+   * is then detached (freed now; the caller can no longer read it), as a buffer moved to a thread is.
    */
   async readBytes(bytes: Uint8Array): Promise<SessionBody> {
     if (bytes.byteLength < BIG_BODY_CHARS || !this.#thread) return readSessionBody(new TextDecoder().decode(bytes));
-    const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-    return this.#inThread({ bytes: own }, [own.buffer as ArrayBuffer]);
+    this.#refusedIfTooBig(bytes.byteLength);
+    const file = await this.#files.path('body');
+    await writeFile(file, bytes);
+    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) structuredClone(undefined, { transfer: [bytes.buffer as ArrayBuffer] });
+    try {
+      return await this.#inThread({ file });
+    } finally {
+      await rm(file, { force: true });
+    }
   }
 
-  async #inThread(message: { text?: string; bytes?: Uint8Array }, transfer: ArrayBuffer[] = []): Promise<SessionBody> {
-    const size = message.bytes?.byteLength ?? message.text!.length;
+  #refusedIfTooBig(size: number): void {
     if (size > this.#maxBodyBytes) {
       throw new BodyNeedsMoreMemoryError(`request body needs more memory to read than the server gives one body (${size} bytes, at most ${this.#maxBodyBytes})`);
     }
-    const thread = this.#thread!;
-    if (thread.waiting >= this.#maxWaiting) throw new BodyReaderBusyError(`${thread.waiting} large bodies are being read already; retry`);
-    return (await thread.request(message, transfer)).body as SessionBody;
   }
 
-  close(): Promise<void> {
-    return this.#thread?.close() ?? Promise.resolve();
+  async #inThread(message: { text?: string; file?: string }): Promise<SessionBody> {
+    if (message.text !== undefined) this.#refusedIfTooBig(message.text.length);
+    const thread = this.#thread!;
+    if (thread.waiting >= this.#maxWaiting) throw new BodyReaderBusyError(`${thread.waiting} large bodies are being read already; retry`);
+    return (await thread.request(message)).body as SessionBody;
+  }
+
+  async close(): Promise<void> {
+    await this.#thread?.close();
+    await this.#files.close();
   }
 }

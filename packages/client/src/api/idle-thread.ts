@@ -1,10 +1,11 @@
 /**
- * One worker thread that answers numbered requests, started at the first and ended once idle: while it waits on
- * nothing it does not keep the process alive, and after IDLE_MS it ends, giving its heap back (a big body or session
- * leaves hundreds of MB in it); the next request starts another. A thread that dies fails what it was answering, not
- * the server. The body reader and the compute thread each own one.
+ * One worker (a child process by default, or a thread: idle-worker-runner.ts) that answers numbered requests, started
+ * at the first and ended once idle: while it waits on nothing it does not keep the process alive, and after IDLE_MS it
+ * ends, giving its memory back (a big body or session leaves hundreds of MB in it); the next request starts another.
+ * A worker that dies fails what it was answering, not the server. The body reader and the compute thread each own one.
  */
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import type { TransferListItem } from 'node:worker_threads';
+import { startWorker, type WorkerKind, type WorkerRunner } from './idle-worker-runner.js';
 
 /** A thread idle this long ends. */
 const IDLE_MS = 10_000;
@@ -19,12 +20,14 @@ export interface IdleThreadOptions<R> {
   name: string;
   heapMb: number;
   workerData?: unknown;
+  /** What it runs in (default 'process': its memory is all given back when it ends). */
+  kind?: WorkerKind;
   /** A reply's error, if it carries one (it then rejects its request). */
   failureOf(reply: R): Error | undefined;
 }
 
 export class IdleThread<R extends { id: number }> {
-  #worker: Worker | undefined;
+  #worker: WorkerRunner | undefined;
   #next = 0;
   readonly #pending = new Map<number, Pending<R>>();
   #idle: NodeJS.Timeout | undefined;
@@ -47,7 +50,7 @@ export class IdleThread<R extends { id: number }> {
       this.#pending.set(id, { resolve, reject });
       clearTimeout(this.#idle);
       worker.ref();
-      worker.postMessage({ ...message, id }, transfer);
+      worker.post({ ...message, id }, transfer);
     });
   }
 
@@ -55,26 +58,27 @@ export class IdleThread<R extends { id: number }> {
     clearTimeout(this.#idle);
     const worker = this.#worker;
     this.#worker = undefined;
-    await worker?.terminate();
+    await worker?.end();
   }
 
-  #idleFor(worker: Worker): void {
+  #idleFor(worker: WorkerRunner): void {
     worker.unref();
     clearTimeout(this.#idle);
     this.#idle = setTimeout(() => {
       if (this.#worker === worker && this.#pending.size === 0) {
         this.#worker = undefined;
-        void worker.terminate();
+        void worker.end();
       }
     }, IDLE_MS);
     this.#idle.unref();
   }
 
-  #started(): Worker {
+  #started(): WorkerRunner {
     if (this.#worker) return this.#worker;
-    const { heapMb, workerData } = this.options;
-    const worker = new Worker(this.file, { ...(workerData !== undefined ? { workerData } : {}), resourceLimits: { maxOldGenerationSizeMb: heapMb } });
-    worker.on('message', (reply: R) => {
+    const { heapMb, workerData, kind = 'process' } = this.options;
+    const worker = startWorker(kind, this.file, heapMb, workerData);
+    worker.onMessage((message) => {
+      const reply = message as R;
       const pending = this.#pending.get(reply.id);
       this.#pending.delete(reply.id);
       const failure = this.options.failureOf(reply);
@@ -83,8 +87,8 @@ export class IdleThread<R extends { id: number }> {
       if (this.#pending.size === 0) this.#idleFor(worker);
     });
     let lastError: Error | undefined;
-    worker.on('error', (error) => (lastError = error));
-    worker.on('exit', (code) => {
+    worker.onError((error) => (lastError = error));
+    worker.onExit((code) => {
       if (this.#worker === worker) this.#worker = undefined;
       const reason = lastError ?? new Error(`${this.options.name} stopped (exit code ${code})`);
       for (const pending of this.#pending.values()) pending.reject(reason);

@@ -71,7 +71,7 @@ export function prefersAsync(prefer: string | undefined): boolean {
 }
 
 export function computeRoutes(app: OpenAPIHono, { client, computations, thread }: RouteDeps): void {
-  // The compute thread answers JSON already written (a big computation is not parsed only to be written again).
+  // The compute thread answers JSON already written and encoded (a big computation is not parsed only to be written again).
   serve(app, computeRoute, async (c) => {
     const { id } = c.req.valid('param');
     const request = await computeRequest(c, c.req.valid('query').metrics);
@@ -80,7 +80,11 @@ export function computeRoutes(app: OpenAPIHono, { client, computations, thread }
     // Everything the computation would refuse is refused here (and before a 202): the plan throws its selection errors.
     client.plan(request);
     if (!prefersAsync(c.req.header('prefer'))) {
-      if (thread) return c.body(await thread.json(id, request), 200, { 'content-type': 'application/json' });
+      if (thread) {
+        // A stream, not bytes: headers set after the route (the access log's) would copy a byte body, on the loop.
+        const { stream, byteLength } = await thread.json(id, request);
+        return c.body(stream, 200, { 'content-type': 'application/json', 'content-length': String(byteLength) });
+      }
       const [computation] = await client.computeAndStore(id, request);
       return c.json(withPriceWarnings(computation!), 200);
     }
