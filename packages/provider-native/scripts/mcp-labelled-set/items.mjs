@@ -4,7 +4,7 @@
  */
 import { HELDOUT_SCENARIOS } from './heldout-scenarios.mjs';
 import { CLASS_LABELS } from './labels.mjs';
-import { RULES, rightCall } from './degrade-by-rule.mjs';
+import { MORE_RULES, RULES, rightCall } from './degrade-by-rule.mjs';
 import { TRAIN_PAIRS, TRAIN_SCENARIOS } from './train-scenarios.mjs';
 
 const call = ([server, name, args, result]) => ({ server, kind: 'tool', name, arguments: args, result });
@@ -26,6 +26,10 @@ export function trainItems(catalogs) {
     for (const [cls, rule] of Object.entries(RULES)) {
       const { calls, output } = rule(s, catalogs);
       out.push(item('train', `t-${s.id}-${cls}`, cls, good, s.servers, s.request, calls, output));
+    }
+    for (const [cls, suffix, rule] of MORE_RULES) {
+      const made = rule(s, catalogs);
+      if (made) out.push(item('train', `t-${s.id}-${cls}-${suffix}`, cls, good, s.servers, s.request, made.calls, made.output));
     }
   }
   const byId = new Map(scenarios.map((s) => [s.id, s]));

@@ -44,6 +44,7 @@ export const FEATURE_NAMES = [
   'part_left_undone', // a request of several parts, one of which nothing spoke of, although calls were made
   'near_miss_value', // an argument value a small step from the user's words (a plural, one edit, a dropped separator)
   'not_top_match', // the primitive matching the request best scores over 1.5 times every called one
+  'service_error', // a call failed for a reason of the service's (unavailable, timed out, rate limited), not the call's
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
@@ -303,6 +304,9 @@ const WRITE_INTENT =
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
+/** Error texts that blame the service (its load, its uptime), which says nothing against the call itself. */
+const SERVICE_BLAME =
+  /\b(unavailable|timed? ?out|rate.?limit|too many requests|internal server error|server error|5\d\d|connection (?:reset|refused|closed)|try again|temporarily|overloaded|bad gateway)\b/i;
 const FAILURE_CUE =
   /\b(sorry|unable|couldn'?t|could not|cannot|can'?t|failed|failure|unfortunately|not able|no access|not possible|went wrong|error occurred)\b/i;
 
@@ -356,7 +360,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const requestTokens = new Set(contextTokens);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
-  let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
+  let errors = 0, unrecovered = 0, argBlame = 0, serviceBlame = 0, successes = 0, unused = 0;
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
   let nearMisses = 0;
@@ -438,7 +442,9 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
 
     if (call.error !== undefined) {
       errors++;
-      if (ARGUMENT_BLAME.test(errorText(call))) argBlame++;
+      const text = errorText(call);
+      if (ARGUMENT_BLAME.test(text)) argBlame++;
+      if (SERVICE_BLAME.test(text)) serviceBlame++;
       if ((lastSuccessOf.get(call.name) ?? -1) < i) unrecovered++;
     } else {
       const res = valueText(call.result);
@@ -475,6 +481,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     f[14] = unrecovered > 0 ? 1 : 0;
     f[17] = successes > 0 ? unused / successes : 0;
     f[32] = nearMisses > 0 ? 1 : 0;
+    f[34] = serviceBlame > 0 ? 1 : 0;
   }
   f[15] = interaction.output.trim() ? 0 : 1;
   f[16] = FAILURE_CUE.test(interaction.output) ? 1 : 0;
@@ -570,6 +577,9 @@ function claimFeatures(
   f[26] = judged ? unsupported / judged : 0;
 }
 
+/** The BM25 score below which a part (or a request) points to no primitive clearly. */
+const VAGUE_PART = 1;
+
 /** f[22]–f[25]: do the calls answer the parts of the request, and does any call answer none of them. */
 function partFeatures(
   f: FeatureVector,
@@ -585,7 +595,7 @@ function partFeatures(
   const called = callIndex.filter((i) => i >= 0);
   const bestCalled = Math.max(0, ...called.map((i) => scores[i] ?? 0));
   if (n > 0 && maxScore > 0) f[22] = 1 - bestCalled / maxScore;
-  f[33] = n > 0 && maxScore > 1.5 * bestCalled ? 1 : 0;
+  f[33] = n > 0 && maxScore > 1.5 * bestCalled && maxScore - bestCalled >= VAGUE_PART ? 1 : 0;
   const parts = requestParts(requestText);
   if (!parts.length) parts.push(requestText);
   const asked = new Array<boolean>(n).fill(false);
@@ -605,7 +615,12 @@ function partFeatures(
     let best = -1;
     for (let i = 0; i < partScores.length; i++) if (best < 0 || partScores[i]! > partScores[best]!) best = i;
     const top = best >= 0 ? partScores[best]! : 0;
-    if (top <= 0) continue;
+    // A part whose words point to no primitive clearly (a conversational "can you pull up …") is taken to ask for
+    // the call it claimed, however weakly that matches.
+    if (top < VAGUE_PART) {
+      if (claim >= 0) asked[claim] = true;
+      continue;
+    }
     let served = false;
     callIndex.forEach((idx, c) => {
       if (idx >= 0 && (partScores[idx] ?? 0) >= 0.75 * top) {
