@@ -118,20 +118,23 @@ function hallucinatedArguments(scenario, catalogs) {
   return { calls: [{ ...rightCall(scenario), arguments: { ...args, [key]: 'dXNlcjpVMDYxTkZUVDI=' } }], output: scenario.output };
 }
 
-/** Failures of the service, not of the call's tool or arguments; one picked per scenario by its id. */
-const SERVICE_ERRORS = [
+/**
+ * Errors a server returns for a right call with right arguments (the service down or busy, the object gone or
+ * locked, the token short of a permission); one picked per scenario by its id.
+ */
+const SERVER_ERRORS = [
   'Error: upstream service returned 503 Service Unavailable',
   'Error: request timed out after 30000 ms',
   'Rate limit exceeded: retry after 60 seconds',
-  'Internal server error (500)',
+  'Error: 403 Forbidden: the token lacks the permission for this action',
+  'Error: 409 Conflict: the resource was changed by another request',
   'Error: connection reset by peer',
-  'Service temporarily unavailable, please try again later',
 ];
 
-/** ignored_error: the call fails for a reason of the service's; the reply is the good one. */
+/** ignored_error: the call fails (SERVER_ERRORS); the reply is the good one. */
 function ignoredError(scenario) {
   const { result: _result, ...call } = rightCall(scenario);
-  return { calls: [{ ...call, error: pick(SERVICE_ERRORS, `${scenario.id}:error`) }], output: scenario.output };
+  return { calls: [{ ...call, error: pick(SERVER_ERRORS, `${scenario.id}:error`) }], output: scenario.output };
 }
 
 /** Findings no result states, one picked per scenario by its id. */

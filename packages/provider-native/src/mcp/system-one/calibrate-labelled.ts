@@ -24,6 +24,9 @@ function legacyLabels(labels: LabelledTurn['labels']): LabelledTurn['labels'] {
   };
 }
 
+/** A scenario's casual rewording (`…~casual…`) belongs to the scenario: cross-validation keeps them in one fold. */
+const scenarioOf = (id: string) => id.replace(/~casual/, '');
+
 export function calibrationExamples(data: LabelledSetData): CalibrationExample[] {
   const items = parseLabelledSet(data).filter((i) => !i.holdout);
   const twins = new Map<string, number>();
@@ -31,7 +34,7 @@ export function calibrationExamples(data: LabelledSetData): CalibrationExample[]
   return items.flatMap((i) =>
     i.turns.map((t) => {
       const labels = i.category.startsWith('legacy:') ? legacyLabels(t.labels) : t.labels;
-      return { features: extractFeatures(t.interaction), labels, weight: twins.get(i.id) ?? 1, group: i.twin ?? i.id };
+      return { features: extractFeatures(t.interaction), labels, weight: twins.get(i.id) ?? 1, group: scenarioOf(i.twin ?? i.id) };
     }),
   );
 }

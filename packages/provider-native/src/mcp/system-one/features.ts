@@ -44,7 +44,6 @@ export const FEATURE_NAMES = [
   'part_left_undone', // a request of several parts, one of which nothing spoke of, although calls were made
   'near_miss_value', // an argument value a small step from the user's words (a plural, one edit, a dropped separator)
   'not_top_match', // the primitive matching the request best scores over 1.5 times every called one
-  'service_error', // a call failed for a reason of the service's (unavailable, timed out, rate limited), not the call's
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
@@ -304,9 +303,6 @@ const WRITE_INTENT =
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
-/** Error texts that blame the service (its load, its uptime), which says nothing against the call itself. */
-const SERVICE_BLAME =
-  /\b(unavailable|timed? ?out|rate.?limit|too many requests|internal server error|server error|5\d\d|connection (?:reset|refused|closed)|try again|temporarily|overloaded|bad gateway)\b/i;
 const FAILURE_CUE =
   /\b(sorry|unable|couldn'?t|could not|cannot|can'?t|failed|failure|unfortunately|not able|no access|not possible|went wrong|error occurred)\b/i;
 
@@ -360,7 +356,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   const requestTokens = new Set(contextTokens);
 
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
-  let errors = 0, unrecovered = 0, argBlame = 0, serviceBlame = 0, successes = 0, unused = 0;
+  let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
   let nearMisses = 0;
@@ -442,9 +438,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
 
     if (call.error !== undefined) {
       errors++;
-      const text = errorText(call);
-      if (ARGUMENT_BLAME.test(text)) argBlame++;
-      if (SERVICE_BLAME.test(text)) serviceBlame++;
+      if (ARGUMENT_BLAME.test(errorText(call))) argBlame++;
       if ((lastSuccessOf.get(call.name) ?? -1) < i) unrecovered++;
     } else {
       const res = valueText(call.result);
@@ -481,7 +475,6 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     f[14] = unrecovered > 0 ? 1 : 0;
     f[17] = successes > 0 ? unused / successes : 0;
     f[32] = nearMisses > 0 ? 1 : 0;
-    f[34] = serviceBlame > 0 ? 1 : 0;
   }
   f[15] = interaction.output.trim() ? 0 : 1;
   f[16] = FAILURE_CUE.test(interaction.output) ? 1 : 0;
