@@ -360,11 +360,11 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
   let nearMisses = 0;
-  /** The context's words and its letters-and-digits-only form, made when a value first needs them. */
-  let near: { at: number; words: Set<string>; compact: string } | undefined;
-  const nearContext = () => {
-    if (near?.at !== contextLower.length) near = { at: contextLower.length, words: contextWords(contextLower), compact: contextLower.replace(/[^a-z0-9]+/g, '') };
-    return near;
+  /** The request's words and its letters-and-digits-only form (a near miss is of the user's words), made when first needed. */
+  let near: { words: Set<string>; compact: string } | undefined;
+  const nearRequest = () => {
+    const lower = interaction.request.toLowerCase();
+    return (near ??= { words: contextWords(lower), compact: lower.replace(/[^a-z0-9]+/g, '') });
   };
   const called = new Set<number>();
   const seen = new Set<string>();
@@ -397,7 +397,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
       if (!callNearMiss && typeof v === 'string' && !/\s/.test(v)) {
         const lower = v.toLowerCase();
         if (lower.length >= 3 && !containsPhrase(contextLower, lower)) {
-          const c = nearContext();
+          const c = nearRequest();
           callNearMiss = nearMiss(lower, c.words, c.compact);
         }
       }
