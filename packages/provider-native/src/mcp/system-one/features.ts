@@ -40,7 +40,7 @@ export const FEATURE_NAMES = [
   'part_uncovered', // share of the request's parts neither the calls' arguments nor the reply speak of
   'write_without_intent', // a call that changes something although the request asks to change nothing
   'write_intent_unmet', // the request asks to change something and no call that changes something succeeded
-  'extra_call', // a call no part of the request asks for, beside a call that serves the request
+  'extra_call', // a tool call no part of the request asks for, beside a call that serves it
   'part_left_undone', // a request of several parts, one of which nothing spoke of, although calls were made
   'near_miss_value', // an argument value a small step from the user's words (a plural, one edit, a dropped separator)
   'not_top_match', // the primitive matching the request best scores over 1.5 times every called one
@@ -595,6 +595,8 @@ function partFeatures(
   // Each part also claims the called primitive that matches it best (or, matching none, a call no part has claimed):
   // a request of two parts served by two calls has no call to spare, however weakly a call's words match its part.
   const claimed = new Array<boolean>(n).fill(false);
+  /** The call matches some part at least a quarter as well as its best primitive: a look-up for it, maybe. */
+  const related = new Array<boolean>(n).fill(false);
   let unclaimedParts = 0;
   let unserved = 0;
   for (const part of parts) {
@@ -616,6 +618,7 @@ function partFeatures(
     }
     let served = false;
     callIndex.forEach((idx, c) => {
+      if (idx >= 0 && (partScores[idx] ?? 0) >= 0.25 * top) related[c] = true;
       if (idx >= 0 && (partScores[idx] ?? 0) >= 0.75 * top) {
         asked[c] = true;
         served = true;
@@ -630,14 +633,20 @@ function partFeatures(
   let weak = 0;
   let write = 0;
   let spare = 0;
+  let lookups = 0;
   for (let c = 0; c < n; c++) {
-    if (!claimed[c] && !callFed[c] && !asked[c]) {
+    // A resource read no part names (the contributing guide read before opening an issue) informs the agent, and
+    // one read-only call related to a part is a look-up before acting on it (search the tracker, then open an
+    // issue); any other call beyond the parts is spare.
+    const idx = callIndex[c]!;
+    const resource = idx >= 0 && prims[idx]!.kind === 'resource';
+    const lookup = related[c] && idx >= 0 && !WRITE_TOOL.test(prims[idx]!.name) && lookups++ === 0;
+    if (!claimed[c] && !callFed[c] && !asked[c] && !resource && !lookup) {
       if (unclaimedParts > 0) unclaimedParts--;
       else spare++;
     }
     if (asked[c] || callFed[c]) continue;
     weak++;
-    const idx = callIndex[c]!;
     if (idx >= 0 && WRITE_TOOL.test(prims[idx]!.name)) write = 1;
   }
   f[23] = weak / n;
