@@ -232,6 +232,19 @@ function containsPhrase(hay: string, needle: string): boolean {
   }
 }
 
+/**
+ * An argument value not written as the user wrote it though a small step from their words (near-miss.ts): the whole
+ * value when it is one identifier, else each of its chunks (split at spaces, and at `:` / `=` of a qualifier such as
+ * `org:ziglang`) as free text.
+ */
+function missesNearly(lower: string, contextLower: string, requestWords: () => Set<string>): boolean {
+  if (lower.length < 3 || containsPhrase(contextLower, lower)) return false;
+  if (!/\s/.test(lower)) return nearMiss(lower, requestWords());
+  for (const chunk of lower.split(/[\s:=]+/))
+    if (chunk.length >= 3 && !containsPhrase(contextLower, chunk) && nearMiss(chunk, requestWords(), true)) return true;
+  return false;
+}
+
 /** Whether an argument value is found in (or spelled out by) the context. */
 function grounded(value: string | number, contextLower: string, contextTokens: ReadonlySet<string>): boolean {
   if (typeof value === 'number') {
@@ -360,12 +373,9 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
   let nearMisses = 0;
-  /** The request's words and its letters-and-digits-only form (a near miss is of the user's words), made when first needed. */
-  let near: { words: Set<string>; compact: string } | undefined;
-  const nearRequest = () => {
-    const lower = interaction.request.toLowerCase();
-    return (near ??= { words: contextWords(lower), compact: lower.replace(/[^a-z0-9]+/g, '') });
-  };
+  /** The request's words (a near miss is of the user's words), made when first needed. */
+  let near: Set<string> | undefined;
+  const nearRequest = () => (near ??= contextWords(interaction.request.toLowerCase()));
   const called = new Set<number>();
   const seen = new Set<string>();
   const outputTokens = tokenSet(interaction.output);
@@ -394,13 +404,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
       if (typeof v === 'string' && (enums?.has(v) || composed.has(v))) continue;
       if (!grounded(v, contextLower, contextTokens)) callUngrounded++;
       // An identifier not written as the user wrote it, though a word-level check may find it.
-      if (!callNearMiss && typeof v === 'string' && !/\s/.test(v)) {
-        const lower = v.toLowerCase();
-        if (lower.length >= 3 && !containsPhrase(contextLower, lower)) {
-          const c = nearRequest();
-          callNearMiss = nearMiss(lower, c.words, c.compact);
-        }
-      }
+      if (!callNearMiss && typeof v === 'string') callNearMiss = missesNearly(v.toLowerCase(), contextLower, nearRequest);
     }
     if (callNearMiss) nearMisses++;
     callIndex[i] = idx;

@@ -29,20 +29,23 @@ export function contextWords(contextLower: string): Set<string> {
 }
 
 /**
- * Whether `valueLower` (an identifier-like value: no whitespace) misses the context by a small step: written
- * without its separators it equals a context word (or the context with separators removed holds it), or one of its
- * pieces of four or more characters is one edit (a plural, a digit, a letter) from a context word it is not, or has
- * its base form (`stage` for `staging`).
+ * Whether `valueLower` (an identifier: no whitespace) misses the user's words by a small step: written without its
+ * separators it is one word of theirs (`zig-lang` for `ziglang`; joining their words, `lifetime_spend`, is how
+ * identifiers are made), or one of its pieces of four or more characters is one edit (a plural, a digit, a letter)
+ * from a word of theirs it is not, or has its base form (`stage` for `staging`). In free text (`inFreeText`: a
+ * query, a sentence) plurals and word forms vary freely, so only the separators and an edit of a piece holding a
+ * digit count.
  */
-export function nearMiss(valueLower: string, words: ReadonlySet<string>, compactContext: string): boolean {
+export function nearMiss(valueLower: string, words: ReadonlySet<string>, inFreeText = false): boolean {
   const pieces = valueLower.split(PIECES).filter((p) => p.length > 0);
   if (pieces.length === 0) return false;
   const compact = pieces.join('');
-  if (pieces.length > 1 && compact.length >= 4 && (words.has(compact) || compactContext.includes(compact))) return true;
+  if (pieces.length > 1 && compact.length >= 4 && words.has(compact)) return true;
   for (const piece of pieces) {
     if (piece.length < 4 || words.has(piece)) continue;
+    if (inFreeText && !/\d/.test(piece)) continue;
     const own = base(piece);
-    for (const w of words) if (w.length >= 4 && (withinOneEdit(piece, w) || base(w) === own)) return true;
+    for (const w of words) if (w.length >= 4 && (withinOneEdit(piece, w) || (!inFreeText && base(w) === own))) return true;
   }
   return false;
 }
