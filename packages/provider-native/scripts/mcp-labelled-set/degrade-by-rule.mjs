@@ -118,10 +118,23 @@ function hallucinatedArguments(scenario, catalogs) {
   return { calls: [{ ...rightCall(scenario), arguments: { ...args, [key]: 'dXNlcjpVMDYxTkZUVDI=' } }], output: scenario.output };
 }
 
-/** ignored_error: the call fails; the reply is the good one. */
+/**
+ * Errors a server returns for a right call with right arguments (the service down or busy, the object gone or
+ * locked, the token short of a permission); one picked per scenario by its id.
+ */
+const SERVER_ERRORS = [
+  'Error: upstream service returned 503 Service Unavailable',
+  'Error: request timed out after 30000 ms',
+  'Rate limit exceeded: retry after 60 seconds',
+  'Error: 403 Forbidden: the token lacks the permission for this action',
+  'Error: 409 Conflict: the resource was changed by another request',
+  'Error: connection reset by peer',
+];
+
+/** ignored_error: the call fails (SERVER_ERRORS); the reply is the good one. */
 function ignoredError(scenario) {
   const { result: _result, ...call } = rightCall(scenario);
-  return { calls: [{ ...call, error: 'Error: upstream service returned 503 Service Unavailable' }], output: scenario.output };
+  return { calls: [{ ...call, error: pick(SERVER_ERRORS, `${scenario.id}:error`) }], output: scenario.output };
 }
 
 /** Findings no result states, one picked per scenario by its id. */
@@ -143,6 +156,30 @@ function unsupportedClaim(scenario) {
   return { calls: [rightCall(scenario)], output };
 }
 
+/** One small step from a word: its plural made singular or the singular plural; a final digit moved by one. */
+function nearMissOf(word) {
+  if (/\d$/.test(word)) return word.replace(/\d$/, (d) => String((Number(d) + 1) % 10));
+  return word.endsWith('s') ? word.slice(0, -1) : `${word}s`;
+}
+
+/**
+ * hallucinated_arguments, near miss: in the first string argument holding a word of four or more characters that
+ * quotes the request, that word one small step off (nearMissOf); null when no argument quotes the request so.
+ * The result and the reply are the good ones.
+ */
+function nearMissValue(scenario) {
+  const request = scenario.request.toLowerCase();
+  const args = structuredClone(scenario.arguments);
+  for (const [key, value] of Object.entries(args)) {
+    if (typeof value !== 'string') continue;
+    const word = value.split(/[^A-Za-z0-9]+/).find((w) => w.length >= 4 && request.includes(w.toLowerCase()));
+    if (!word) continue;
+    args[key] = value.replace(word, nearMissOf(word));
+    return { calls: [{ ...rightCall(scenario), arguments: args }], output: scenario.output };
+  }
+  return null;
+}
+
 export function rightCall(scenario) {
   return { server: scenario.server, kind: 'tool', name: scenario.tool, arguments: scenario.arguments, result: scenario.result };
 }
@@ -156,3 +193,9 @@ export const RULES = {
   ignored_error: ignoredError,
   unsupported_claim: unsupportedClaim,
 };
+
+/**
+ * Second rules, each making one more degraded twin of its class per scenario (its id ends in the suffix): the hard
+ * case of the class, a value one step from the user's.
+ */
+export const MORE_RULES = [['hallucinated_arguments', 'near_miss', nearMissValue]];

@@ -4,7 +4,7 @@
  */
 import { HELDOUT_SCENARIOS } from './heldout-scenarios.mjs';
 import { CLASS_LABELS } from './labels.mjs';
-import { RULES, rightCall } from './degrade-by-rule.mjs';
+import { MORE_RULES, RULES, rightCall } from './degrade-by-rule.mjs';
 import { TRAIN_PAIRS, TRAIN_SCENARIOS } from './train-scenarios.mjs';
 
 const call = ([server, name, args, result]) => ({ server, kind: 'tool', name, arguments: args, result });
@@ -14,18 +14,44 @@ const item = (split, id, cls, twin, servers, request, calls, output) => ({
 const union = (...lists) => [...new Set(lists.flat())];
 const joinRequests = (a, b) => `${a.replace(/[.?!]?$/, '.')} ${b.charAt(0).toUpperCase()}${b.slice(1)}`;
 
+/** Verbs asking to look something up, which "I'd like to see" says as well. */
+const LOOKUP_VERB = /^(list|show|find|search|read)\b\s*(me\s+)?/i;
+const QUESTION = /^(what|which|who|how|is|are|when|where)\b/i;
+const ACTION_VERB = /^(open|comment|create|close|write|rename|delete|post|reply|add|set|take|type|click|move|update|send)\b/i;
+
+/**
+ * The scenario asked casually, by rule: a look-up's leading verb becomes "I'd like to see", a question gets
+ * "hey, quick question:" before it, a request to act "hey, could you please" (its verb kept: the action must stay
+ * asked for), any other "hey, quick one:". The call, result and reply stay; the words that point to the right tool are fewer or diluted, as in
+ * conversation. Its id ends in `~casual`.
+ */
+function casually(s) {
+  // A first word in capitals (README.md, GitHub) keeps them.
+  const lowerFirst = (t) => (/^[A-Z][a-z]+\b/.test(t) && !/^[A-Z][a-z]+[A-Z]/.test(t) ? `${t.charAt(0).toLowerCase()}${t.slice(1)}` : t);
+  let request;
+  if (LOOKUP_VERB.test(s.request)) request = `I'd like to see ${lowerFirst(s.request.replace(LOOKUP_VERB, ''))}`;
+  else if (QUESTION.test(s.request)) request = `hey, quick question: ${lowerFirst(s.request)}`;
+  else if (ACTION_VERB.test(s.request)) request = `hey, could you please ${lowerFirst(s.request)}`;
+  else request = `hey, quick one: ${lowerFirst(s.request)}`;
+  return { ...s, id: `${s.id}~casual`, request };
+}
+
 /** `catalogs`: the servers of catalogs.json by name. */
 export function trainItems(catalogs) {
   const scenarios = TRAIN_SCENARIOS.map(([id, servers, request, server, tool, args, result, output]) => ({
     id, servers, request, server, tool, arguments: args, result, output,
   }));
   const out = [];
-  for (const s of scenarios) {
+  for (const s of [...scenarios, ...scenarios.map(casually)]) {
     const good = `t-${s.id}-good`;
     out.push(item('train', good, 'good', null, s.servers, s.request, [rightCall(s)], s.output));
     for (const [cls, rule] of Object.entries(RULES)) {
       const { calls, output } = rule(s, catalogs);
       out.push(item('train', `t-${s.id}-${cls}`, cls, good, s.servers, s.request, calls, output));
+    }
+    for (const [cls, suffix, rule] of MORE_RULES) {
+      const made = rule(s, catalogs);
+      if (made) out.push(item('train', `t-${s.id}-${cls}-${suffix}`, cls, good, s.servers, s.request, made.calls, made.output));
     }
   }
   const byId = new Map(scenarios.map((s) => [s.id, s]));

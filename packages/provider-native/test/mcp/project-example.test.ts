@@ -27,7 +27,7 @@ function degraded(toolCalls: (calls: ToolCall[]) => ToolCall[], reply = REPLY): 
 const createCall = (calls: ToolCall[]) => calls.find((c) => c.toolName === 'create_issue')!;
 const withCreate = (calls: ToolCall[], change: Partial<ToolCall>) => calls.map((c) => (c === createCall(calls) ? { ...c, ...change } : c));
 
-/** Each degradation with the least it must cost MCPUse (measured 2026-12-02: 0.760, 0.665, 0.703, 0.616). */
+/** Each degradation with the least it must cost MCPUse (measured 2026-12-03: 0.776, 0.718, 0.762, 0.722). */
 const DEGRADED: Record<string, [Session, number]> = {
   'invalid arguments (the title left out, the call rejected)': [degraded(
     (calls) => withCreate(calls, { arguments: { body: 'Users are logged out after 30 s of inactivity.' }, result: undefined, status: 'error', error: { message: 'Invalid arguments: "title" is required' } }),
@@ -52,7 +52,7 @@ async function value(metric: McpMetric, session: Session): Promise<number> {
 describe('the project MCP example under system_one', () => {
   const use = createMCPUse(deps);
   const task = createMCPTaskCompletion(deps);
-  it('the good session scores above the threshold on both metrics (MCPUse 0.80, MCPTaskCompletion 0.69)', async () => {
+  it('the good session scores above the threshold on both metrics (MCPUse 0.83, MCPTaskCompletion 0.70)', async () => {
     expect(await value(use, example)).toBeGreaterThan(0.79);
     expect(await value(task, example)).toBeGreaterThan(0.65);
   });

@@ -14,6 +14,7 @@ import {
   checkArguments,
   extractFeatures,
   fitLogistic,
+  WEIGHT_BOUND,
   labelledTurns,
   levelProbabilities,
   parseLabelledSet,
@@ -258,19 +259,20 @@ describe('the four levels', () => {
 });
 
 /** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
-const HELD_OUT = { agreement: 0.81, usePairwise: 0.955, taskPairwise: 0.935, useGap: 0.3, taskGap: 0.295 };
+const HELD_OUT = { agreement: 0.825, usePairwise: 0.963, taskPairwise: 0.946, useGap: 0.365, taskGap: 0.41 };
 
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {
     expect(calibrateOnLabelledSet(labelled)).toEqual(CALIBRATED_WEIGHTS);
   });
 
-  it('the task answer\'s weights are all ≤ 0 (every feature is a failure signal for it); a fit kept so stays at 0 where it would rise', () => {
-    expect(CALIBRATED_WEIGHTS.questions.task.weights.every((w) => w <= 0)).toBe(true);
-    // feature 0 present only in good examples: free, its weight rises; kept ≤ 0, it stays at 0
+  it('the task answer\'s weights are all ≤ −0.05 (every feature is a failure signal for it, and lowers it a little at least); a fit kept so stays at the bound where it would rise', () => {
+    expect(WEIGHT_BOUND).toBe(-0.05);
+    expect(CALIBRATED_WEIGHTS.questions.task.weights.every((w) => w <= WEIGHT_BOUND)).toBe(true);
+    // feature 0 present only in good examples: free, its weight rises; kept ≤ the bound, it stays there
     const xs = [0, 0, 1, 1].map((v) => Float64Array.from(FEATURE_NAMES.map((_, i) => (i === 0 ? v : 0))));
     expect(fitLogistic(xs, [0, 0, 1, 1], 0.1).weights[0]).toBeGreaterThan(2);
-    expect(fitLogistic(xs, [0, 0, 1, 1], 0.1, undefined, true).weights[0]).toBe(0);
+    expect(fitLogistic(xs, [0, 0, 1, 1], 0.1, undefined, true).weights[0]).toBe(WEIGHT_BOUND);
     expect(fitLogistic(xs, [1, 1, 0, 0], 0.1, undefined, true).weights[0]).toBeLessThan(-2);
   });
 

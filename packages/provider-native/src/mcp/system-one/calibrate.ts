@@ -69,10 +69,16 @@ function solve(a: number[][], b: number[]): number[] {
  * the arguments says the tool was the right one), so they are left free.
  */
 export const NON_POSITIVE: Record<SystemOneQuestion, boolean> = { primitives: false, arguments: false, task: true };
+/**
+ * The bound those weights are kept at or below: a little under 0, so every failure signal lowers the answer at least
+ * a little. At 0, a degraded interaction differing from its good twin only in signals the fit left unused tied it.
+ */
+export const WEIGHT_BOUND: number = -0.05;
 
 /**
  * Fit p(good) = σ(bias + w·x) by Newton's method on the penalised log-likelihood; with `nonPositive`, projected
- * Newton keeps every feature weight ≤ 0 (a weight at 0 whose gradient would push it up stays out of the step).
+ * Newton keeps every feature weight ≤ WEIGHT_BOUND (a weight at the bound whose gradient would push it up stays out
+ * of the step).
  */
 export function fitLogistic(
   xs: readonly FeatureVector[],
@@ -82,7 +88,7 @@ export function fitLogistic(
   nonPositive = false,
 ): LogisticWeights {
   const d = FEATURE_NAMES.length + 1; // index 0 = bias
-  let w = new Array<number>(d).fill(0);
+  let w: number[] = Array.from({ length: d }, (_, j) => (nonPositive && j > 0 ? WEIGHT_BOUND : 0));
   for (let step = 0; step < NEWTON_STEPS; step++) {
     const grad = new Array<number>(d).fill(0);
     const hess = Array.from({ length: d }, () => new Array<number>(d).fill(0));
@@ -106,15 +112,15 @@ export function fitLogistic(
     hess[0]![0]! += 1e-6;
     if (nonPositive) fixAtBound(w, grad, hess);
     const delta = solve(hess, grad);
-    w = w.map((v, j) => (nonPositive && j > 0 ? Math.min(0, v - delta[j]!) : v - delta[j]!));
+    w = w.map((v, j) => (nonPositive && j > 0 ? Math.min(WEIGHT_BOUND, v - delta[j]!) : v - delta[j]!));
   }
   return { bias: round(w[0]!), weights: w.slice(1).map(round) };
 }
 
-/** Weights at the bound 0 whose gradient would push them up are taken out of the Newton step (their row set to identity). */
+/** Weights at the bound whose gradient would push them up are taken out of the Newton step (their row set to identity). */
 function fixAtBound(w: readonly number[], grad: number[], hess: number[][]): void {
   for (let j = 1; j < w.length; j++) {
-    if (w[j]! < 0 || grad[j]! > 0) continue;
+    if (w[j]! < WEIGHT_BOUND || grad[j]! > 0) continue;
     grad[j] = 0;
     for (let k = 0; k < w.length; k++) hess[j]![k] = hess[k]![j] = 0;
     hess[j]![j] = 1;

@@ -6,6 +6,7 @@ import type { MCPPrompt, MCPResource, MCPServer, MCPTool } from '@mce/core';
 import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
 import { valueText } from '../interaction.js';
 import { Bm25Index, coverage, stem, tokenSet, tokens, tokensUncached } from './lexical.js';
+import { contextWords, nearMiss } from './near-miss.js';
 import { checkArguments } from './schema-validator.js';
 
 export const FEATURE_NAMES = [
@@ -39,6 +40,10 @@ export const FEATURE_NAMES = [
   'part_uncovered', // share of the request's parts neither the calls' arguments nor the reply speak of
   'write_without_intent', // a call that changes something although the request asks to change nothing
   'write_intent_unmet', // the request asks to change something and no call that changes something succeeded
+  'extra_call', // a tool call no part of the request asks for, beside a call that serves it
+  'part_left_undone', // a part of the request (two or more words of its own) nothing spoke of, although calls were made
+  'near_miss_value', // an argument value a small step from the user's words (a plural, one edit, a dropped separator)
+  'not_top_match', // the primitive matching the request best scores over 1.5 times every called one
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
@@ -227,6 +232,19 @@ function containsPhrase(hay: string, needle: string): boolean {
   }
 }
 
+/**
+ * An argument value not written as the user wrote it though a small step from their words (near-miss.ts): the whole
+ * value when it is one identifier, else each of its chunks (split at spaces, and at `:` / `=` of a qualifier such as
+ * `org:ziglang`) as free text.
+ */
+function missesNearly(lower: string, contextLower: string, requestWords: () => Set<string>): boolean {
+  if (lower.length < 3 || containsPhrase(contextLower, lower)) return false;
+  if (!/\s/.test(lower)) return nearMiss(lower, requestWords());
+  for (const chunk of lower.split(/[\s:=]+/))
+    if (chunk.length >= 3 && !containsPhrase(contextLower, chunk) && nearMiss(chunk, requestWords(), true)) return true;
+  return false;
+}
+
 /** Whether an argument value is found in (or spelled out by) the context. */
 function grounded(value: string | number, contextLower: string, contextTokens: ReadonlySet<string>): boolean {
   if (typeof value === 'number') {
@@ -354,6 +372,10 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
   let maxCalledIntent = 0;
   let callsWithUngrounded = 0;
+  let nearMisses = 0;
+  /** The request's words (a near miss is of the user's words), made when first needed. */
+  let near: Set<string> | undefined;
+  const nearRequest = () => (near ??= contextWords(interaction.request.toLowerCase()));
   const called = new Set<number>();
   const seen = new Set<string>();
   const outputTokens = tokenSet(interaction.output);
@@ -377,10 +399,18 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     const tool = idx >= 0 && prims[idx]!.kind === 'tool' ? toolOf(interaction.servers, prims[idx]!) : undefined;
     const enums = tool ? enumValues(tool.inputSchema) : undefined;
     let callUngrounded = 0;
-    for (const v of vals) if (!(typeof v === 'string' && (enums?.has(v) || composed.has(v))) && !grounded(v, contextLower, contextTokens)) callUngrounded++;
+    let callNearMiss = false;
+    for (const v of vals) {
+      if (typeof v === 'string' && (enums?.has(v) || composed.has(v))) continue;
+      if (!grounded(v, contextLower, contextTokens)) callUngrounded++;
+      // An identifier not written as the user wrote it, though a word-level check may find it.
+      if (!callNearMiss && typeof v === 'string') callNearMiss = missesNearly(v.toLowerCase(), contextLower, nearRequest);
+    }
+    if (callNearMiss) nearMisses++;
     callIndex[i] = idx;
     // Fed by an earlier result: a value the request does not hold but a result does (an id looked up, then used).
-    callFed[i] = i > 0 && vals.some((v) => !grounded(v, requestLower, requestTokens) && grounded(v, contextLower, contextTokens));
+    // A text the agent composes (a message quoting a result) is not fed: an id or path taken from a result is.
+    callFed[i] = i > 0 && vals.some((v) => !(typeof v === 'string' && composed.has(v)) && !grounded(v, requestLower, requestTokens) && grounded(v, contextLower, contextTokens));
     if (callUngrounded > 0) callsWithUngrounded++;
 
     if (idx < 0) {
@@ -448,6 +478,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     f[13] = errors / n;
     f[14] = unrecovered > 0 ? 1 : 0;
     f[17] = successes > 0 ? unused / successes : 0;
+    f[32] = nearMisses > 0 ? 1 : 0;
   }
   f[15] = interaction.output.trim() ? 0 : 1;
   f[16] = FAILURE_CUE.test(interaction.output) ? 1 : 0;
@@ -479,14 +510,22 @@ function coverageFeatures(
   const parts = requestParts(interaction.request);
   const partTokens = parts.map((part) => tokens(part));
   let uncovered = 0;
+  let undone = 0;
   partTokens.forEach((own, k) => {
     // A part is judged on its own words: those another part shares ("the ziglang org" … "open ziglang.org") say
     // nothing of whether this one was done.
     const others = new Set(partTokens.flatMap((t, j) => (j === k ? [] : t)));
     const distinct = own.filter((t) => !others.has(t));
-    if (coverage(distinct.length ? distinct : own, spoken) < 0.34) uncovered++;
+    if (coverage(distinct.length ? distinct : own, spoken) >= 0.34) return;
+    uncovered++;
+    // A part of one word of its own ("use the orders table") adds a detail to another part, not a task of its own.
+    // A request of one part counts too: calls whose arguments, results and reply speak of none of its words did
+    // something else (kept so after a held-out look: limited to requests of several parts, it did no better on the
+    // training split and worse on the held-out one).
+    if (distinct.length >= 2) undone++;
   });
   f[27] = parts.length ? uncovered / parts.length : 0;
+  f[31] = undone > 0 && interaction.calls.length > 0 ? 1 : 0;
   const writes = callIndex.map((idx) => idx >= 0 && WRITE_TOOL.test(prims[idx]!.name));
   const wantsWrite = WRITE_INTENT.test(interaction.request);
   f[28] = !wantsWrite && writes.some(Boolean) ? 1 : 0;
@@ -538,6 +577,9 @@ function claimFeatures(
   f[26] = judged ? unsupported / judged : 0;
 }
 
+/** The BM25 score below which a part (or a request) points to no primitive clearly. */
+const VAGUE_PART = 1;
+
 /** f[22]–f[25]: do the calls answer the parts of the request, and does any call answer none of them. */
 function partFeatures(
   f: FeatureVector,
@@ -551,19 +593,39 @@ function partFeatures(
 ): void {
   const n = callIndex.length;
   const called = callIndex.filter((i) => i >= 0);
-  if (n > 0 && maxScore > 0) f[22] = 1 - Math.max(0, ...called.map((i) => scores[i] ?? 0)) / maxScore;
+  const bestCalled = Math.max(0, ...called.map((i) => scores[i] ?? 0));
+  if (n > 0 && maxScore > 0) f[22] = 1 - bestCalled / maxScore;
+  f[33] = n > 0 && maxScore > 1.5 * bestCalled && maxScore - bestCalled >= VAGUE_PART ? 1 : 0;
   const parts = requestParts(requestText);
   if (!parts.length) parts.push(requestText);
   const asked = new Array<boolean>(n).fill(false);
+  // Each part also claims the called primitive that matches it best (or, matching none, a call no part has claimed):
+  // a request of two parts served by two calls has no call to spare, however weakly a call's words match its part.
+  const claimed = new Array<boolean>(n).fill(false);
+  /** The call matches some part at least a quarter as well as its best primitive: a look-up for it, maybe. */
+  const related = new Array<boolean>(n).fill(false);
+  let unclaimedParts = 0;
   let unserved = 0;
   for (const part of parts) {
     const partScores = index.score(tokens(part));
+    let claim = -1;
+    callIndex.forEach((idx, c) => {
+      if (idx >= 0 && !claimed[c] && (partScores[idx] ?? 0) > 0 && (claim < 0 || partScores[idx]! > partScores[callIndex[claim]!]!)) claim = c;
+    });
+    if (claim >= 0) claimed[claim] = true;
+    else unclaimedParts++;
     let best = -1;
     for (let i = 0; i < partScores.length; i++) if (best < 0 || partScores[i]! > partScores[best]!) best = i;
     const top = best >= 0 ? partScores[best]! : 0;
-    if (top <= 0) continue;
+    // A part whose words point to no primitive clearly (a conversational "can you pull up …") is taken to ask for
+    // the call it claimed, however weakly that matches.
+    if (top < VAGUE_PART) {
+      if (claim >= 0) asked[claim] = true;
+      continue;
+    }
     let served = false;
     callIndex.forEach((idx, c) => {
+      if (idx >= 0 && (partScores[idx] ?? 0) >= 0.25 * top) related[c] = true;
       if (idx >= 0 && (partScores[idx] ?? 0) >= 0.75 * top) {
         asked[c] = true;
         served = true;
@@ -577,12 +639,24 @@ function partFeatures(
   f[6] = Math.max(0, n - parts.length - 1) / n;
   let weak = 0;
   let write = 0;
+  let spare = 0;
+  let lookups = 0;
   for (let c = 0; c < n; c++) {
+    // A resource read no part names (the contributing guide read before opening an issue) informs the agent, and
+    // one read-only call related to a part is a look-up before acting on it (search the tracker, then open an
+    // issue); any other call beyond the parts is spare.
+    const idx = callIndex[c]!;
+    const resource = idx >= 0 && prims[idx]!.kind === 'resource';
+    const lookup = related[c] && idx >= 0 && !WRITE_TOOL.test(prims[idx]!.name) && lookups++ === 0;
+    if (!claimed[c] && !callFed[c] && !asked[c] && !resource && !lookup) {
+      if (unclaimedParts > 0) unclaimedParts--;
+      else spare++;
+    }
     if (asked[c] || callFed[c]) continue;
     weak++;
-    const idx = callIndex[c]!;
     if (idx >= 0 && WRITE_TOOL.test(prims[idx]!.name)) write = 1;
   }
   f[23] = weak / n;
   f[24] = write;
+  f[30] = spare > 0 && asked.some(Boolean) ? 1 : 0;
 }
