@@ -29,7 +29,7 @@ describe('near-miss argument values', () => {
   });
 
   it('the feature: fires for `invoice` where the user wrote `invoices`, not for the value as written', () => {
-    const servers = [{ name: 'billing', tools: [{ name: 'list_records', description: 'List the records of a table', inputSchema: { type: 'object', properties: { table: { type: 'string' } } } }] }];
+    const servers = [{ name: 'billing', tools: [{ name: 'list_records', description: 'List the records of a table', inputSchema: { type: 'object', properties: { table: { type: 'string' } } } }], resources: [], prompts: [] }];
     const at = FEATURE_NAMES.indexOf('near_miss_value');
     const turn = (table: string): MCPInteraction => ({
       request: 'List the records of the invoices table.',

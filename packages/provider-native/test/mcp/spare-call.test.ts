@@ -4,8 +4,8 @@ import type { MCPCallRecord, MCPInteraction } from '../../src/mcp/interaction.js
 
 const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' } });
 const servers = [
-  { name: 'tracker', tools: [tool('search_issues', 'Search issues by text'), tool('create_issue', 'Create a new issue with a title')], resources: [{ uri: 'repo://CONTRIBUTING.md', name: 'Contributing guide' }] },
-  { name: 'chat', tools: [tool('post_message', 'Post a message to a chat channel')] },
+  { name: 'tracker', tools: [tool('search_issues', 'Search issues by text'), tool('create_issue', 'Create a new issue with a title')], resources: [{ uri: 'repo://CONTRIBUTING.md', name: 'Contributing guide' }], prompts: [] },
+  { name: 'chat', tools: [tool('post_message', 'Post a message to a chat channel')], resources: [], prompts: [] },
 ];
 const call = (server: string, name: string, args: Record<string, unknown>, kind: MCPCallRecord['kind'] = 'tool'): MCPCallRecord =>
   ({ server, kind, name, arguments: args, result: { ok: true }, ...(kind === 'resource' ? { uri: name } : {}) });
