@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Element, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { type Metric, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import { usageOfError } from '@mce/provider-native';
 import { deepevalMetrics, deepevalProvider, telemetryDisabled } from '@mce/provider-deepeval';
 import { startScriptedLLMServer, type RecordedRequest, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
 import { judgeOn } from '../../../test-support/judge-env.js';
-import { ANSWER, QUESTION, REFERENCE, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
+import { ANSWER, QUESTION, REFERENCE, RETRIEVED, ragSession, metricContext, valueAt, failureAt } from '../../../test-support/library-session.js';
 
 const MODEL = 'gpt-4o-mini';
 // The test judge's prices: 1 µ$ per prompt token, 2 µ$ per completion token.
@@ -35,28 +35,11 @@ function script(replies: Record<string, unknown>): void {
   });
 }
 
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session,
-  level,
-  options,
-  results: { get: () => undefined, all: () => [] },
-});
-
-async function valueOf(name: string, options: Record<string, unknown> = {}, session = ragSession(), level: OntologyLevel = 'Session'): Promise<MetricValue> {
-  const element: Element = level === 'AgentCall' ? session.agentCalls[0]! : level === 'LLMCall' ? session.llmCalls[0]! : session;
-  const outcome = await metrics.get(name)!.compute(element, ctx(session, level, options));
-  if (isSkip(outcome)) throw new Error(`skipped: ${outcome.skipped}`);
-  return outcome;
-}
-
-async function failureOf(name: string, options: Record<string, unknown> = {}, session = ragSession()): Promise<Error> {
-  try {
-    await metrics.get(name)!.compute(session, ctx(session, 'Session', options));
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the computation to fail');
-}
+const ctx = metricContext;
+const valueOf = (name: string, options: Record<string, unknown> = {}, session = ragSession(), level: OntologyLevel = 'Session'): Promise<MetricValue> =>
+  valueAt(metrics.get(name)!, session, level, options);
+const failureOf = (name: string, options: Record<string, unknown> = {}, session = ragSession()): Promise<Error> =>
+  failureAt(metrics.get(name)!, session, 'Session', options);
 
 const prompts = () => server.requests.map((r: RecordedRequest) => r.body.messages?.[0]?.content ?? '');
 const REASON = { reason: { reason: 'because' } };

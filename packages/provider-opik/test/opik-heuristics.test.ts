@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MetricEngine, MetricRegistry, isSkip, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { MetricEngine, MetricRegistry, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import { opikProvider } from '@mce/provider-opik';
-import { ANSWER, REFERENCE, ragSession } from '../../../test-support/library-session.js';
+import { ANSWER, REFERENCE, ragSession, metricContext, valueAt, failureAt } from '../../../test-support/library-session.js';
 
 // The provider's own metrics, on the default judge: no judge is configured in this file, none is needed.
 const metrics = new Map(opikProvider.metrics().map((m) => [m.metadata.name, m]));
 
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session, level, options, results: { get: () => undefined, all: () => [] },
-});
+const ctx = metricContext;
 
 function answering(text: string, id = 'h'): Session {
   const session = ragSession(id);
@@ -18,21 +16,10 @@ function answering(text: string, id = 'h'): Session {
   return session;
 }
 
-async function valueOf(name: string, options: Record<string, unknown> = {}, session = ragSession(), level: OntologyLevel = 'Session'): Promise<MetricValue> {
-  const element = level === 'LLMCall' ? session.llmCalls[0]! : level === 'AgentCall' ? session.agentCalls[0]! : session;
-  const outcome = await metrics.get(name)!.compute(element, ctx(session, level, options));
-  if (isSkip(outcome)) throw new Error(outcome.skipped);
-  return outcome;
-}
-
-async function failureOf(name: string, options: Record<string, unknown> = {}, session = ragSession()): Promise<Error> {
-  try {
-    await metrics.get(name)!.compute(session, ctx(session, 'Session', options));
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the computation to fail');
-}
+const valueOf = (name: string, options: Record<string, unknown> = {}, session = ragSession(), level: OntologyLevel = 'Session'): Promise<MetricValue> =>
+  valueAt(metrics.get(name)!, session, level, options);
+const failureOf = (name: string, options: Record<string, unknown> = {}, session = ragSession()): Promise<Error> =>
+  failureAt(metrics.get(name)!, session, 'Session', options);
 
 describe('opik heuristic metrics', () => {
   it('are deterministic, need no judge, and list the options they read', () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { type Metric, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
 import { usageOfError } from '@mce/provider-native';
 import { opikMetrics } from '@mce/provider-opik';
 import { startScriptedLLMServer, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
 import { judgeOn } from '../../../test-support/judge-env.js';
-import { ANSWER, QUESTION, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
+import { ANSWER, QUESTION, RETRIEVED, ragSession, metricContext, valueAt, failureAt } from '../../../test-support/library-session.js';
 
 // Opik keeps a G-Eval rubric's evaluation steps per model for the process: each test judges with a model of its
 // own, so that its first computation asks for them (two calls) whatever ran before.
@@ -27,11 +27,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.setScript([]));
 
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown>): MetricContext => ({
-  session, level, options, results: { get: () => undefined, all: () => [] },
-});
-const elementAt = (session: Session, level: OntologyLevel) =>
-  level === 'LLMCall' ? session.llmCalls[0]! : level === 'AgentCall' ? session.agentCalls[0]! : session;
+const ctx = metricContext;
 
 /** The judge's evaluation steps, then `steps` as the score replies; the metric's value. */
 async function judged(
@@ -42,21 +38,13 @@ async function judged(
   const session = options.session ?? ragSession();
   const level = options.level ?? 'Session';
   server.setScript([{ text: STEPS }, ...steps]);
-  const outcome = await metrics.get(name)!.compute(elementAt(session, level), ctx(session, level, { model: options.model ?? freshModel(), ...options.options }));
-  if (isSkip(outcome)) throw new Error(outcome.skipped);
-  return outcome;
+  return valueAt(metrics.get(name)!, session, level, { model: options.model ?? freshModel(), ...options.options });
 }
 
 /** The judge's evaluation steps, then `steps` (`raw`: `steps` alone); the error the computation fails with. */
 async function failure(name: string, steps: ScriptedStep[], session = ragSession(), { raw = false } = {}): Promise<Error> {
-  const level: OntologyLevel = 'Session';
   server.setScript(raw ? steps : [{ text: STEPS }, ...steps]);
-  try {
-    await metrics.get(name)!.compute(elementAt(session, level), ctx(session, level, { model: freshModel() }));
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the computation to fail');
+  return failureAt(metrics.get(name)!, session, 'Session', { model: freshModel() });
 }
 
 const promptOf = (i: number) => server.requests[i]?.body.messages?.[0]?.content ?? '';

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MetricRegistry, isSkip, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { MetricRegistry, type Metric, type MetricValue, type OntologyLevel } from '@mce/core';
 import { usageOfError } from '@mce/provider-native';
 import { opikMetrics, opikProvider } from '@mce/provider-opik';
 import { startScriptedLLMServer, type ScriptedLLMServer } from '../../../test-support/scripted-llm-server.mjs';
 import { judgeOn } from '../../../test-support/judge-env.js';
-import { ANSWER, QUESTION, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
+import { ANSWER, QUESTION, RETRIEVED, ragSession, valueAt, failureAt } from '../../../test-support/library-session.js';
 
 const MODEL = 'gpt-4o-mini';
 const ONE_CALL = { model: MODEL, promptTokens: 100, completionTokens: 20, totalTokens: 120, costUsd: expect.closeTo(140e-6, 12) };
@@ -20,26 +20,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.setScript([]));
 
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session, level, options, results: { get: () => undefined, all: () => [] },
-});
-
 async function valueOf(name: string, reply: unknown, options: Record<string, unknown> = {}, session = ragSession(), level: OntologyLevel = 'Session'): Promise<MetricValue> {
   server.setScript([{ text: typeof reply === 'string' ? reply : JSON.stringify(reply) }]);
-  const element = level === 'LLMCall' ? session.llmCalls[0]! : level === 'AgentCall' ? session.agentCalls[0]! : session;
-  const outcome = await metrics.get(name)!.compute(element, ctx(session, level, options));
-  if (isSkip(outcome)) throw new Error(outcome.skipped);
-  return outcome;
+  return valueAt(metrics.get(name)!, session, level, options);
 }
 
-async function failureOf(name: string, session = ragSession(), options: Record<string, unknown> = {}): Promise<Error> {
-  try {
-    await metrics.get(name)!.compute(session, ctx(session, 'Session', options));
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the computation to fail');
-}
+const failureOf = (name: string, session = ragSession(), options: Record<string, unknown> = {}): Promise<Error> =>
+  failureAt(metrics.get(name)!, session, 'Session', options);
 
 const prompt = () => server.requests[0]?.body.messages?.[0]?.content ?? '';
 

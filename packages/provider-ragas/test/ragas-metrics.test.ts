@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isSkip, type Element, type Metric, type MetricContext, type MetricValue, type OntologyLevel, type Session } from '@mce/core';
+import { type Metric, type MetricValue, type OntologyLevel } from '@mce/core';
 import { Judge, judgeConfigFromEnv, usageOfError, type CallUsage } from '@mce/provider-native';
 import { ragasMetrics, ragasProvider } from '@mce/provider-ragas';
 import { startScriptedLLMServer, type RecordedRequest, type ScriptedLLMServer, type ScriptedStep } from '../../../test-support/scripted-llm-server.mjs';
-import { ANSWER, QUESTION, REFERENCE, RETRIEVED, ragSession } from '../../../test-support/library-session.js';
+import { ANSWER, QUESTION, REFERENCE, RETRIEVED, ragSession, metricContext, valueAt, failureAt } from '../../../test-support/library-session.js';
 
 const CHAT_MODEL = 'gpt-4o-mini';
 const EMBEDDING_MODEL = 'text-embedding-3-small';
@@ -35,28 +35,10 @@ function script(replies: Replies, vectors: Record<string, number[]> = {}): void 
   });
 }
 
-const ctx = (session: Session, level: OntologyLevel, options: Record<string, unknown> = {}): MetricContext => ({
-  session,
-  level,
-  options,
-  results: { get: () => undefined, all: () => [] },
-});
-
-async function valueOf(name: string, session = ragSession(), level: OntologyLevel = 'Session', options = {}): Promise<MetricValue> {
-  const element: Element = level === 'AgentCall' ? session.agentCalls[0]! : session;
-  const outcome = await metrics.get(name)!.compute(element, ctx(session, level, options));
-  if (isSkip(outcome)) throw new Error(`skipped: ${outcome.skipped}`);
-  return outcome;
-}
-
-async function failureOf(name: string, session = ragSession(), options = {}): Promise<Error> {
-  try {
-    await metrics.get(name)!.compute(session, ctx(session, 'Session', options));
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected the computation to fail');
-}
+const ctx = metricContext;
+const valueOf = (name: string, session = ragSession(), level: OntologyLevel = 'Session', options = {}): Promise<MetricValue> =>
+  valueAt(metrics.get(name)!, session, level, options);
+const failureOf = (name: string, session = ragSession(), options = {}): Promise<Error> => failureAt(metrics.get(name)!, session, 'Session', options);
 
 const chats = () => server.requests.filter((r) => r.path?.endsWith('/chat/completions'));
 const embeddings = () => server.requests.filter((r) => r.path?.endsWith('/embeddings'));
