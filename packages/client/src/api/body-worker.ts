@@ -1,4 +1,4 @@
-/** The worker of body-reader.ts (a child process or a thread): reads each body posted to it and answers its SessionBody. */
+/** The worker of body-reader.ts (a child process): reads each body posted to it and answers its SessionBody. */
 import { readFileSync } from 'node:fs';
 import { readSessionBody } from './session-body.js';
 import { workerPort } from './worker-port.js';

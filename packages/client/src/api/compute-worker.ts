@@ -1,5 +1,5 @@
 /**
- * The worker of compute-thread.ts (a child process or a thread): an MCEClient of its own over the server's store and configuration, which
+ * The worker of compute-thread.ts (a child process): an MCEClient of its own over the server's store and configuration, which
  * computes and stores what it is sent and answers the computation as the UTF-8 bytes of its JSON, written to the file
  * it is given (serialised and encoded here; the server streams the file: a 40 MB string posted back would be copied onto
  * the server's heap and encoded again there, ~150 ms of its event loop) or as a digest for a computation's summary.

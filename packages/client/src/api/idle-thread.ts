@@ -1,11 +1,10 @@
 /**
- * One worker (a child process by default, or a thread: idle-worker-runner.ts) that answers numbered requests, started
+ * One worker (a child process: idle-worker-runner.ts) that answers numbered requests, started
  * at the first and ended once idle: while it waits on nothing it does not keep the process alive, and after IDLE_MS it
  * ends, giving its memory back (a big body or session leaves hundreds of MB in it); the next request starts another.
  * A worker that dies fails what it was answering, not the server. The body reader and the compute thread each own one.
  */
-import type { TransferListItem } from 'node:worker_threads';
-import { startWorker, type WorkerKind, type WorkerRunner } from './idle-worker-runner.js';
+import { startWorker, type WorkerRunner } from './idle-worker-runner.js';
 
 /** A thread idle this long ends. */
 const IDLE_MS = 10_000;
@@ -20,8 +19,6 @@ export interface IdleThreadOptions<R> {
   name: string;
   heapMb: number;
   workerData?: unknown;
-  /** What it runs in (default 'process': its memory is all given back when it ends). */
-  kind?: WorkerKind;
   /** A reply's error, if it carries one (it then rejects its request). */
   failureOf(reply: R): Error | undefined;
 }
@@ -42,15 +39,15 @@ export class IdleThread<R extends { id: number }> {
     return this.#pending.size;
   }
 
-  /** Sends `message` with a fresh `id` (`transfer`: buffers moved to the thread, not copied); resolves with its reply. */
-  request(message: Record<string, unknown>, transfer: readonly TransferListItem[] = []): Promise<R> {
+  /** Sends `message` with a fresh `id` (copied through the process's channel); resolves with its reply. */
+  request(message: Record<string, unknown>): Promise<R> {
     const worker = this.#started();
     const id = this.#next++;
     return new Promise<R>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       clearTimeout(this.#idle);
       worker.ref();
-      worker.post({ ...message, id }, transfer);
+      worker.post({ ...message, id });
     });
   }
 
@@ -75,8 +72,8 @@ export class IdleThread<R extends { id: number }> {
 
   #started(): WorkerRunner {
     if (this.#worker) return this.#worker;
-    const { heapMb, workerData, kind = 'process' } = this.options;
-    const worker = startWorker(kind, this.file, heapMb, workerData);
+    const { heapMb, workerData } = this.options;
+    const worker = startWorker(this.file, heapMb, workerData);
     worker.onMessage((message) => {
       const reply = message as R;
       const pending = this.#pending.get(reply.id);
