@@ -7,6 +7,7 @@ export { DETERMINISTIC_METRICS, defaultMetricSelection } from './metrics/determi
 export { nativeProvider, NATIVE_PROVIDER_REF } from './native-provider.js';
 export * from './mcp/index.js';
 export { catalogMarkdown } from './catalog-doc.js';
+export { answeredWithToolCallsOnly } from './tool-calls-only.js';
 export { libraryMetric, type LibraryCall, type LibraryMetricDefinition, type LibraryScore } from './library/library-metric.js';
 export { inputOf, libraryInputs, outputOf, referenceOf, retrievalContextOf, toolCallsOf, type LibraryInput } from './library/inputs.js';
 export { packageVersion } from './package-version.js';

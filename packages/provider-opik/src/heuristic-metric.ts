@@ -2,18 +2,14 @@
  * A heuristic Opik metric as an mce Metric: deterministic (no judge, no cost, no cache key), computed by the opik
  * package's class. An error of the library or of an option is a failed result named with the metric, never a 0.
  */
-import { skip, type Element, type LLMCall, type Metric, type MetricContext, type MetricMetadata, type MetricOutcome } from '@mce/core';
-import type { JudgedElement } from '@mce/provider-native';
+import { skip, type Element, type Metric, type MetricContext, type MetricMetadata, type MetricOutcome } from '@mce/core';
+import { answeredWithToolCallsOnly, type JudgedElement } from '@mce/provider-native';
 import type { HeuristicDefinition } from './heuristics.js';
 import { OPIK_LIBRARY, OPIK_PROVIDER } from './names.js';
 
 /** An LLM call that answered with tool calls only has no text output: skipped, as the judged metrics skip it. */
-function toolCallsOnly({ level, element }: JudgedElement): string | undefined {
-  if (level !== 'LLMCall') return undefined;
-  const outputs = (element as LLMCall).outputMessages;
-  const only = outputs.some((m) => m.toolCalls?.length) && outputs.every((m) => !m.content.trim());
-  return only ? 'the LLM call answered with tool calls only: no text output' : undefined;
-}
+const toolCallsOnly = ({ level, element }: JudgedElement): string | undefined =>
+  answeredWithToolCallsOnly(level, element) ? 'the LLM call answered with tool calls only: no text output' : undefined;
 
 function named(id: string, error: unknown): Error {
   if (error instanceof Error && error.message.startsWith(`${id}: `)) return error;

@@ -10,7 +10,6 @@ import {
   skip,
   stableJson,
   type Element,
-  type LLMCall,
   type Metric,
   type MetricContext,
   type MetricMetadata,
@@ -24,6 +23,7 @@ import { withUsage } from '../judge/usage-meter.js';
 import { defaultJudge } from '../metrics/llm/default-judge.js';
 import { sha256 } from '../metrics/llm/define.js';
 import type { JudgedElement } from '../metrics/llm/inputs.js';
+import { answeredWithToolCallsOnly } from '../tool-calls-only.js';
 
 /** What a library's scorer gets for one computation. */
 export interface LibraryCall {
@@ -71,12 +71,8 @@ function libraryError(metric: string, error: unknown): Error {
 }
 
 /** An LLM call that answered with tool calls only has no text answer for a library to judge: skipped, as mce's own. */
-function toolCallsOnly({ level, element }: JudgedElement): string | undefined {
-  if (level !== 'LLMCall') return undefined;
-  const outputs = (element as LLMCall).outputMessages;
-  const only = outputs.some((m) => m.toolCalls?.length) && outputs.every((m) => !m.content.trim());
-  return only ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined;
-}
+const toolCallsOnly = ({ level, element }: JudgedElement): string | undefined =>
+  answeredWithToolCallsOnly(level, element) ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined;
 
 export function libraryMetric<I>(input: LibraryMetricDefinition<I>, source: () => Judge = defaultJudge): Metric {
   const definition = { ...input, notApplicable: input.notApplicable ?? toolCallsOnly };

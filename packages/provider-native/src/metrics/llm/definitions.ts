@@ -2,9 +2,10 @@
  * The LLM-judged native metrics: each a written 1–5 rubric and the prompt showing the judge the element's inputs.
  * Bump `promptVersion` when a rubric or a prompt changes (the record/replay cache keys on it).
  */
-import { LLM_JUDGED_SPECS, type AgentCall, type LLMCall, type ToolCall } from '@mce/core';
+import { LLM_JUDGED_SPECS, type AgentCall, type ToolCall } from '@mce/core';
 import { show } from '../../judge/transcript.js';
 import { coreSpec, type JudgedMetricDefinition } from './define.js';
+import { answeredWithToolCallsOnly } from '../../tool-calls-only.js';
 import {
   type JudgedElement,
   conversationOf,
@@ -82,12 +83,8 @@ export const ANSWER_RELEVANCY: JudgedMetricDefinition = {
     'Irrelevant: unrelated to the request, or a refusal/non-answer without reason.',
   ]),
   prompt: (t, budget) => answerPrompt('AnswerRelevancy', t, budget, 'none'),
-  notApplicable: ({ level, element }) => {
-    if (level !== 'LLMCall') return undefined;
-    const outputs = (element as LLMCall).outputMessages;
-    const toolCallsOnly = outputs.some((m) => m.toolCalls?.length) && outputs.every((m) => !m.content.trim());
-    return toolCallsOnly ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined;
-  },
+  notApplicable: ({ level, element }) =>
+    answeredWithToolCallsOnly(level, element) ? 'the LLM call answered with tool calls only: no text answer to judge' : undefined,
 };
 
 export const GROUNDEDNESS: JudgedMetricDefinition = {
