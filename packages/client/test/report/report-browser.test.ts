@@ -107,7 +107,10 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     expect(await isOpen()).toBe(true);
     const metricsToggle = page.getByText(/^Metrics \(\d+\): reasoning and judge$/).first();
     await metricsToggle.click();
-    expect(await page.getByRole('table', { name: 'Metrics of MASCall weather_workflow' }).isVisible()).toBe(true);
+    // The table is built on the details' toggle event, which the browser fires after the click, not within it.
+    const masTable = page.getByRole('table', { name: 'Metrics of MASCall weather_workflow' });
+    await masTable.waitFor({ timeout: 10_000 });
+    expect(await masTable.isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Collapse all' }).click();
     expect(await page.locator('details.call[open]').count()).toBe(0);
     await page.getByRole('button', { name: 'Expand all' }).click();
@@ -174,6 +177,8 @@ describe.runIf(hasBrowser)('mce report in Chromium', () => {
     const firstAgent = page.locator('li.node').nth(1); // after the MAS call
     expect(await firstAgent.locator('.lvl').first().textContent()).toBe('AgentCall');
     await firstAgent.locator('> details > summary').click();
+    // Its calls come in on the toggle event, fired after the click: wait for the first before counting.
+    await firstAgent.locator('li.node').first().waitFor({ timeout: 10_000 });
     const agentCalls = await firstAgent.locator('li.node').count();
     expect(agentCalls).toBeGreaterThan(0);
     expect(await page.locator('li.node').count()).toBe(401 + agentCalls);
