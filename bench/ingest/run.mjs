@@ -237,6 +237,15 @@ function timedProcess(argv, cwd) {
   return { secs, cpu: user + sys, peak: kb * 1024 };
 }
 
+const MCE_BIN = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
+
+/** The node flags of a script's `#!/usr/bin/env -S node …` line: run it as the installed command runs. */
+function shebangFlags(script) {
+  const first = readFileSync(script, 'utf8').split('\n', 1)[0];
+  const flags = /^#!\S*env\s+(?:-S\s+)?node\s*(.*)$/.exec(first)?.[1] ?? '';
+  return flags.split(/\s+/).filter(Boolean);
+}
+
 /** The real-trace run: `mce compute --input … --no-store` against a bare JSON.parse of the same file, in turns. */
 function realTraceBench() {
   console.log(machineLine());
@@ -246,11 +255,12 @@ function realTraceBench() {
     const { copies, rows } = writeReplicatedTrace(file, SPANS);
     const size = statSync(file).size;
     console.log(`real trace: ${rows.toLocaleString('en')} spans (${copies} copies of the 126-span ClickHouse fixture, one session each): ${(size / 1e6).toFixed(1)} MB`);
-    const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
+    const mce = MCE_BIN;
     const floorArgv = [process.execPath, '-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`];
     // Run where no mce_config.yaml is found: the default metric selection (deterministic only without a judge). No
     // metric cache, and no run-time price refresh (a fetch of the network, no part of reading a file: offline it waits).
-    const mceArgv = [process.execPath, mce, 'compute', '--input', file, '--no-store'];
+    const mceArgv = [process.execPath, ...shebangFlags(mce), mce, 'compute', '--input', file, '--no-store'];
+    console.log(`mce run as installed: node ${[...shebangFlags(mce), 'mce.js'].join(' ')} compute --input FILE --no-store`);
     const floors = [];
     const runs = [];
     for (let i = 0; i < Math.max(1, Number(args.repeat)); i++) {
@@ -312,8 +322,7 @@ if (args['real-trace']) {
       console.log(`  peak RSS: ${(k.peak / 1e6).toFixed(1)} MB   target < 500 MB: ${k.peak < 500e6 ? 'met' : 'NOT met'}   (file ${(size / 1e6).toFixed(1)} MB, ratio ${(k.peak / size).toFixed(3)})`);
     }
     if (!args['no-compute']) {
-      const mce = fileURLToPath(new URL('../../packages/client/bin/mce.js', import.meta.url));
-      const c = timedProcess([process.execPath, mce, 'compute', '--input', file, '--no-store'], dir);
+      const c = timedProcess([process.execPath, ...shebangFlags(MCE_BIN), MCE_BIN, 'compute', '--input', file, '--no-store'], dir);
       const sessions = Math.min(SESSIONS, Math.ceil(spans / PER_SESSION));
       console.log(`mce compute --input --no-store: ${sessions.toLocaleString('en')} sessions in ${c.secs.toFixed(1)} s (${Math.round(sessions / c.secs).toLocaleString('en')} sessions/s, CPU ${c.cpu.toFixed(1)} s)`);
       console.log(`  peak RSS: ${(c.peak / 1e6).toFixed(1)} MB   (file ${(size / 1e6).toFixed(1)} MB, ratio ${(c.peak / size).toFixed(3)})`);

@@ -1,6 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 // The `mce` command: runs the built CLI (npm run build first).
-// A larger young generation: metric computation allocates many short-lived results (see docs/engine.md).
+// V8's default young generation: a larger one (--max-semi-space-size=64, as mce-worker runs) saves about a tenth of
+// the CPU of a big batch but holds up to 90 MB more while a file is read (docs/engine.md); a long-running `mce serve`
+// can be given it through NODE_OPTIONS.
 // The bundled CLI (scripts/bundle-cli.mjs) starts in a fraction of the time; a build without it runs dist/ as is.
 const { endedOnPurpose, main } = await import('../dist/bundle/main.js').catch((error) => {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /[\\/]dist[\\/]bundle[\\/]main\.js/.test(String(error.message));
