@@ -1,7 +1,9 @@
 /**
  * The labelled MCP set's interactions, made from the scenarios: the training split by the generic rules of
- * degrade-by-rule.mjs, the held-out split from the hand-written twins of heldout-scenarios.mjs. Deterministic.
+ * degrade-by-rule.mjs, the held-out splits from the hand-written twins of heldout-scenarios.mjs and fresh-scenarios.mjs.
+ * Deterministic.
  */
+import { FRESH_SCENARIOS } from './fresh-scenarios.mjs';
 import { HELDOUT_SCENARIOS } from './heldout-scenarios.mjs';
 import { CLASS_LABELS } from './labels.mjs';
 import { MORE_RULES, RULES, rightCall } from './degrade-by-rule.mjs';
@@ -65,13 +67,20 @@ export function trainItems(catalogs) {
   return out;
 }
 
-export function heldoutItems() {
+/** The held-out split: HELDOUT_SCENARIOS, every twin written by hand. */
+export const heldoutItems = () => handWrittenItems('heldout', HELDOUT_SCENARIOS);
+
+/** The fresh held-out split: FRESH_SCENARIOS, written by hand over servers no other split uses, blind to the model. */
+export const freshItems = () => handWrittenItems('fresh', FRESH_SCENARIOS);
+
+/** A good interaction per scenario, its seven hand-written twins, and the scenario with its second request (done, and half done). */
+function handWrittenItems(split, scenarios) {
   const out = [];
-  for (const h of HELDOUT_SCENARIOS) {
+  for (const h of scenarios) {
     const good = `${h.id}-good`;
     const right = call(h.call);
-    const twin = (cls, calls, output) => out.push(item('heldout', `${h.id}-${cls}`, cls, good, h.servers, h.request, calls, output));
-    out.push(item('heldout', good, 'good', null, h.servers, h.request, [right], h.output));
+    const twin = (cls, calls, output) => out.push(item(split, `${h.id}-${cls}`, cls, good, h.servers, h.request, calls, output));
+    out.push(item(split, good, 'good', null, h.servers, h.request, [right], h.output));
     twin('wrong_tool', [call(h.wrong.call)], h.wrong.output);
     twin('missing_call', [], h.missing);
     twin('needless_call', [right, call(h.needless.call)], h.needless.output ?? h.output);
@@ -82,8 +91,8 @@ export function heldoutItems() {
     const second = call(h.second.call);
     const request = joinRequests(h.request, h.second.request);
     const pairGood = `${h.id}+second-good`;
-    out.push(item('heldout', pairGood, 'good', null, h.servers, request, [right, second], `${h.output} ${h.second.output}`));
-    out.push(item('heldout', `${h.id}+second-partial_completion`, 'partial_completion', pairGood, h.servers, request, [right], h.output));
+    out.push(item(split, pairGood, 'good', null, h.servers, request, [right, second], `${h.output} ${h.second.output}`));
+    out.push(item(split, `${h.id}+second-partial_completion`, 'partial_completion', pairGood, h.servers, request, [right], h.output));
   }
   return out;
 }

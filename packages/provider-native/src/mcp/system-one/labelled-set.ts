@@ -27,9 +27,16 @@ const TurnSchema = z.object({
   calls: z.array(CallSchema),
   labels: z.object({ primitives: Level, arguments: Level, task: Level }),
 });
+/**
+ * `train` (with the legacy items) is what calibration may fit; `heldout` and `fresh` are held out from it. `fresh` was
+ * written later, blind to the model, over servers the other splits do not use (test/data/mcp-labelled/README.md).
+ */
+export const LABELLED_SPLITS = ['train', 'heldout', 'fresh'] as const;
+export type LabelledSplit = (typeof LABELLED_SPLITS)[number];
+
 export const LabelledItemSchema = z.object({
   id: z.string().min(1),
-  split: z.enum(['train', 'heldout']),
+  split: z.enum(LABELLED_SPLITS),
   /** `good`, a failure class (wrong_tool …) or `legacy:<category>`. */
   class: z.string().min(1),
   /** A degraded interaction's good counterpart. */
@@ -52,6 +59,8 @@ export interface LabelledTurn {
   itemId: string;
   turn: number;
   category: string;
+  split: LabelledSplit;
+  /** Held out from calibration (the `heldout` and `fresh` splits). */
   holdout: boolean;
   interaction: MCPInteraction;
   /** The level / 3 per question (0, 1/3, 2/3, 1); absent when the question does not apply. */
@@ -61,6 +70,8 @@ export interface LabelledTurn {
 export interface LabelledItem {
   id: string;
   category: string;
+  split: LabelledSplit;
+  /** Held out from calibration (the `heldout` and `fresh` splits). */
   holdout: boolean;
   twin: string | null;
   conversation: MCPConversation;
@@ -97,21 +108,28 @@ export function parseLabelledSet(data: LabelledSetData): LabelledItem[] {
       servers,
       turns: item.turns.map((t) => ({ request: t.request, output: t.output, calls: t.calls })),
     };
-    const holdout = item.split === 'heldout';
+    const { split } = item;
+    const holdout = split !== 'train';
     const turns = item.turns.map((t, k) => ({
       itemId: item.id,
       turn: k,
       category: item.class,
+      split,
       holdout,
       interaction: turnInteraction(conversation, k),
       labels: levels(t.labels),
     }));
-    return { id: item.id, category: item.class, holdout, twin: item.twin, conversation, turns };
+    return { id: item.id, category: item.class, split, holdout, twin: item.twin, conversation, turns };
   });
 }
 
 /** The files of the set, in this order (calibration folds are taken by position, so the order is fixed). */
 export const LABELLED_SET_FILES = ['train.jsonl', 'legacy.jsonl', 'heldout.jsonl'] as const;
+/**
+ * The fresh held-out split. Not among LABELLED_SET_FILES, so that nothing reading the set for development (calibration,
+ * the held-out checks, the benches) measures on it; read it on purpose: `readLabelledSet(dir, FRESH_SET_FILES)`.
+ */
+export const FRESH_SET_FILES = ['fresh.jsonl'] as const;
 
 /** JSON Lines → objects; a line that is not JSON fails naming the file and line. */
 export function readJsonLines(path: string): unknown[] {
@@ -127,11 +145,11 @@ export function readJsonLines(path: string): unknown[] {
     });
 }
 
-/** The set as stored in a directory: catalogs.json and the JSON Lines files. */
-export function readLabelledSet(dir: string): LabelledSetData {
+/** The set as stored in a directory: catalogs.json and the JSON Lines files (by default LABELLED_SET_FILES). */
+export function readLabelledSet(dir: string, files: readonly string[] = LABELLED_SET_FILES): LabelledSetData {
   return {
     catalogs: JSON.parse(readFileSync(join(dir, 'catalogs.json'), 'utf8')) as unknown,
-    items: LABELLED_SET_FILES.flatMap((file) => readJsonLines(join(dir, file))),
+    items: files.flatMap((file) => readJsonLines(join(dir, file))),
   };
 }
 
