@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 /**
  * MCP metrics benchmark on the labelled set (packages/provider-native/test/data/mcp-labelled/): the local System One
- * model's agreement with the labels (good/bad per question; the held-out split was written by another procedure and
- * never used for calibration), how far MCPUse and MCPTaskCompletion (system_one mode) put each failure class below
+ * model's agreement with the labels (good/bad per question), how far MCPUse and MCPTaskCompletion (system_one mode) put each failure class below
  * its good twins, the pairwise ranking accuracy, and the throughput of system_one computations.
  *   npm run build && node bench/mcp/run.mjs [--seconds 3]
- * Targets (held-out): gap ≥ 0.3 per failure class for both metrics, pairwise ≥ 95%, agreement ≥ 90%, ≥ 5,000
+ * Two held-out splits, neither used for calibration: `fresh` (fresh.jsonl, other servers, written blind to the model and
+ * never used while developing it: the measure of the targets) and `heldout` (looked at while the features were chosen,
+ * so shown as "seen in development").
+ * Targets (fresh held-out): gap ≥ 0.3 per failure class for both metrics, pairwise ≥ 95%, agreement ≥ 90%, ≥ 5,000
  * computations/s.
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import {
+  FRESH_SET_FILES,
+  LABELLED_SET_FILES,
   LocalSystemOne,
   SYSTEM_ONE_QUESTIONS,
   agreement,
@@ -26,25 +30,31 @@ import { machineLine } from '../lib/machine.mjs';
 const secondsArg = process.argv.indexOf('--seconds');
 const SECONDS = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 3;
 console.log(`MCP metrics benchmark\n${machineLine()}\n`);
-const items = parseLabelledSet(readLabelledSet(fileURLToPath(new URL('../../packages/provider-native/test/data/mcp-labelled/', import.meta.url))));
+const setDir = fileURLToPath(new URL('../../packages/provider-native/test/data/mcp-labelled/', import.meta.url));
+// The fresh split is read on purpose here: it is the measure of the targets (written blind to the model, never used
+// while developing it); the older held-out split has been looked at in development, so it is shown as such.
+const items = parseLabelledSet(readLabelledSet(setDir, [...LABELLED_SET_FILES, ...FRESH_SET_FILES]));
 const turns = items.flatMap((i) => i.turns);
-const heldout = items.filter((i) => i.holdout);
+const fresh = items.filter((i) => i.split === 'fresh');
+const heldout = items.filter((i) => i.split === 'heldout');
+const training = items.filter((i) => i.split === 'train' && !i.category.startsWith('legacy:'));
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const r3 = (x) => x.toFixed(3);
 
 // ---------------------------------------------------------------- agreement
 const model = new LocalSystemOne();
 const rows = [
-  ['held-out', turns.filter((t) => t.holdout)],
-  ['training (fitted on)', turns.filter((t) => !t.holdout)],
+  ['fresh held-out', turns.filter((t) => t.split === 'fresh')],
+  ['held-out, seen in development', turns.filter((t) => t.split === 'heldout')],
+  ['training (fitted on)', turns.filter((t) => t.split === 'train')],
 ];
-console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${heldout.length} held out)`);
+console.log(`labelled set: ${items.length} interactions, ${turns.length} turns (${fresh.length} fresh held-out, ${heldout.length} held-out seen in development)`);
 console.log('\nlocal System One agreement with the labels (value ≥ 0.5 against level ≥ 2):');
-console.log(`${'split'.padEnd(28)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
+console.log(`${'split'.padEnd(38)}${SYSTEM_ONE_QUESTIONS.map((q) => q.padStart(12)).join('')}${'overall'.padStart(10)}`);
 for (const [name, subset] of rows) {
   const a = await agreement(model, subset);
   const cells = SYSTEM_ONE_QUESTIONS.map((q) => `${pct(a.perQuestion[q].accuracy)} `.padStart(12));
-  console.log(`${`${name} (${subset.length})`.padEnd(28)}${cells.join('')}${pct(a.overall).padStart(10)}`);
+  console.log(`${`${name} (${subset.length})`.padEnd(38)}${cells.join('')}${pct(a.overall).padStart(10)}`);
 }
 
 // ---------------------------------------------------------------- sessions from the labelled set
@@ -91,7 +101,7 @@ async function scores(metric, subset) {
 }
 const useMetric = createMCPUse(deps);
 const taskMetric = createMCPTaskCompletion(deps);
-for (const [name, subset] of [['held-out', heldout], ['training (fitted on)', items.filter((i) => !i.holdout && !i.category.startsWith('legacy:'))]]) {
+for (const [name, subset] of [['fresh held-out', fresh], ['held-out, seen in development', heldout], ['training (fitted on)', training]]) {
   const use = twinReport(subset, await scores(useMetric, subset));
   const task = twinReport(subset, await scores(taskMetric, subset));
   console.log(`\n${name}: mean system_one score of each failure class against its good twins (gap = good − degraded; target ≥ 0.3)`);
