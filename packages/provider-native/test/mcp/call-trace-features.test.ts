@@ -39,7 +39,7 @@ describe("the request's values", () => {
   it('a name with its id in brackets after it is one value, carried by either', () => {
     const values = requestValues('Post it in #team-core (C07QXRM2B) now');
     expect(values.map((v) => v.forms)).toEqual([['#team-core', 'c07qxrm2b']]);
-    const carried = { lower: 'c07qxrm2b\nposted', words: new Set(['c07qxrm2b', 'post']) };
+    const carried = { lower: 'c07qxrm2b\nposted', words: () => new Set(['c07qxrm2b', 'post']) };
     expect(valueUse('Post it in #team-core (C07QXRM2B) now', [], carried).unused).toBe(0);
   });
 
@@ -52,7 +52,7 @@ describe("the request's values", () => {
     const other = call('list_issues', { owner: 'kubernetes', repo: 'minikube-old', labels: ['area/networking'] }, []);
     expect(feature({ request, calls: [other], output: 'None.' }, 'request_value_unused')).toBe(0.5);
     // a number needs only no digit beside it: 2024 is in '2024-03-01'
-    expect(valueUse('Orders in March 2024?', [], { lower: "placed_at >= '2024-03-01'", words: new Set() }).unused).toBe(0);
+    expect(valueUse('Orders in March 2024?', [], { lower: "placed_at >= '2024-03-01'", words: () => new Set() }).unused).toBe(0);
   });
 
   it('a part whose own values no call carried is left undone, and its values leave the share', () => {
@@ -62,7 +62,7 @@ describe("the request's values", () => {
     expect(feature({ request: two, calls: [listed], output: reply }, 'request_value_unused')).toBe(0);
     const posted = call('post_message', { channel_id: 'C024BE91L', text: '1 issue' }, { ok: true }, 'chat');
     expect(feature({ request: two, calls: [listed, posted], output: `${reply} Posted the count to C024BE91L.` }, 'part_values_unused')).toBe(0);
-    expect(valueUse(two, parts, { lower: 'kubernetes minikube area/networking', words: new Set() })).toEqual({ unused: 0, partUndone: 1 });
+    expect(valueUse(two, parts, { lower: 'kubernetes minikube area/networking', words: () => new Set() })).toEqual({ unused: 0, partUndone: 1 });
   });
 });
 

@@ -387,6 +387,8 @@ function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVec
   let maxCalledIntent = 0;
   /** Calls with a value found neither in the request, earlier turns nor results. */
   const ungroundedCalls = new Array<boolean>(n).fill(false);
+  /** The values of each successful call's result, as text ('' for a failed call). */
+  const resultTexts = new Array<string>(n).fill('');
   let nearMisses = 0;
   /** The request's words (a near miss is of the user's words), made when first needed. */
   let near: Set<string> | undefined;
@@ -466,7 +468,9 @@ function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVec
         // The result's values, not its JSON keys, are what a reply would reflect.
         const resultValues: Array<string | number> = [];
         scalars(parseArgs(call.result), resultValues);
-        const rt = tokenSet(resultValues.join(' '));
+        const resultText = resultValues.join(' ');
+        resultTexts[i] = resultText;
+        const rt = tokenSet(resultText);
         let shared = 0;
         for (const t of rt) if (outputTokens.has(t)) shared++;
         if (shared < Math.min(2, rt.size)) unused++;
@@ -502,7 +506,7 @@ function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVec
   claimFeatures(f, interaction.output, contextLower, contextTokens, callValues, doneWords);
   partFeatures(f, requestText, index, prims, callIndex, callFed, scores, maxScore);
   coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims, doneWords);
-  if (n > 0) callTraceFeatures(f, interaction, callArgs, callValues, ungroundedCalls);
+  if (n > 0) callTraceFeatures(f, interaction, { args: callArgs, values: callValues, results: resultTexts, ungrounded: ungroundedCalls });
   return f;
 }
 
@@ -512,34 +516,39 @@ function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVec
  * of a call nobody asked for and the reply passes over are that call's fault (a needless call), not wrong arguments
  * for the task.
  */
-function callTraceFeatures(
-  f: FeatureVector,
-  interaction: MCPInteraction,
-  callArgs: readonly unknown[],
-  callValues: ReadonlyArray<ReadonlyArray<string | number>>,
-  ungroundedCalls: readonly boolean[],
-): void {
-  const results = interaction.calls.map((call) => {
-    if (call.error !== undefined) return '';
-    const values: Array<string | number> = [];
-    scalars(parseArgs(call.result), values);
-    return values.join(' ');
-  });
-  const text = `${callValues.flat().join('\n')}\n${results.join('\n')}`;
-  // Tokenized uncached: the text is this interaction's own, and would only churn the cache.
-  const carried = { lower: text.toLowerCase(), words: new Set(tokensUncached(text)) };
+/** What each call sent and got back, as the main pass over the calls found it. */
+interface CallTrace {
+  args: readonly unknown[];
+  values: ReadonlyArray<ReadonlyArray<string | number>>;
+  /** The values of each successful call's result, as text ('' for a failed call). */
+  results: readonly string[];
+  /** Calls with a value found neither in the request, earlier turns nor results. */
+  ungrounded: readonly boolean[];
+}
+
+function callTraceFeatures(f: FeatureVector, interaction: MCPInteraction, trace: CallTrace): void {
+  const text = `${trace.values.flat().join('\n')}\n${trace.results.join('\n')}`;
+  // Its words only for a quoted value, tokenized uncached: the text is this interaction's own.
+  let words: Set<string> | undefined;
+  const carried = { lower: text.toLowerCase(), words: () => (words ??= new Set(tokensUncached(text))) };
   const use = valueUse(interaction.request, requestParts(interaction.request), carried);
   f[34] = use.unused;
-  // A text the agent composed (a message's body) is not what the reply would name the call by: it often is the reply.
-  const words = interaction.calls.map((call, i) => {
-    const composed = composedValues(callArgs[i]);
-    const named = callValues[i]!.filter((v) => !(typeof v === 'string' && composed.has(v)));
-    return { informs: call.kind !== 'tool', words: new Set(tokensUncached(`${call.name} ${named.join(' ')} ${results[i]}`)) };
-  });
-  const unreported = unreportedCalls(words, interaction.output);
-  f[35] = unreported.length > 0 ? 1 : 0;
-  f[11] = ungroundedCalls.filter((u, i) => u && !unreported.includes(i)).length / ungroundedCalls.length;
   f[36] = use.partUndone;
+  const n = interaction.calls.length;
+  // A text the agent composed (a message's body) is not what the reply would name the call by: it often is the reply.
+  const unreported =
+    n < 2
+      ? []
+      : unreportedCalls(
+          interaction.calls.map((call, i) => {
+            const composed = composedValues(trace.args[i]);
+            const named = trace.values[i]!.filter((v) => !(typeof v === 'string' && composed.has(v)));
+            return { informs: call.kind !== 'tool', words: new Set(tokensUncached(`${call.name} ${named.join(' ')} ${trace.results[i]}`)) };
+          }),
+          interaction.output,
+        );
+  f[35] = unreported.length > 0 ? 1 : 0;
+  f[11] = trace.ungrounded.filter((u, i) => u && !unreported.includes(i)).length / n;
 }
 
 /**

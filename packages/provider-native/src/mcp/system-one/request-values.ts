@@ -23,8 +23,20 @@ export interface RequestValue {
   words?: string[];
 }
 
-/** The values a request names, each once, in order. */
-export function requestValues(request: string): RequestValue[] {
+/** The values of the texts seen last (a request is judged by several metrics, a part again with its request). */
+const valuesCache = new Map<string, readonly RequestValue[]>();
+
+/** The values a request names, each once, in order (shared: not to be changed). */
+export function requestValues(request: string): readonly RequestValue[] {
+  const hit = valuesCache.get(request);
+  if (hit) return hit;
+  const out = parseValues(request);
+  if (valuesCache.size >= 2000) valuesCache.clear();
+  valuesCache.set(request, out);
+  return out;
+}
+
+function parseValues(request: string): RequestValue[] {
   const out: RequestValue[] = [];
   const seen = new Set<string>();
   for (const m of request.matchAll(QUOTED)) {
@@ -89,16 +101,20 @@ function formCarried(form: string, carriedLower: string): boolean {
   return segments.length > 1 && segments.every((s) => occurs(carriedLower, s));
 }
 
-/** Whether a value is carried by what the calls sent or got back (`carriedLower`, lower case). */
-function valueCarried(value: RequestValue, carriedLower: string, carriedWords: ReadonlySet<string>): boolean {
-  if (value.words) return value.words.filter((w) => carriedWords.has(w)).length / value.words.length >= 0.6;
-  return value.forms.some((form) => formCarried(form, carriedLower));
+/** Whether a value is carried by what the calls sent or got back. */
+function valueCarried(value: RequestValue, carried: Carried): boolean {
+  if (value.words) {
+    const words = carried.words();
+    return value.words.filter((w) => words.has(w)).length / value.words.length >= 0.6;
+  }
+  return value.forms.some((form) => formCarried(form, carried.lower));
 }
 
 /** What the calls sent and got back, to find the request's values in. */
 export interface Carried {
   lower: string;
-  words: ReadonlySet<string>;
+  /** Its words (made when a quoted value asks for them). */
+  words: () => ReadonlySet<string>;
 }
 
 export interface ValueUse {
@@ -114,7 +130,7 @@ export interface ValueUse {
  * are left out of the share when another part was acted on.
  */
 export function valueUse(request: string, parts: readonly string[], carried: Carried): ValueUse {
-  const isCarried = (v: RequestValue) => valueCarried(v, carried.lower, carried.words);
+  const isCarried = (v: RequestValue) => valueCarried(v, carried);
   const undone = new Set<string>();
   if (parts.length >= 2) {
     const perPart = parts.map((part) => requestValues(part));
