@@ -718,9 +718,9 @@ describe('MCP metrics from the CLI', () => {
     const session = SessionSchema.parse(JSON.parse(readFileSync(example('sessions/mcp-tools.json'), 'utf8'))) as Session;
     const direct = await engine.computeLoadedSession(session, { metrics: { Session: ['MCPUse'] }, metricOptions: { MCPUse: { eval_mode: 'system_one' } } });
     expect(use.result).toBe(direct.results[0]?.result);
-    // The local System One model's score of this example (the weights of the third revision): the weighted mean of
+    // The local System One model's score of this example (the weights of the fourth revision): the weighted mean of
     // its three answers' values, each weighing e^(−3·value), so the lowest counts most.
-    expect(use.result).toBeCloseTo(0.8294692519786258, 12);
+    expect(use.result).toBeCloseTo(0.892693157008144, 12);
     expect([use.evaluationModel, use.evaluationTotalTokenCount, use.evaluationCost]).toEqual([null, 0, 0]);
     expect(use.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'env', confidence: expect.any(Number) });
     expect(use.reasoning).toContain('System One');

@@ -14,7 +14,7 @@ export { LocalSystemOne, CALIBRATED_WEIGHTS, levelProbabilities } from './system
 export { EndpointSystemOne, letterProbabilities, endpointPrompt, ENDPOINT_SYSTEM_PROMPT } from './system-one/endpoint.js';
 export { systemOneModelFor, localSystemOne } from './system-one/resolve-model.js';
 export { decisiveWeights, DECISIVE_SHARPNESS } from './system-one/decisive-mean.js';
-export { calibrate, chooseLambda, crossValidatedLoss, fitLogistic, LAMBDA_GRID, WEIGHT_BOUND, type CalibratedWeights } from './system-one/calibrate.js';
+export { calibrate, chooseLambda, crossValidatedLoss, fitLogistic, LAMBDA_GRID, NON_POSITIVE, WEIGHT_BOUND, type CalibratedWeights } from './system-one/calibrate.js';
 export { calibrateOnLabelledSet, calibrationExamples } from './system-one/calibrate-labelled.js';
 export { parseLabelledSet, labelledTurns, readLabelledSet, readJsonLines, LABELLED_SET_FILES, FRESH_SET_FILES, LABELLED_SPLITS, type LabelledItem, type LabelledSplit, type LabelledTurn, type LabelledSetData } from './system-one/labelled-set.js';
 export { agreement, type Agreement } from './system-one/agreement.js';

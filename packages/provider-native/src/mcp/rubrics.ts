@@ -1,7 +1,7 @@
 /** The written rubrics and prompts of the MCP metrics (ours; DeepEval's metrics only fix what is judged). */
 
-/** 2: the System One weights and features of the third revision (cached results of the earlier ones are not replayed). */
-export const MCP_PROMPT_VERSION = 2;
+/** 3: the System One weights and features of the fourth revision (cached results of the earlier ones are not replayed). */
+export const MCP_PROMPT_VERSION = 3;
 
 export const PRIMITIVE_USAGE_RUBRIC = `You judge PRIMITIVE USAGE: whether an agent chose the right MCP primitives (tools, resources, prompts) from
 the servers available to it, for the user's request.

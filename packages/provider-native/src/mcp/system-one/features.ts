@@ -7,6 +7,9 @@ import type { MCPCallRecord, MCPInteraction } from '../interaction.js';
 import { valueText } from '../interaction.js';
 import { Bm25Index, coverage, stem, tokenSet, tokens, tokensUncached } from './lexical.js';
 import { contextWords, nearMiss } from './near-miss.js';
+import { withErrorsByShape } from './error-shape.js';
+import { valueUse } from './request-values.js';
+import { unreportedCalls } from './unreported-call.js';
 import { checkArguments } from './schema-validator.js';
 
 export const FEATURE_NAMES = [
@@ -21,7 +24,7 @@ export const FEATURE_NAMES = [
   'missing_required', // share of calls lacking a required argument
   'unknown_argument', // share of calls with an argument the schema does not declare
   'type_error', // share of calls with a wrong type / enum / format
-  'ungrounded_value', // share of calls with an argument value found neither in the request, earlier turns nor results
+  'ungrounded_value', // share of calls with a value found neither in the request, earlier turns nor results (of those the reply tells of)
   'argument_error_result', // an error result blames the arguments
   'error_result', // share of calls that returned an error
   'unrecovered_error', // an error with no later successful call of the same primitive
@@ -44,6 +47,9 @@ export const FEATURE_NAMES = [
   'part_left_undone', // a part of the request (two or more words of its own) nothing spoke of, although calls were made
   'near_miss_value', // an argument value a small step from the user's words (a plural, one edit, a dropped separator)
   'not_top_match', // the primitive matching the request best scores over 1.5 times every called one
+  'request_value_unused', // share of the values (ids, paths, numbers, quoted text) of the parts acted on no call sent or got back
+  'call_unreported', // among two or more calls, one the reply says nothing of (a side effect or detour)
+  'part_values_unused', // a part of the request names values of its own, none of which a call sent or got back
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type FeatureVector = Float64Array;
@@ -316,16 +322,24 @@ const WRITE_INTENT =
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;
+/** Words of a reply that owns a failure: an apology, an inability, the error named (a refusal, a limit, a timeout). */
 const FAILURE_CUE =
-  /\b(sorry|unable|couldn'?t|could not|cannot|can'?t|failed|failure|unfortunately|not able|no access|not possible|went wrong|error occurred)\b/i;
+  /\b(sorry|unable|couldn'?t|could not|cannot|can'?t|wasn'?t able|were not able|failed|failure|unfortunately|not able|no access|not possible|went wrong|error|errors|refused|rejected|denied|forbidden|not found|does(?:n'?t| not) exist|no such|timed out|rate[ -]?limit(?:ed)?|unavailable|didn'?t go through|did not go through|not permitted|try again|retry)\b/i;
 
 function errorText(call: MCPCallRecord): string {
   if (call.error === undefined) return '';
   return call.error === true ? valueText(call.result) : call.error;
 }
 
-/** The features of an interaction; `extracted` (hybrid mode) is added to the request's words for relevance. */
+/**
+ * The features of an interaction; `extracted` (hybrid mode) is added to the request's words for relevance. A call
+ * whose result is an error by its shape counts as failed though the trace did not mark it.
+ */
 export function extractFeatures(interaction: MCPInteraction, extracted?: string): FeatureVector {
+  return featuresOf(withErrorsByShape(interaction), extracted);
+}
+
+function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVector {
   const f = new Float64Array(FEATURE_NAMES.length);
   const { prims, index } = inventory(interaction.servers);
   const calls = interaction.calls;
@@ -371,7 +385,10 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   let unknownCalls = 0, irrelevant = 0, duplicates = 0, invalid = 0, missing = 0, unknownArgs = 0, typeErr = 0;
   let errors = 0, unrecovered = 0, argBlame = 0, successes = 0, unused = 0;
   let maxCalledIntent = 0;
-  let callsWithUngrounded = 0;
+  /** Calls with a value found neither in the request, earlier turns nor results. */
+  const ungroundedCalls = new Array<boolean>(n).fill(false);
+  /** The values of each successful call's result, as text ('' for a failed call). */
+  const resultTexts = new Array<string>(n).fill('');
   let nearMisses = 0;
   /** The request's words (a near miss is of the user's words), made when first needed. */
   let near: Set<string> | undefined;
@@ -411,7 +428,7 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     // Fed by an earlier result: a value the request does not hold but a result does (an id looked up, then used).
     // A text the agent composes (a message quoting a result) is not fed: an id or path taken from a result is.
     callFed[i] = i > 0 && vals.some((v) => !(typeof v === 'string' && composed.has(v)) && !grounded(v, requestLower, requestTokens) && grounded(v, contextLower, contextTokens));
-    if (callUngrounded > 0) callsWithUngrounded++;
+    ungroundedCalls[i] = callUngrounded > 0;
 
     if (idx < 0) {
       unknownCalls++;
@@ -451,7 +468,9 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
         // The result's values, not its JSON keys, are what a reply would reflect.
         const resultValues: Array<string | number> = [];
         scalars(parseArgs(call.result), resultValues);
-        const rt = tokenSet(resultValues.join(' '));
+        const resultText = resultValues.join(' ');
+        resultTexts[i] = resultText;
+        const rt = tokenSet(resultText);
         let shared = 0;
         for (const t of rt) if (outputTokens.has(t)) shared++;
         if (shared < Math.min(2, rt.size)) unused++;
@@ -473,7 +492,6 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
     f[8] = missing / n;
     f[9] = unknownArgs / n;
     f[10] = typeErr / n;
-    f[11] = callsWithUngrounded / n;
     f[12] = argBlame > 0 ? 1 : 0;
     f[13] = errors / n;
     f[14] = unrecovered > 0 ? 1 : 0;
@@ -488,7 +506,49 @@ export function extractFeatures(interaction: MCPInteraction, extracted?: string)
   claimFeatures(f, interaction.output, contextLower, contextTokens, callValues, doneWords);
   partFeatures(f, requestText, index, prims, callIndex, callFed, scores, maxScore);
   coverageFeatures(f, interaction, outputTokens, callValues, callIndex, prims, doneWords);
+  if (n > 0) callTraceFeatures(f, interaction, { args: callArgs, values: callValues, results: resultTexts, ungrounded: ungroundedCalls });
   return f;
+}
+
+/**
+ * f[34]–f[36]: did the calls carry the request's values (the whole request's, each part's), does the reply speak of
+ * each call; and f[11], the calls with an ungrounded value among those the reply speaks of: the invented arguments
+ * of a call nobody asked for and the reply passes over are that call's fault (a needless call), not wrong arguments
+ * for the task.
+ */
+/** What each call sent and got back, as the main pass over the calls found it. */
+interface CallTrace {
+  args: readonly unknown[];
+  values: ReadonlyArray<ReadonlyArray<string | number>>;
+  /** The values of each successful call's result, as text ('' for a failed call). */
+  results: readonly string[];
+  /** Calls with a value found neither in the request, earlier turns nor results. */
+  ungrounded: readonly boolean[];
+}
+
+function callTraceFeatures(f: FeatureVector, interaction: MCPInteraction, trace: CallTrace): void {
+  const text = `${trace.values.flat().join('\n')}\n${trace.results.join('\n')}`;
+  // Its words only for a quoted value, tokenized uncached: the text is this interaction's own.
+  let words: Set<string> | undefined;
+  const carried = { lower: text.toLowerCase(), words: () => (words ??= new Set(tokensUncached(text))) };
+  const use = valueUse(interaction.request, requestParts(interaction.request), carried);
+  f[34] = use.unused;
+  f[36] = use.partUndone;
+  const n = interaction.calls.length;
+  // A text the agent composed (a message's body) is not what the reply would name the call by: it often is the reply.
+  const unreported =
+    n < 2
+      ? []
+      : unreportedCalls(
+          interaction.calls.map((call, i) => {
+            const composed = composedValues(trace.args[i]);
+            const named = trace.values[i]!.filter((v) => !(typeof v === 'string' && composed.has(v)));
+            return { informs: call.kind !== 'tool', words: new Set(tokensUncached(`${call.name} ${named.join(' ')} ${trace.results[i]}`)) };
+          }),
+          interaction.output,
+        );
+  f[35] = unreported.length > 0 ? 1 : 0;
+  f[11] = trace.ungrounded.filter((u, i) => u && !unreported.includes(i)).length / n;
 }
 
 /**

@@ -31,6 +31,7 @@ export function stem(word: string): string {
 const SYNONYMS: Record<string, string[]> = {
   pr: ['pull', 'request'],
   tell: ['post', 'message'],
+  told: ['post', 'message'],
   notify: ['post', 'message'],
   announce: ['post', 'message'],
   inform: ['post', 'message'],
