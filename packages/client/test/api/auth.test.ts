@@ -1,7 +1,7 @@
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   API_SCOPES,
   ApiKeys,
@@ -21,6 +21,8 @@ import {
 } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 import { RateLimiter } from '../../src/api/rate-limit.js';
+import { receiverPipeline } from '../../src/receiver/pipeline.js';
+import { DEFAULT_RECEIVER_SETTINGS } from '../../src/receiver/settings.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -118,7 +120,11 @@ describe('API keys and scopes', () => {
   });
 
   it('answers every route of the app 401 without a known key, 403 without its scope, and serves it with the scope (the matrix from the route definitions)', async () => {
-    const app = createApiApp(client, { keys });
+    // Every part mounted, as mce serve has them: the OTLP receiver too.
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const pipeline = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'none', exportOtlp: { enabled: false } }, env: {}, logger: silent });
+    onTestFinished(() => pipeline.close().then(() => undefined));
+    const app = createApiApp(client, { keys, otlpTraces: pipeline.app });
     // A route added after the app is built (as another module's route is) is guarded the same way, by its method.
     app.get('/added-later', (c) => c.json({ ok: true }));
     app.post('/added-later', (c) => c.json({ ok: true }));
@@ -137,7 +143,8 @@ describe('API keys and scopes', () => {
       const id = `matrix-${n++}`;
       await store(id);
       const path = route.path.replace(/:[^/]+/g, id);
-      const body = route.method === 'POST' && route.path === '/sessions' ? JSON.stringify({ ...example, id: `${id}-posted` }) : undefined;
+      const bodies: Record<string, string> = { 'POST /sessions': JSON.stringify({ ...example, id: `${id}-posted` }), 'POST /v1/traces': '{"resourceSpans": []}' };
+      const body = bodies[`${route.method} ${route.path}`];
       const ask = (key?: string) =>
         app.request(path, { method: route.method, ...(body ? { body } : {}), headers: { ...JSON_TYPE, ...(key ? { authorization: `Bearer ${key}` } : {}) } });
       const access = routeAccess(route.method, route.path);
@@ -158,6 +165,7 @@ describe('API keys and scopes', () => {
       expect(granted.status, `${route.method} ${route.path}`).toBeLessThan(route.path === '/computations/:id' ? 500 : 300);
     }
     expect(matrix).toContain(`DELETE /sessions/:id admin: 401 401 403 204`);
+    expect(matrix).toContain(`POST /v1/traces write: 401 401 403 200`);
     expect(matrix).toContain(`POST /added-later write: 401 401 403 200`);
     expect(matrix).toContain(`GET /added-later read: 401 401 403 200`);
   });
