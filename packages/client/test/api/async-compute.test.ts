@@ -249,7 +249,7 @@ describe('asynchronous compute', () => {
     const perKey = await withSession({ maxComputationsPerKey: 1 });
     await perKey.submit({ metrics: ['AnswerRelevancy'], recursive: false });
     const second = await perKey.app.request(`/sessions/${perKey.id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
-    expect([second.status, await second.json()]).toEqual([429, { error: '1 computations of this API key are queued or running already (the most one key may have); retry later' }]);
+    expect([second.status, second.headers.get('retry-after'), await second.json()]).toEqual([429, '5', { error: '1 computations of this API key are queued or running already (the most one key may have); retry later' }]);
   });
 
   it('close refuses new computations (503) and resolves once the queued and running ones have stored their results', async () => {
