@@ -1,10 +1,11 @@
 /** Stored metric results: a session's, and across sessions (a page at a time, or summarised). */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { parseResultQueryText, type ResultQueryField } from '@mce/store';
-import type { ResultQuery } from '@mce/store';
+import type { ResultCursor, ResultQuery } from '@mce/store';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, linkNextPage, pageSize } from '../paging.js';
 import { NDJSON, streamNdjson, wantsNdjson } from '../ndjson.js';
-import { booleanParam, limitParam, listParam, offsetParam, strictQuery } from '../query.js';
+import { decodeCursor, linkNextCursor, readAfterEach } from '../cursor.js';
+import { booleanParam, limitParam, listParam, offsetParam, strictQuery, textParam } from '../query.js';
 import { ResultRecordSchema, ResultSummarySchema, SessionComputationSchema, StoredMetricResultSchema } from '../schemas.js';
 import type { RouteDeps } from './deps.js';
 import { metricsParam } from './compute.js';
@@ -49,6 +50,9 @@ const toResultQuery = (given: Record<string, string[] | undefined>, ctx: z.Refin
   }
 };
 
+/** Where the page before ended, from its `Link` header (opaque): the next page is read after it. */
+const cursorParam = textParam('the next page: the cursor of the `Link` header of the page before (opaque)');
+
 /** `Accept: application/x-ndjson` (an Accept parameter is no OpenAPI parameter: the answer's media types say it). */
 const ndjsonOf = (row: z.ZodType) => ({ [NDJSON]: { schema: row } });
 const LINK_HEADER = { Link: { schema: { type: 'string' as const }, description: 'the next page: `<…>; rel="next"` (a full page only)' } };
@@ -91,11 +95,12 @@ export const sessionMetricsRoute = createRoute({
     'stored metric results of the session, newest first (ties by id), a page at a time or streamed as NDJSON (failed and skipped lists are always empty: failures are not stored)',
   request: {
     params: idParams,
-    query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam, limit: limitParam, offset: offsetParam }),
+    query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam, limit: limitParam, offset: offsetParam, cursor: cursorParam }),
   },
   responses: {
     200: {
-      description: 'a page of the results; a full page has a `Link: <…>; rel="next"` header. With `Accept: application/x-ndjson`: every result from `offset` on (or `limit` of them), one ResultRecord a line, streamed',
+      description:
+        'a page of the results; a full page has a `Link: <…&cursor=…>; rel="next"` header, the next page read after the last result of this one. With `Accept: application/x-ndjson`: every result from `offset` (or `cursor`) on (or `limit` of them), one ResultRecord a line, streamed',
       content: { 'application/json': { schema: SessionComputationSchema }, ...ndjsonOf(ResultRecordSchema) },
       headers: LINK_HEADER,
     },
@@ -124,14 +129,15 @@ export function resultRoutes(app: OpenAPIHono, { client, log }: RouteDeps): void
 
   serve(app, sessionMetricsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { recursive, metrics, limit, offset = 0 } = c.req.valid('query');
+    const { recursive, metrics, limit, offset = 0, cursor } = c.req.valid('query');
+    const after = cursor === undefined ? undefined : decodeCursor(cursor);
     // Stored results only (compute is POST …/compute); an unknown session is 404, an unknown metric 400.
-    const page = (from: number, size: number) =>
-      client.getStoredMetricsPage(id, { recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}), limit: size, offset: from });
-    if (wantsNdjson(c.req.header('accept'))) return streamNdjson(c, page, offset, limit, log);
+    const page = (from: ResultCursor | undefined, skip: number, size: number) =>
+      client.getStoredMetricsPage(id, { recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}), limit: size, offset: skip, ...(from ? { after: from } : {}) });
+    if (wantsNdjson(c.req.header('accept'))) return streamNdjson(c, readAfterEach(page, after), offset, limit, log);
     const size = limit ?? DEFAULT_PAGE_SIZE;
-    const results = await page(offset, size);
-    linkNextPage(c, size, offset, results.length);
+    const results = await page(after, offset, size);
+    linkNextCursor(c, size, results);
     return c.json({ sessionId: id, results, failed: [], skipped: [] }, 200);
   });
 }
