@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EngineOptionError, MetricSelectionError } from '@mce/core';
-import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig, workerEvents, type MceConfig, type StoreNotFoundError } from '@mce/client';
+import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig, logLineRedactor, workerEvents, type MceConfig, type StoreNotFoundError } from '@mce/client';
 import { WorkerConfigError, workerConfigFrom } from './config.js';
 import { createLogger } from './logger.js';
 import { runWorker } from './run-worker.js';
@@ -56,7 +56,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const level = values['log-level'] ?? env.MCE_LOG_LEVEL ?? 'info';
   let log: ReturnType<typeof createLogger>;
   try {
-    log = createLogger({ level });
+    // The secrets of the environment (the judge's key, store passwords, a URL's password) never in a line.
+    log = createLogger({ level, redact: logLineRedactor(env) });
   } catch (error) {
     // pino refuses an unknown level: bad input, named, not a crash.
     const source = values['log-level'] !== undefined ? '--log-level' : 'MCE_LOG_LEVEL';

@@ -7,6 +7,7 @@ import type { KnowledgeGraphStore } from '@mce/store';
 import type { MCEClient } from '../../mce-client.js';
 import { MCEWorkerService } from '../../worker-service.js';
 import { workerEvents, type WorkerEvents } from '../../receiver/worker-events.js';
+import { logLineRedactor } from '../../api/redact.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 
 interface WorkerModule {
@@ -15,6 +16,7 @@ interface WorkerModule {
     env: NodeJS.ProcessEnv,
   ): { amqpUrl: string; queue: string; queueArguments: Record<string, string | number | boolean> };
   runWorker(options: { processor: unknown; config: unknown; logger?: unknown }): Promise<{ exitCode: number; reason: string }>;
+  createLogger(options: { redact?: (line: string) => string }): unknown;
   openStored(open: () => Promise<MCEClient>, openWithout: (store: KnowledgeGraphStore) => Promise<MCEClient>): Promise<MCEClient | Error>;
   processorWhenStored(opened: MCEClient | Error, open: () => Promise<MCEClient>, processorOf: (client: MCEClient) => MCEWorkerService): unknown;
   enqueueSessions(
@@ -55,7 +57,8 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
         const config = mod.workerConfigFrom(mceConfig.worker, io.env);
         events = await workerEvents(mceConfig, io.env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'), Boolean(opts.exportOtlp));
         const processor = mod.processorWhenStored(opened, open, (c) => new MCEWorkerService((client = c), events?.options));
-        result = await mod.runWorker({ processor, config });
+        // The secrets of the environment (the judge's key, store passwords, a URL's password) never in a line.
+        result = await mod.runWorker({ processor, config, logger: mod.createLogger({ redact: logLineRedactor(io.env) }) });
       } catch (error) {
         await events?.shutdown();
         await client?.close();
