@@ -29,10 +29,9 @@ export function decodeCursor(text: string): ResultCursor {
   return { timestamp: value[0] as string, id: value[1] as string };
 }
 
-/** A full page's link to the next one: the same query, the cursor of its last row instead of an offset. */
-export function linkNextCursor(c: Context, limit: number, page: readonly ResultCursor[]): void {
-  const last = page.at(-1);
-  if (limit === 0 || page.length < limit || !last) return;
+/** A full page's link to the next one: the same query, the cursor of its last row (`last`) instead of an offset. */
+export function linkNextCursor(c: Context, limit: number, size: number, last: ResultCursor | undefined): void {
+  if (limit === 0 || size < limit || !last) return;
   const next = new URL(c.req.url);
   next.searchParams.delete('offset');
   next.searchParams.set('limit', String(limit));
@@ -41,17 +40,22 @@ export function linkNextCursor(c: Context, limit: number, page: readonly ResultC
 }
 
 /**
- * Rows read a chunk at a time, each after the last row of the one before (the first from `start`, at the offset
- * asked): what NDJSON streams chunk by chunk, without reading again the rows it has sent.
+ * Rows read a chunk at a time, each after the last row of the one before (`cursorOf` a row: its result's timestamp
+ * and id; the first chunk from `start`, at the offset asked): what NDJSON streams chunk by chunk, without reading
+ * again the rows it has sent.
  */
-export function readAfterEach<Row extends ResultCursor>(read: (after: ResultCursor | undefined, offset: number, limit: number) => Promise<Row[]>, start: ResultCursor | undefined): ReadRows {
+export function readAfterEach<Row>(
+  read: (after: ResultCursor | undefined, offset: number, limit: number) => Promise<Row[]>,
+  cursorOf: (row: Row) => ResultCursor,
+  start: ResultCursor | undefined,
+): ReadRows {
   let after = start;
   let first = true;
   return async (offset, limit) => {
     const rows = await read(after, first ? offset : 0, limit);
     first = false;
     const last = rows.at(-1);
-    if (last) after = { timestamp: last.timestamp, id: last.id };
+    if (last !== undefined) after = cursorOf(last);
     return rows;
   };
 }
