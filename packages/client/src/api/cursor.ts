@@ -4,6 +4,7 @@
  * reads every row before it (walking a session's 500,000 results by offset took minutes on SQLite).
  */
 import type { Context } from 'hono';
+import { hasLoneSurrogate } from '@mce/core';
 import type { ResultCursor } from '@mce/store';
 import type { ReadRows } from './ndjson.js';
 import { BadRequestError } from './status.js';
@@ -26,6 +27,8 @@ export function decodeCursor(text: string): ResultCursor {
     throw refused;
   }
   if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === 'string') || !Number.isFinite(Date.parse(value[0] as string))) throw refused;
+  // No stored id holds a NUL or a lone surrogate (PostgreSQL refuses either as a parameter): none this API wrote.
+  if ((value[1] as string).includes('\u0000') || hasLoneSurrogate(value[1] as string)) throw refused;
   return { timestamp: value[0] as string, id: value[1] as string };
 }
 

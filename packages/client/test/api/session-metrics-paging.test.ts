@@ -73,7 +73,8 @@ describe.each(stores)('stored results of a big session on $name', ({ url, skip }
       expect(first.headers.get('link')).toBe(`</sessions/big/metrics?recursive=true&limit=3&cursor=${cursor}>; rel="next"`);
       const second = (await (await app.request(`/sessions/big/metrics?recursive=true&limit=3&cursor=${cursor}`)).json()) as { results: ResultRecord[] };
       expect(second.results.map((r) => r.id)).toEqual(whole.slice(5, 8).map((r) => r.id));
-      for (const bad of ['nope!', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["yesterday","x"]').toString('base64url'), 'A'.repeat(5000)]) {
+      const shaped = (id: string) => Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', id])).toString('base64url');
+      for (const bad of ['nope!', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["yesterday","x"]').toString('base64url'), 'A'.repeat(5000), shaped('a\u0000'), shaped('a\ud800')]) {
         const refused = await app.request(`/sessions/big/metrics?cursor=${bad}`);
         expect([refused.status, await refused.json()]).toEqual([400, { error: 'query parameter cursor is not one this API gave: follow the Link header of the page before' }]);
       }
