@@ -1,6 +1,7 @@
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   API_SCOPES,
@@ -124,7 +125,9 @@ describe('API keys and scopes', () => {
     const silent = { info: () => {}, warn: () => {}, error: () => {} };
     const pipeline = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'none', exportOtlp: { enabled: false } }, env: {}, logger: silent });
     onTestFinished(() => pipeline.close().then(() => undefined));
-    const app = createApiApp(client, { keys, otlpTraces: pipeline.app });
+    // And the telemetry-hub routes of @mce/legacy (a plain Hono app, outside the OpenAPI document), as mce serve mounts them.
+    const legacy = ((await import('@mce/legacy/mount')) as unknown as { legacyMount(c: MCEClient, env: NodeJS.ProcessEnv): { app: Hono } }).legacyMount(client, {});
+    const app = createApiApp(client, { keys, otlpTraces: pipeline.app, extraRoutes: [legacy.app] });
     // A route added after the app is built (as another module's route is) is guarded the same way, by its method.
     app.get('/added-later', (c) => c.json({ ok: true }));
     app.post('/added-later', (c) => c.json({ ok: true }));
@@ -135,6 +138,15 @@ describe('API keys and scopes', () => {
       Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{([^}]+)\}/g, ':$1'), open: JSON.stringify(op.security) === '[{}]' })),
     );
     for (const route of routes) expect([route.method, route.path, route.open]).toEqual([route.method, route.path, routeAccess(route.method, route.path) === 'open']);
+    // Every route served that the document does not describe (the telemetry-hub ones) is in the matrix too.
+    const documented = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    for (const served of app.routes) {
+      if (served.method !== 'ALL' && !documented.has(`${served.method} ${served.path}`)) {
+        documented.add(`${served.method} ${served.path}`);
+        routes.push({ method: served.method, path: served.path, open: false });
+      }
+    }
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /compute_metrics', 'GET /health', 'GET /status', 'GET /metrics']));
     routes.push({ method: 'GET', path: '/added-later', open: false }, { method: 'POST', path: '/added-later', open: false });
     expect(routes.length).toBeGreaterThanOrEqual(20);
     const matrix: string[] = [];
@@ -143,7 +155,11 @@ describe('API keys and scopes', () => {
       const id = `matrix-${n++}`;
       await store(id);
       const path = route.path.replace(/:[^/]+/g, id);
-      const bodies: Record<string, string> = { 'POST /sessions': JSON.stringify({ ...example, id: `${id}-posted` }), 'POST /v1/traces': '{"resourceSpans": []}' };
+      const bodies: Record<string, string> = {
+        'POST /sessions': JSON.stringify({ ...example, id: `${id}-posted` }),
+        'POST /v1/traces': '{"resourceSpans": []}',
+        'POST /compute_metrics': JSON.stringify({ metrics: ['Duration'], data_fetching_infos: { batch_config: {}, session_ids: [id] } }),
+      };
       const body = bodies[`${route.method} ${route.path}`];
       const ask = (key?: string) =>
         app.request(path, { method: route.method, ...(body ? { body } : {}), headers: { ...JSON_TYPE, ...(key ? { authorization: `Bearer ${key}` } : {}) } });
@@ -166,6 +182,7 @@ describe('API keys and scopes', () => {
     }
     expect(matrix).toContain(`DELETE /sessions/:id admin: 401 401 403 204`);
     expect(matrix).toContain(`POST /v1/traces write: 401 401 403 200`);
+    expect(matrix).toContain(`POST /compute_metrics write: 401 401 403 200`);
     expect(matrix).toContain(`POST /added-later write: 401 401 403 200`);
     expect(matrix).toContain(`GET /added-later read: 401 401 403 200`);
   });
