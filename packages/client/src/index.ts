@@ -9,7 +9,7 @@ export * from './api/app.js';
 export * from './api/computations.js';
 export * from './api/server.js';
 export * from './api/auth.js';
-export { redactSecrets } from './api/redact.js';
+export { environmentSecrets, logLineRedactor, redactSecrets } from './api/redact.js';
 export type { ApiLogger } from './api/guard.js';
 export * from './receiver/index.js';
 export { main as runCli } from './cli/main.js';

@@ -36,7 +36,7 @@ import { MCEClientConfig, checkPriceRefreshEnv } from './config/client-config.js
 import { loadMceConfig, type MceConfig, type MetricSelection } from './config/mce-config.js';
 import { loadPersistedEvalMode, userConfigPath } from './config/eval-mode.js';
 import { streamSessions, type FileOutcome, type IngestWarning, type SkippedFile, type TraceFormat } from '@mce/ingest';
-import type { KnowledgeGraphStore, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from '@mce/store';
+import type { KnowledgeGraphStore, ResultCursor, ResultQuery, ResultSummary, ResultSummaryQuery, StoredMetricResult, StoreLogger, WriteResultsOutcome } from '@mce/store';
 // Not from the store's index: that one loads the PostgreSQL and Neo4j drivers (store/open.ts).
 import { openStore } from '@mce/store';
 import { storeTargetFromEnv } from '@mce/store';
@@ -99,6 +99,8 @@ export interface StoredMetricsPage {
   recursive?: boolean;
   limit: number;
   offset?: number;
+  /** After this result (the last of the page before): a page costs its own rows, not every row before it too. */
+  after?: ResultCursor;
 }
 
 export interface IngestSummary {
@@ -367,6 +369,7 @@ export class MCEClient implements AsyncDisposable {
       ...(metrics ? { metrics } : {}),
       limit: options.limit,
       offset: options.offset ?? 0,
+      ...(options.after ? { after: options.after } : {}),
     });
     return page.map(({ result, metric }) => toResultRecord(result, metric));
   }

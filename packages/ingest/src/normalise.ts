@@ -60,5 +60,5 @@ export function normaliseSession(sessionId: string, spans: readonly SpanRecord[]
   setConversationEnds(els.agentCalls, llmByAgent);
   setConversationEnds(masCalls, groupBy(els.llmCalls, (c) => c.masCallId));
   const calls = { ...els, masCalls, mcpServers: els.inventory.list() };
-  return assembleSession(sessionId, calls, tree.ordered, tree.nodes.map((n) => n.span));
+  return assembleSession(ctx, calls, tree.ordered, tree.nodes.map((n) => n.span));
 }

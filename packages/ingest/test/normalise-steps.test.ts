@@ -246,9 +246,9 @@ describe('step 7: conversation ends and the session', () => {
     const other = 'beef0000beef0000beef0000beef0000';
     const spans = [span('1', chat, 0, undefined, { resource: { 'service.name': 'svc' } }), span('2', chat, 50, undefined, { traceId: other })];
     const llmCalls = [turn('l1', 5, 'q', 'a')];
-    const s = assembleSession('s', { masCalls: [], agentCalls: [], taskCalls: [], llmCalls, toolCalls: [], mcpServers: [] }, spans, spans);
+    const s = assembleSession(createContext('s', { warnings: new WarningSink() }), { masCalls: [], agentCalls: [], taskCalls: [], llmCalls, toolCalls: [], mcpServers: [] }, spans, spans);
     expect([s.startTime, s.endTime, s.serviceName, s.traceIds, s.userInput, s.finalResponse, s.attributes]).toEqual([5, 6, 'svc', [T, other], 'q', 'a', { 'service.name': 'svc' }]);
-    const empty = assembleSession('e', { masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [], mcpServers: [] }, spans, spans);
+    const empty = assembleSession(createContext('e', { warnings: new WarningSink() }), { masCalls: [], agentCalls: [], taskCalls: [], llmCalls: [], toolCalls: [], mcpServers: [] }, spans, spans);
     expect([empty.startTime, empty.endTime, 'attributes' in empty]).toEqual([0, 60, true]);
   });
 });

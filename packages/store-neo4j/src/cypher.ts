@@ -191,6 +191,7 @@ function matchResults(plan: PlannedResultQuery): string {
   const where: string[] = [];
   if (plan.from !== undefined) where.push('r.computedAt >= $from');
   if (plan.to !== undefined) where.push('r.computedAt <= $to');
+  if (plan.after) where.push('r.computedAt <= $afterAt AND (r.computedAt < $afterAt OR r.id > $afterId)');
   if (plan.sessionIds) where.push('r.sessionId IN $sessionIds');
   else if (where.length === 0) where.push('r.computedAt IS NOT NULL');
   if (plan.metrics) {

@@ -366,6 +366,7 @@ function filterParams(plan: PlannedResultQuery): Record<string, unknown> {
   // Times go out as Integers, as computedAt is stored; an integer-valued bound sent as a Float would still compare.
   if (plan.from !== undefined) params.from = int(plan.from);
   if (plan.to !== undefined) params.to = int(plan.to);
+  if (plan.after) Object.assign(params, { afterAt: int(plan.after.at), afterId: plan.after.id });
   if (plan.sessionIds) params.sessionIds = plan.sessionIds;
   if (plan.metrics?.names.length) params.names = plan.metrics.names;
   if (plan.metrics?.metricIds.length) params.metricIds = plan.metrics.metricIds;

@@ -3,7 +3,7 @@
  * to the form the stores compare (time bounds as whole epoch milliseconds, metrics split into names and Metric ids),
  * and the WHERE clause of the two SQL stores.
  */
-import type { ResultQuery } from './types.js';
+import type { ResultCursor, ResultQuery } from './types.js';
 import { toEpochMs } from './rows.js';
 
 export interface PlannedResultQuery {
@@ -18,6 +18,8 @@ export interface PlannedResultQuery {
   max?: number;
   limit?: number;
   offset: number;
+  /** After this result (its computed_at, epoch ms, and id) in the order newest first, ties by id. */
+  after?: { at: number; id: string };
 }
 
 /** The query checked and normalised; undefined when it can match nothing (a list given empty). */
@@ -47,7 +49,15 @@ export function planResultQuery(query: ResultQuery): PlannedResultQuery | undefi
   if (query.min !== undefined) plan.min = query.min;
   if (query.max !== undefined) plan.max = query.max;
   if (query.limit !== undefined) plan.limit = query.limit;
+  if (query.after !== undefined) plan.after = plannedCursor(query.after);
   return plan;
+}
+
+/** A cursor as the stores compare it: the time as computed_at is kept (Date.parse of the timestamp). */
+function plannedCursor(after: ResultCursor): { at: number; id: string } {
+  const at = typeof after.timestamp === 'string' ? Date.parse(after.timestamp) : Number.NaN;
+  if (!Number.isFinite(at) || typeof after.id !== 'string') throw new Error("result query: after must be a result's timestamp (ISO 8601) and id");
+  return { at, id: after.id };
 }
 
 /** How an SQL store writes a bound value and a bound list. */
@@ -87,6 +97,11 @@ export function resultFilter(plan: PlannedResultQuery, sql: SqlBinding): { where
   };
   compare('r.computed_at', '>=', plan.from);
   compare('r.computed_at', '<=', plan.to);
+  if (plan.after) {
+    // Written with a bound on the time alone first, which the time indexes seek; the id decides only within a tie.
+    const [at, again, id] = [bind(plan.after.at), bind(plan.after.at), bind(plan.after.id)];
+    clauses.push(`r.computed_at <= ${sql.value(at)} AND (r.computed_at < ${sql.value(again)} OR r.id > ${sql.value(id)})`);
+  }
   if (plan.sessionIds) clauses.push(sql.oneOf('r.session_id', bind(sql.list(plan.sessionIds))));
   if (plan.metrics) {
     const { names, metricIds } = plan.metrics;

@@ -66,10 +66,22 @@ export interface ResultQuery {
   /** Page size; all when absent. */
   limit?: number;
   offset?: number;
+  /**
+   * Only the results after this one in the listing's order (newest first, ties by id): the last result of the page
+   * before. A page then costs its own rows, where an offset also reads every row before it (the last of 500 pages of
+   * a session's 500,000 results took 80 times the first, measured on SQLite).
+   */
+  after?: ResultCursor;
+}
+
+/** Where a page of results ends: the `timestamp` and `id` of its last result. */
+export interface ResultCursor {
+  timestamp: string;
+  id: string;
 }
 
 /** The filters of a summary (`summarizeMetricResults`): those of `ResultQuery`, without paging. */
-export type ResultSummaryQuery = Omit<ResultQuery, 'limit' | 'offset'>;
+export type ResultSummaryQuery = Omit<ResultQuery, 'limit' | 'offset' | 'after'>;
 
 /**
  * The results of one Metric at one level (the ontology class measured) among those a summary query matches.

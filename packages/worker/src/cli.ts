@@ -6,10 +6,11 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EngineOptionError, MetricSelectionError } from '@mce/core';
-import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig, workerEvents } from '@mce/client';
+import { ConfigError, EnvError, MCEClient, MCEClientConfig, MCEWorkerService, PluginError, loadMceConfig, logLineRedactor, workerEvents, type MceConfig, type StoreNotFoundError } from '@mce/client';
 import { WorkerConfigError, workerConfigFrom } from './config.js';
 import { createLogger } from './logger.js';
 import { runWorker } from './run-worker.js';
+import { openStored, processorWhenStored } from './store-when-there.js';
 
 const USAGE = `usage: mce-worker [--config FILE | --worker-config FILE] [--env-file FILE] [--log-level LEVEL]
 
@@ -55,7 +56,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   const level = values['log-level'] ?? env.MCE_LOG_LEVEL ?? 'info';
   let log: ReturnType<typeof createLogger>;
   try {
-    log = createLogger({ level });
+    // The secrets of the environment (the judge's key, store passwords, a URL's password) never in a line.
+    log = createLogger({ level, redact: logLineRedactor(env) });
   } catch (error) {
     // pino refuses an unknown level: bad input, named, not a crash.
     const source = values['log-level'] !== undefined ? '--log-level' : 'MCE_LOG_LEVEL';
@@ -63,12 +65,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
 
-  let client: MCEClient;
+  let config: MceConfig;
   let workerConfig: ReturnType<typeof workerConfigFrom>;
+  let opened: MCEClient | StoreNotFoundError;
+  // The store must be there: a worker over a new, empty one (a misspelt schema=) would dead-letter every message.
+  const open = () => MCEClient.open({ config, env, logger: log, existingStore: true });
   try {
-    const config = MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(configFile, env));
+    config = MCEClientConfig.fromEnv(env).applyTo(loadMceConfig(configFile, env));
     workerConfig = workerConfigFrom(config.worker, env);
-    client = await MCEClient.open({ config, env, logger: log });
+    opened = await openStored(open, (store) => MCEClient.open({ config, env, logger: log, store, cache: false }));
   } catch (error) {
     // Bad configuration, as `mce` reports it: the file, a variable, a plugin, the engine options, the metric selection.
     const badInput = [ConfigError, WorkerConfigError, EnvError, PluginError, EngineOptionError, MetricSelectionError];
@@ -80,12 +85,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 1;
   }
 
+  let client: MCEClient | undefined;
   try {
-    const events = await workerEvents(client.config, env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'));
-    const result = await runWorker({ processor: new MCEWorkerService(client, events?.options), config: workerConfig, logger: log });
+    const events = await workerEvents(config, env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'));
+    const processor = processorWhenStored(opened, open, (c) => new MCEWorkerService((client = c), events?.options));
+    const result = await runWorker({ processor, config: workerConfig, logger: log });
     await events?.shutdown();
     // After a missed deadline a batch may still be running: leave without waiting for it.
-    if (result.exitCode === 0) await client.close();
+    if (result.exitCode === 0) await client?.close();
     return result.exitCode;
   } catch (error) {
     log.fatal({ err: error }, 'worker failed');

@@ -9,3 +9,5 @@ export { MceWorker, type WorkerOptions } from './worker.js';
 export { runWorker, type RunWorkerOptions, type RunWorkerResult } from './run-worker.js';
 export { BrokerUnreachableError, enqueueSessions, withoutCredentials, type EnqueueOptions, type EnqueueResult } from './enqueue.js';
 export { isConnectionError } from './failure.js';
+export type { PendingProcessor } from './pending-processor.js';
+export { openStored, processorWhenStored } from './store-when-there.js';

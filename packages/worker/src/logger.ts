@@ -4,7 +4,16 @@ import { boundLogFields } from '@mce/core';
 
 export type { Logger } from 'pino';
 
-export function createLogger(options: { level?: string; name?: string; destination?: pino.DestinationStream } = {}): Logger {
+export interface LoggerOptions {
+  level?: string;
+  name?: string;
+  destination?: pino.DestinationStream;
+  /** Rewrites each line before it is written (mce-worker: the secrets of its environment out, `logLineRedactor`). */
+  redact?: (line: string) => string;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const redact = options.redact;
   return pino({
     name: options.name ?? 'mce-worker',
     level: options.level ?? process.env.MCE_LOG_LEVEL ?? 'info',
@@ -12,5 +21,6 @@ export function createLogger(options: { level?: string; name?: string; destinati
     timestamp: pino.stdTimeFunctions.isoTime,
     // Every line bounded: a message naming 100,000 unknown sessions must not write megabytes.
     formatters: { log: boundLogFields },
+    ...(redact ? { hooks: { streamWrite: redact } } : {}),
   }, options.destination ?? pino.destination(1));
 }

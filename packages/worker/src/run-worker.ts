@@ -6,12 +6,16 @@ import { workerConfigFrom, type WorkerConfig } from './config.js';
 import { startHealthServer, type HealthServer } from './health-server.js';
 import { createLogger, type Logger } from './logger.js';
 import { WorkerMetrics } from './metrics.js';
+import { awaitProcessor, isPendingProcessor, type PendingProcessor } from './pending-processor.js';
 import type { BatchProcessor } from './processor.js';
 import { MceWorker } from './worker.js';
 
 export interface RunWorkerOptions {
-  /** Computes and stores a batch (`MCEWorkerService`). Not closed by runWorker: the caller owns it. */
-  processor: BatchProcessor;
+  /**
+   * Computes and stores a batch (`MCEWorkerService`). Not closed by runWorker: the caller owns it. A pending one (its
+   * store not there yet) is tried every retry delay, the worker alive but not ready and consuming nothing meanwhile.
+   */
+  processor: BatchProcessor | PendingProcessor;
   /** Default: built from the environment alone (`workerConfigFrom({})`). */
   config?: WorkerConfig;
   logger?: Logger;
@@ -43,22 +47,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
     fatal ??= reason;
     stopNow?.(reason);
   };
-  const worker = new MceWorker({ config, processor: options.processor, logger: log, metrics, onFatal });
+  // Not ready until the worker exists (a pending processor may keep it from starting).
+  let ready = () => false;
   let health: HealthServer | undefined;
-  try {
-    if (config.healthPort > 0) {
-      health = await startHealthServer({ port: config.healthPort, isReady: () => worker.isReady(), registry: metrics.registry });
-      log.info({ port: health.port }, 'health server listening');
-    }
-  } catch (error) {
-    worker.destroy();
-    throw error;
+  if (config.healthPort > 0) {
+    health = await startHealthServer({ port: config.healthPort, isReady: () => ready(), registry: metrics.registry });
+    log.info({ port: health.port }, 'health server listening');
   }
-  log.info(
-    { queue: config.queue, batchSize: config.batchSize, prefetch: config.prefetch, maxAttempts: config.maxAttempts },
-    'worker started',
-  );
-  options.onStarted?.({ worker, healthPort: health?.port });
 
   const signals = options.signals ?? ['SIGTERM', 'SIGINT'];
   // A second signal while shutting down ends the process at once; unacked messages are redelivered.
@@ -66,11 +61,11 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
     log.warn({ signal }, 'second signal: exiting now');
     process.exit(1);
   };
-  const reason = await new Promise<string>((resolve) => {
-    let stopped = false;
+  const stopped = new Promise<string>((resolve) => {
+    let done = false;
     const stop = (why: string) => {
-      if (stopped) return;
-      stopped = true;
+      if (done) return;
+      done = true;
       for (const name of signals) {
         process.off(name, stop);
         process.once(name, onSecondSignal);
@@ -79,10 +74,27 @@ export async function runWorker(options: RunWorkerOptions): Promise<RunWorkerRes
     };
     for (const name of signals) process.on(name, stop);
     stopNow = stop;
-    if (fatal) stop(fatal);
     if (options.signal?.aborted) stop('abort');
     options.signal?.addEventListener('abort', () => stop('abort'), { once: true });
   });
+
+  const processor = isPendingProcessor(options.processor) ? await awaitProcessor(options.processor, config.retryDelayMs, log, stopped) : options.processor;
+  if (!processor) {
+    // Stopped before the store was there: nothing was consumed, nothing is in flight.
+    const reason = await stopped;
+    log.info({ reason }, 'shutting down');
+    await health?.close();
+    for (const name of signals) process.off(name, onSecondSignal);
+    return { exitCode: 0, reason };
+  }
+  const worker = new MceWorker({ config, processor, logger: log, metrics, onFatal });
+  ready = () => worker.isReady();
+  log.info(
+    { queue: config.queue, batchSize: config.batchSize, prefetch: config.prefetch, maxAttempts: config.maxAttempts },
+    'worker started',
+  );
+  options.onStarted?.({ worker, healthPort: health?.port });
+  const reason = await stopped;
 
   log.info({ reason, deadlineMs: config.shutdownDeadlineMs }, 'shutting down');
   let timer: NodeJS.Timeout | undefined;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moduleRecorder, ownFiles, recordSync, repo } from '../../client/test/cli/module-recorder.js';
 import { AMQP_URL, needService } from '../../../test-support/services.js';
+import { openStore } from '@mce/client';
 import { Broker, uniqueQueue } from './support/amqp.js';
 
 const bin = join(repo, 'packages/worker/bin/mce-worker.js');
@@ -40,7 +41,10 @@ describe('the bundled mce-worker command', () => {
       await broker.deleteQueues(queue);
       await broker.close();
     });
+    // A store ingested into before (a worker over none waits for one: worker-store-missing.test.ts).
+    await (await openStore(env.MCE_STORE_URL!)).close();
     const child = spawn(process.execPath, args, { cwd: recorder.dir, env: { ...env, MCE_AMQP_URL: AMQP_URL, MCE_WORKER_QUEUE: queue } });
+    ctx.onTestFinished(() => void (child.exitCode === null && child.kill('SIGKILL')));
     let output = '';
     const started = new Promise<void>((resolve) => {
       const onData = (chunk: Buffer) => {

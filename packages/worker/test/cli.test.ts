@@ -29,6 +29,15 @@ describe('mce-worker configuration errors', () => {
     expect(stderr.join('')).toMatch(/^mce-worker: --config and --worker-config name different files; give one\n/);
   });
 
+  it('exits 2 naming the variable of a malformed broker URL, its password hidden (it was "URI malformed", exit 1)', async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));
+    const dir = mkdtempSync(join(tmpdir(), 'mce-worker-cli-'));
+    const env = { PATH: process.env.PATH, MCE_STORE_URL: `sqlite:${join(dir, 'kg.db')}`, MCE_METRIC_CACHE: 'false', MCE_CONFIG_HOME: dir };
+    expect(await main([], { ...env, MCE_AMQP_URL: 'amqp://guest:50%off@127.0.0.1:5672' })).toBe(2);
+    expect(stderr.join('')).toBe('mce-worker: invalid worker configuration: MCE_AMQP_URL amqp://guest:***@127.0.0.1:5672: the password is not percent-encoded (a % must be written %25)\n');
+  });
+
   it('exits 2 naming an unknown log level, from the option or the variable', async () => {
     const stderr: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (stderr.push(String(chunk)), true));

@@ -29,3 +29,14 @@ export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   }
   return values;
 }
+
+/**
+ * A log line (pino's JSON text, as written) with the secrets of `env` and every mce key, URL password and bearer
+ * credential replaced by `***`: the last guard of every line a command or the worker writes, whatever field or error
+ * a secret got into. A secret is looked for as it is and as JSON writes it (a quote or backslash in it escaped).
+ */
+export function logLineRedactor(env: NodeJS.ProcessEnv): (line: string) => string {
+  const secrets = environmentSecrets(env);
+  const written = [...new Set([...secrets, ...secrets.map((secret) => JSON.stringify(secret).slice(1, -1))])];
+  return (line) => redactSecrets(line, written);
+}

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { MCEClient } from '../mce-client.js';
 import { LOOPBACK_HOSTS, apiApp, type ApiOptions } from './app.js';
 import { isLoopbackHost } from './auth.js';
+import type { ComputationStatus } from './computations.js';
 
 /** Serving beyond loopback with no API key, not told `insecureNoAuth`: anyone reaching the port could delete the store. */
 export class InsecureServeError extends Error {
@@ -23,12 +24,16 @@ export interface ApiServer {
   port: number;
   /** Asynchronous computations queued or running. */
   readonly pendingComputations: number;
+  /** The asynchronous computations queued or running, newest submitted first: what stopping at once leaves undone. */
+  unfinishedComputations(): ComputationStatus[];
   /**
    * Stops listening and taking asynchronous computations (503), and resolves once the queued and running ones have
    * finished and stored their results. Their status table is lost with the server; their stored results are not.
    */
   close(): Promise<void>;
 }
+
+const UNFINISHED: ReadonlySet<ComputationStatus['status']> = new Set(['queued', 'running']);
 
 /** Resolves once listening; rejects when the server cannot listen (the port is taken, …). */
 export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise<ApiServer> {
@@ -52,6 +57,7 @@ export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise
         get pendingComputations() {
           return computations.pending;
         },
+        unfinishedComputations: () => computations.list(UNFINISHED),
         close: async () => {
           const drained = computations.close();
           await new Promise<void>((done, fail) => server.close((e) => (e ? fail(e) : done())));

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Logger } from 'pino';
 import { pino } from '../lazy.js';
 import { lazyLogger } from './lazy-logger.js';
+import { logLineRedactor } from '../api/redact.js';
 import { boundLogFields } from '@mce/core';
 import { MCEClientConfig, loadMceConfig, type MceConfig } from '../config/index.js';
 import type { MCEClient } from '../mce-client.js';
@@ -43,7 +44,9 @@ export function logger(cmd: Command, io: CliIO, atLeast?: 'info'): Logger {
   const g = globals(cmd);
   const level = g.debug || g.verbose >= 2 ? 'debug' : g.verbose === 1 || atLeast === 'info' ? 'info' : 'warn';
   // Every line bounded (long strings and lists cut, saying so): a worker's message may name 100,000 sessions.
-  return lazyLogger(level, () => pino().pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(line) }));
+  // Secrets (the judge's key, store passwords, API keys, a URL's password) out of every line, whatever field they are in.
+  const redact = logLineRedactor(io.env);
+  return lazyLogger(level, () => pino().pino({ level, base: undefined, formatters: { log: boundLogFields } }, { write: (line: string) => io.stderr.write(redact(line)) }));
 }
 
 /** mce_config.yaml (from --config / --worker-config, MCE_CONFIG or ./mce_config.yaml) with env and --store laid over. */

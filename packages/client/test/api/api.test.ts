@@ -219,6 +219,9 @@ describe('REST API', () => {
       const result = written.find((r) => r.id === id)!;
       return { result, metric: DEFINITIONS.find((d) => d.id === result.ofMetricType) };
     };
+    /** The cursor a page ending at result `id` links the next one with. */
+    const after = (id: string) => Buffer.from(JSON.stringify([[...written, ...more].find((r) => r.id === id)!.timestamp, id])).toString('base64url');
+    const more = Array.from({ length: 95 }, (_, i) => metricResult(`r-more-${String(i).padStart(2, '0')}`, 'C', { at: 60 + i }));
     const get = async (query: string) => {
       const res = await results.request(`/results${query}`);
       const body = (await res.json()) as StoredMetricResult[] | { error: string };
@@ -256,12 +259,18 @@ describe('REST API', () => {
       expect(await get('?min=0.5&max=1e2')).toEqual(ids(['r-c1', 'r-a3', 'r-a2', 'r-a1']));
       expect(await get('?max=-1')).toEqual(ids([]));
       expect(await get('?metrics=Duration&levels=Session&max=150')).toEqual(ids(['r-a1']));
-      expect(await get('?limit=2')).toEqual({ status: 200, link: '</results?limit=2&offset=2>; rel="next"', body: ['r-c1', 'r-b2'] });
+      // The next page's link: where this one ended (the cursor of its last row), not an offset.
+      expect(await get('?limit=2')).toEqual({ status: 200, link: `</results?limit=2&cursor=${after('r-b2')}>; rel="next"`, body: ['r-c1', 'r-b2'] });
+      expect(await get(`?limit=2&cursor=${after('r-b2')}`)).toEqual({ status: 200, link: `</results?limit=2&cursor=${after('r-a2')}>; rel="next"`, body: ['r-a3', 'r-a2'] });
+      expect(await get(`?limit=2&cursor=${after('r-a2')}`)).toEqual({ status: 200, link: `</results?limit=2&cursor=${after('r-a1')}>; rel="next"`, body: ['r-b1', 'r-a1'] });
+      expect(await get(`?limit=2&cursor=${after('r-a1')}`)).toEqual(ids([]));
       expect(await get('?levels=Session,LLMCall&limit=2&offset=2')).toEqual({
-        status: 200, link: '</results?levels=Session%2CLLMCall&limit=2&offset=4>; rel="next"', body: ['r-a2', 'r-b1'],
+        status: 200, link: `</results?levels=Session%2CLLMCall&limit=2&cursor=${after('r-b1')}>; rel="next"`, body: ['r-a2', 'r-b1'],
       });
-      expect(await get('?limit=2&offset=4')).toEqual({ status: 200, link: '</results?limit=2&offset=6>; rel="next"', body: ['r-b1', 'r-a1'] });
+      expect(await get(`?levels=Session,LLMCall&cursor=${after('r-b1')}`)).toEqual(ids(['r-a1']));
+      expect(await get('?limit=2&offset=4')).toEqual({ status: 200, link: `</results?limit=2&cursor=${after('r-a1')}>; rel="next"`, body: ['r-b1', 'r-a1'] });
       expect(await get('?limit=2&offset=6')).toEqual(ids([]));
+      expect(await get('?cursor=abc')).toEqual({ status: 400, link: null, body: 'query parameter cursor is not one this API gave: follow the Link header of the page before' });
       expect(await get('?limit=0')).toEqual(ids([]));
     });
 
@@ -277,7 +286,7 @@ describe('REST API', () => {
       expect(await get('?min=2&max=1')).toEqual(bad('query parameter min is greater than max'));
       expect(await get('?metrics=,')).toEqual(bad('query parameter metrics must name at least one metric'));
       expect(await get('?session=')).toEqual(bad('query parameter session must not be empty'));
-      expect(await get('?metric=Duration&sessions=A')).toEqual(bad('unknown query parameter "metric", "sessions" (known: metrics, levels, session, from, to, min, max, limit, offset)'));
+      expect(await get('?metric=Duration&sessions=A')).toEqual(bad('unknown query parameter "metric", "sessions" (known: metrics, levels, session, from, to, min, max, limit, offset, cursor)'));
       expect(await get('?metrics=Durration')).toEqual(bad('metrics: Unknown metric "Durration" (did you mean "Duration"?)'));
     });
 
@@ -307,10 +316,10 @@ describe('REST API', () => {
     });
 
     it('answers 100 results a page unless limit says otherwise', async () => {
-      const more = Array.from({ length: 95 }, (_, i) => metricResult(`r-more-${String(i).padStart(2, '0')}`, 'C', { at: 60 + i }));
       await own.store.writeMetricResults(DEFINITIONS, more);
       const first = await get('');
-      expect([first.body.length, first.link]).toEqual([100, '</results?limit=100&offset=100>; rel="next"']);
+      expect([first.body.length, first.link]).toEqual([100, `</results?limit=100&cursor=${after('r-b1')}>; rel="next"`]);
+      expect(await get(`?limit=100&cursor=${after('r-b1')}`)).toEqual({ status: 200, link: null, body: ['r-a1'] });
       expect(await get('?offset=100')).toEqual({ status: 200, link: null, body: ['r-a1'] });
     });
   });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionNotFoundError } from '@mce/core';
 import { methodsOf, notFound, onError } from '../../src/api/answers.js';
 import { guardOptions } from '../../src/api/app.js';
+import { accessLog } from '../../src/api/guard.js';
 import { hashApiKey } from '../../src/api/auth.js';
 import { jsonBodyLimit, jsonContentType } from '../../src/api/middleware.js';
 import { booleanParam, integerParam, limitParam, namesParam, refuseInvalid, strictQuery, timeParam } from '../../src/api/query.js';
@@ -56,6 +57,24 @@ describe('apiApp by step', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ requestId: 'req-1', method: 'GET', path: '/broken', message: 'request failed', err: { type: 'Error', cause: '*** refused' } });
     expect(JSON.stringify(lines)).not.toContain('hunter2');
+  });
+
+  it('log lines bounded: a 100,000-character path and an error of a million characters, its cause too, log a few KB', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const at = (fields: object, message: string) => void lines.push({ ...fields, message });
+    const logger = { info: at, warn: at, error: at };
+    const app = new Hono();
+    app.use('*', accessLog({ keys: [], logger, secrets: [] }));
+    app.get('/broken/*', () => {
+      throw new Error('m'.repeat(1_000_000), { cause: new Error('c'.repeat(1_000_000)) });
+    });
+    app.onError(onError(logger, []));
+    const res = await app.request(`/broken/${'p'.repeat(100_000)}`);
+    expect(res.status).toBe(500);
+    expect(lines.map((l) => l.message)).toEqual(['request failed', 'request']);
+    for (const line of lines) expect(JSON.stringify(line).length).toBeLessThan(10_000);
+    const err = lines[0]!.err as { message: string; cause: string; stack: string };
+    expect([err.message.slice(-25), err.cause.slice(-25), (lines[1]!.path as string).slice(-22)]).toEqual(['… (1000000 characters)'.padStart(25, 'm'), '… (1000000 characters)'.padStart(25, 'c'), '… (100008 characters)'.padStart(22, 'p')]);
   });
 
   it('who may ask: the shared token is a full-access key named token, and a secret never repeated', () => {

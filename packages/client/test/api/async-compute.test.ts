@@ -249,7 +249,7 @@ describe('asynchronous compute', () => {
     const perKey = await withSession({ maxComputationsPerKey: 1 });
     await perKey.submit({ metrics: ['AnswerRelevancy'], recursive: false });
     const second = await perKey.app.request(`/sessions/${perKey.id}/compute?metrics=Duration`, { method: 'POST', headers: ASYNC });
-    expect([second.status, await second.json()]).toEqual([429, { error: '1 computations of this API key are queued or running already (the most one key may have); retry later' }]);
+    expect([second.status, second.headers.get('retry-after'), await second.json()]).toEqual([429, '5', { error: '1 computations of this API key are queued or running already (the most one key may have); retry later' }]);
   });
 
   it('close refuses new computations (503) and resolves once the queued and running ones have stored their results', async () => {
@@ -271,8 +271,8 @@ describe('asynchronous compute', () => {
     expect([(await client.getMetrics(id, { metricIds: ['AnswerRelevancy'] })).length, server.pendingComputations]).toEqual([3, 0]);
   });
 
-  it('mce serve, interrupted, says what it waits for and exits once the running computation has stored its results', async () => {
-    slow(400);
+  /** `mce serve` in a process of its own over a new workspace, the judge the scripted one; its stderr kept. */
+  async function startServe(argv: string[] = []) {
     const ws = mkdtempSync(join(tmpdir(), 'mce-serve-'));
     const env = {
       PATH: process.env.PATH,
@@ -285,7 +285,7 @@ describe('asynchronous compute', () => {
       LLM_BASE_MODEL_URL_MCE: judge.url,
     };
     const bin = fileURLToPath(new URL('../../bin/mce.js', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], { env, cwd: ws, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...argv], { env, cwd: ws, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     const port = await new Promise<string>((resolve, reject) => {
@@ -298,13 +298,23 @@ describe('asynchronous compute', () => {
     });
     const base = `http://127.0.0.1:${port}`;
     expect((await fetch(`${base}/sessions`, { method: 'POST', body: JSON.stringify(example), headers: JSON_TYPE })).status).toBe(201);
-    const res = await fetch(`${base}/sessions/${example.id}/compute`, { method: 'POST', body: '{"metrics": ["AnswerRelevancy"], "recursive": false}', headers: ASYNC });
-    expect(res.status).toBe(202);
+    const submit = async () => {
+      const res = await fetch(`${base}/sessions/${example.id}/compute`, { method: 'POST', body: '{"metrics": ["AnswerRelevancy"], "recursive": false}', headers: ASYNC });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as ComputationStatus).id;
+    };
+    return { ws, child, exited, submit, stderr: () => stderr };
+  }
+
+  it('mce serve, interrupted, says what it waits for and exits once the running computation has stored its results', async () => {
+    slow(400);
+    const { ws, child, exited, submit, stderr: output } = await startServe();
+    await submit();
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     // Besides the access log's JSON lines (one per request), and the telemetry-hub routes' notice when @mce/legacy
     // is installed (it is in this workspace).
-    const said = stderr.split('\n').slice(1).filter((line) => !line.startsWith('{') && !line.startsWith('mce: telemetry-hub routes'));
+    const said = output().split('\n').slice(1).filter((line) => !line.startsWith('{') && !line.startsWith('mce: telemetry-hub routes'));
     expect(said).toEqual(['mce API stopping: waiting for 1 computation to finish (signal again to stop at once)', '']);
     const store = await openStore(`sqlite:${join(ws, 'mce.db')}`);
     const reader = await MCEClient.open({ config: defaultMceConfig(), store, cache: false });
@@ -314,5 +324,23 @@ describe('asynchronous compute', () => {
       await store.close();
       await reader.close();
     }
+  });
+  it('mce serve, interrupted twice, stops at once naming each computation it leaves unfinished', async () => {
+    slow(60_000); // the first computation waits for the judge throughout
+    const { child, exited, submit, stderr } = await startServe(['--max-computations', '1']);
+    const [first, second] = [await submit(), await submit()];
+    child.kill('SIGINT');
+    await new Promise<void>((resolve) => {
+      const check = () => (stderr().includes('signal again to stop at once') ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    child.kill('SIGINT');
+    expect(await exited).toBe(1);
+    const report = stderr().slice(stderr().indexOf('mce API stopped at once')).split('\n');
+    expect(report[0]).toBe('mce API stopped at once: 2 computations left unfinished, their results not stored (submit again to run):');
+    expect(report.slice(1, 3).map((line) => line.replace(/submitted \S+$/, 'submitted …'))).toEqual([
+      `  ${second} queued, session "${example.id}", submitted …`,
+      `  ${first} running, session "${example.id}", submitted …`,
+    ]);
   });
 });

@@ -1,7 +1,8 @@
 import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import {
   API_SCOPES,
   ApiKeys,
@@ -21,6 +22,8 @@ import {
 } from '../../src/index.js';
 import { runCli, tempWorkspace } from '../cli/run-cli.js';
 import { RateLimiter } from '../../src/api/rate-limit.js';
+import { receiverPipeline } from '../../src/receiver/pipeline.js';
+import { DEFAULT_RECEIVER_SETTINGS } from '../../src/receiver/settings.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -118,7 +121,13 @@ describe('API keys and scopes', () => {
   });
 
   it('answers every route of the app 401 without a known key, 403 without its scope, and serves it with the scope (the matrix from the route definitions)', async () => {
-    const app = createApiApp(client, { keys });
+    // Every part mounted, as mce serve has them: the OTLP receiver too.
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const pipeline = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'none', exportOtlp: { enabled: false } }, env: {}, logger: silent });
+    onTestFinished(() => pipeline.close().then(() => undefined));
+    // And the telemetry-hub routes of @mce/legacy (a plain Hono app, outside the OpenAPI document), as mce serve mounts them.
+    const legacy = ((await import('@mce/legacy/mount')) as unknown as { legacyMount(c: MCEClient, env: NodeJS.ProcessEnv): { app: Hono } }).legacyMount(client, {});
+    const app = createApiApp(client, { keys, otlpTraces: pipeline.app, extraRoutes: [legacy.app] });
     // A route added after the app is built (as another module's route is) is guarded the same way, by its method.
     app.get('/added-later', (c) => c.json({ ok: true }));
     app.post('/added-later', (c) => c.json({ ok: true }));
@@ -129,6 +138,15 @@ describe('API keys and scopes', () => {
       Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path: path.replace(/\{([^}]+)\}/g, ':$1'), open: JSON.stringify(op.security) === '[{}]' })),
     );
     for (const route of routes) expect([route.method, route.path, route.open]).toEqual([route.method, route.path, routeAccess(route.method, route.path) === 'open']);
+    // Every route served that the document does not describe (the telemetry-hub ones) is in the matrix too.
+    const documented = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    for (const served of app.routes) {
+      if (served.method !== 'ALL' && !documented.has(`${served.method} ${served.path}`)) {
+        documented.add(`${served.method} ${served.path}`);
+        routes.push({ method: served.method, path: served.path, open: false });
+      }
+    }
+    expect(routes.map((r) => `${r.method} ${r.path}`)).toEqual(expect.arrayContaining(['POST /compute_metrics', 'GET /health', 'GET /status', 'GET /metrics']));
     routes.push({ method: 'GET', path: '/added-later', open: false }, { method: 'POST', path: '/added-later', open: false });
     expect(routes.length).toBeGreaterThanOrEqual(20);
     const matrix: string[] = [];
@@ -137,7 +155,12 @@ describe('API keys and scopes', () => {
       const id = `matrix-${n++}`;
       await store(id);
       const path = route.path.replace(/:[^/]+/g, id);
-      const body = route.method === 'POST' && route.path === '/sessions' ? JSON.stringify({ ...example, id: `${id}-posted` }) : undefined;
+      const bodies: Record<string, string> = {
+        'POST /sessions': JSON.stringify({ ...example, id: `${id}-posted` }),
+        'POST /v1/traces': '{"resourceSpans": []}',
+        'POST /compute_metrics': JSON.stringify({ metrics: ['Duration'], data_fetching_infos: { batch_config: {}, session_ids: [id] } }),
+      };
+      const body = bodies[`${route.method} ${route.path}`];
       const ask = (key?: string) =>
         app.request(path, { method: route.method, ...(body ? { body } : {}), headers: { ...JSON_TYPE, ...(key ? { authorization: `Bearer ${key}` } : {}) } });
       const access = routeAccess(route.method, route.path);
@@ -158,6 +181,8 @@ describe('API keys and scopes', () => {
       expect(granted.status, `${route.method} ${route.path}`).toBeLessThan(route.path === '/computations/:id' ? 500 : 300);
     }
     expect(matrix).toContain(`DELETE /sessions/:id admin: 401 401 403 204`);
+    expect(matrix).toContain(`POST /v1/traces write: 401 401 403 200`);
+    expect(matrix).toContain(`POST /compute_metrics write: 401 401 403 200`);
     expect(matrix).toContain(`POST /added-later write: 401 401 403 200`);
     expect(matrix).toContain(`GET /added-later read: 401 401 403 200`);
   });

@@ -12,7 +12,9 @@ import { MCEClient, createApiApp, defaultMceConfig, hashApiKey, openStore } from
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string };
 const KEY = 'mce_fuzzfuzzfuzzfuzzfuzzfuzzfuzzfuzzfuzzfuzzfuz';
-const PARAMS = ['limit', 'offset', 'from', 'to', 'service', 'app', 'metrics', 'levels', 'session', 'min', 'max', 'status', 'recursive'];
+const PARAMS = ['limit', 'offset', 'cursor', 'from', 'to', 'service', 'app', 'metrics', 'levels', 'session', 'min', 'max', 'status', 'recursive'];
+/** Cursors shaped as the API writes them (base64url JSON of a timestamp and an id), with ids no store holds. */
+const cursors = ['\u0000', 'a\ud800', 'x'.repeat(3000), '', "' OR 1=1 --"].map((id) => Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', id])).toString('base64url'));
 
 /** A code unit string as a URL component: pairs as UTF-8, a lone surrogate as the bytes WTF-8 gives it. */
 function pathComponent(s: string): string {
@@ -33,7 +35,7 @@ const id = fc.oneof(
   fc.constantFrom('\u0000', '\ud800', 'a\udfffb', '..', '%', 'x'.repeat(5000), '%ED%A0%80', '%FF%FE', '%00'),
 );
 const raw = fc.constantFrom('%ED%A0%80', '%FF', '%', '%zz', '%00', '%C0%AF');
-const queryValue = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer().map(String), fc.constantFrom('-1', '1e309', 'NaN', '2026-13-45', '1000000', ''));
+const queryValue = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.integer().map(String), fc.constantFrom('-1', '1e309', 'NaN', '2026-13-45', '1000000', '', ...cursors));
 const query = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...PARAMS), fc.string({ maxLength: 8 })), queryValue), { maxLength: 5 });
 const body = fc.oneof(
   fc.constant(undefined),

@@ -74,4 +74,27 @@ describe.each(stores)('ids on $name', ({ url, skip }) => {
     const run = await runCli(['ingest', file], ws);
     expect([run.code, run.stderr]).toEqual([2, 'mce: session id "a\\ud800" holds a lone surrogate (\\ud800–\\udfff without its pair), which no UTF-8 text can hold\n']);
   });
+
+  it.skipIf(skip)('keeps a service.name from a trace holding a NUL or a lone surrogate as U+FFFD on every store, naming the span', async () => {
+    const ws = tempWorkspace();
+    ws.env.MCE_STORE_URL = url();
+    const traced = (session: string, spanId: string, service: string) =>
+      `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":${service}}}]},"scopeSpans":[{"spans":[` +
+      `{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"${spanId}","name":"chat gpt-4o","startTimeUnixNano":"1767261600000000000","endTimeUnixNano":"1767261601000000000",` +
+      `"attributes":[{"key":"session.id","value":{"stringValue":"${session}"}},{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}}]}]}]}]}\n`;
+    const file = join(ws.dir, 'traces.jsonl');
+    writeFileSync(file, traced('svc-nul', 'b7ad6b7169203331', '"svc\\u0000x"') + traced('svc-lone', 'b7ad6b7169203332', '"svc\\ud800"'));
+    const run = await runCli(['ingest', file, '--json'], ws);
+    const warnings = run.stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { message: string; line?: number }));
+    expect([run.code, warnings.map((w) => [w.line, w.message])]).toEqual([0, [
+      [1, 'span b7ad6b7169203331: service.name "svc\\u0000x" holds a NUL character (U+0000), which no store\'s text can hold: kept as "svc\ufffdx"'],
+      [2, 'span b7ad6b7169203332: service.name "svc\ud800" holds a lone surrogate (\\ud800–\\udfff without its pair), which no store\'s text can hold: kept as "svc\ufffd"'],
+    ]]);
+    const listed = await runCli(['sessions', 'list', '--json'], ws);
+    // (The PostgreSQL schema is this file's: the other tests' sessions are there too.)
+    expect(listed.json<Array<{ id: string; serviceName?: string }>>().filter((s) => s.id.startsWith('svc-')).map((s) => [s.id, s.serviceName]).sort()).toEqual([['svc-lone', 'svc\ufffd'], ['svc-nul', 'svc\ufffdx']]);
+    // What a session's service is filtered by: the name as stored, on either store.
+    const byService = await runCli(['sessions', 'list', '--service', 'svc\ufffdx', '--json'], ws);
+    expect(byService.json<Array<{ id: string }>>().map((s) => s.id)).toEqual(['svc-nul']);
+  });
 });

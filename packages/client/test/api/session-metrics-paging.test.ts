@@ -66,8 +66,18 @@ describe.each(stores)('stored results of a big session on $name', ({ url, skip }
         pages++;
       }
       expect([pages, paged.map((r) => r.id)]).toEqual([Math.ceil((CALLS + 1) / 100), whole.map((r) => r.id)]);
-      const first = await app.request('/sessions/big/metrics?recursive=true&limit=3');
-      expect(first.headers.get('link')).toBe('</sessions/big/metrics?recursive=true&limit=3&offset=3>; rel="next"');
+      // The next page's link carries where this one ended (the cursor of its last result), not an offset: a page read
+      // after it costs its own rows, where the 500th page of 1,000 by offset read 500,000 rows.
+      const first = await app.request('/sessions/big/metrics?recursive=true&limit=3&offset=2');
+      const cursor = Buffer.from(JSON.stringify([whole[4]!.timestamp, whole[4]!.id])).toString('base64url');
+      expect(first.headers.get('link')).toBe(`</sessions/big/metrics?recursive=true&limit=3&cursor=${cursor}>; rel="next"`);
+      const second = (await (await app.request(`/sessions/big/metrics?recursive=true&limit=3&cursor=${cursor}`)).json()) as { results: ResultRecord[] };
+      expect(second.results.map((r) => r.id)).toEqual(whole.slice(5, 8).map((r) => r.id));
+      const shaped = (id: string) => Buffer.from(JSON.stringify(['2026-01-01T00:00:00.000Z', id])).toString('base64url');
+      for (const bad of ['nope!', Buffer.from('[1,2]').toString('base64url'), Buffer.from('["yesterday","x"]').toString('base64url'), 'A'.repeat(5000), shaped('a\u0000'), shaped('a\ud800')]) {
+        const refused = await app.request(`/sessions/big/metrics?cursor=${bad}`);
+        expect([refused.status, await refused.json()]).toEqual([400, { error: 'query parameter cursor is not one this API gave: follow the Link header of the page before' }]);
+      }
       // The session's own results only, unless recursive.
       const own = (await (await app.request('/sessions/big/metrics')).json()) as { results: ResultRecord[] };
       expect(own.results.map((r) => r.level)).toEqual(['Session']);
@@ -79,6 +89,9 @@ describe.each(stores)('stored results of a big session on $name', ({ url, skip }
       expect(lines(await streamed.text()).map((r) => r.id)).toEqual(whole.map((r) => r.id));
       const window = await app.request('/sessions/big/metrics?recursive=true&offset=998&limit=5', { headers: { accept: 'application/json, application/x-ndjson' } });
       expect(lines(await window.text()).map((r) => r.id)).toEqual(whole.slice(998, 1003).map((r) => r.id));
+      // From a cursor on, past a chunk: each chunk read after the last row of the one before.
+      const resumed = await app.request(`/sessions/big/metrics?recursive=true&cursor=${cursor}`, { headers: { accept: 'application/x-ndjson' } });
+      expect(lines(await resumed.text()).map((r) => r.id)).toEqual(whole.slice(5).map((r) => r.id));
       const results = await app.request('/results?session=big&metrics=Duration&levels=ToolCall', { headers: { accept: 'application/x-ndjson' } });
       const rows = lines(await results.text()) as Array<{ result: { id: string } }>;
       expect(rows.map((r) => r.result.id)).toEqual(whole.filter((r) => r.level === 'ToolCall').map((r) => r.id));

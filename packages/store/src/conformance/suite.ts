@@ -537,6 +537,26 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         expect(await queried({ metrics: ['Duration'], limit: 1, offset: 1 })).toEqual(['q-b1']);
       });
 
+      it('pages by cursor: after the last result of a page, a tie split across pages kept in id order, with the filters', async () => {
+        const after = (id: string) => ({ timestamp: written.find((r) => r.id === id)!.timestamp, id });
+        expect(await queried({ limit: 2, after: after('q-b2') })).toEqual(['q-a3', 'q-a2']);
+        expect(await queried({ limit: 2, after: after('q-a2') })).toEqual(['q-b1', 'q-a1']); // q-a2 and q-b1 share a time
+        expect(await queried({ after: after('q-b1') })).toEqual(['q-a1', 'q-c2']);
+        expect(await queried({ after: after('q-c2') })).toEqual([]);
+        expect(await queried({ metrics: ['Duration'], after: after('q-c1'), limit: 1 })).toEqual(['q-b1']);
+        expect(await queried({ sessionIds: ['A'], after: after('q-a3') })).toEqual(['q-a2', 'q-a1']);
+        expect(await queried({ limit: 1, offset: 1, after: after('q-a3') })).toEqual(['q-b1']);
+        // Walked page by page, every result once, in the order of the listing.
+        const walked: string[] = [];
+        for (let page = await store.queryMetricResults({ limit: 3 }); page.length > 0; ) {
+          walked.push(...page.map((r) => r.result.id));
+          const last = page.at(-1)!.result;
+          page = await store.queryMetricResults({ limit: 3, after: { timestamp: last.timestamp, id: last.id } });
+        }
+        expect(walked).toEqual(['q-c1', 'q-b2', 'q-a3', 'q-a2', 'q-b1', 'q-a1', 'q-c2']);
+        await expect(store.queryMetricResults({ after: { timestamp: 'yesterday', id: 'q-a1' } })).rejects.toThrow("result query: after must be a result's timestamp (ISO 8601) and id");
+      });
+
       it('matches nothing for a list given empty, and refuses a bound or page that is not a number', async () => {
         expect(await queried({ metrics: [] })).toEqual([]);
         expect(await queried({ levels: [] })).toEqual([]);

@@ -1,10 +1,12 @@
 /** Stored metric results: a session's, and across sessions (a page at a time, or summarised). */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { parseResultQueryText, type ResultQueryField } from '@mce/store';
-import type { ResultQuery } from '@mce/store';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, linkNextPage, pageSize } from '../paging.js';
+import type { ResultCursor, ResultQuery } from '@mce/store';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageSize } from '../paging.js';
 import { NDJSON, streamNdjson, wantsNdjson } from '../ndjson.js';
-import { booleanParam, limitParam, listParam, offsetParam, strictQuery } from '../query.js';
+import { decodeCursor, linkNextCursor, readAfterEach } from '../cursor.js';
+import type { ResultRecord } from '@mce/core';
+import { booleanParam, limitParam, listParam, offsetParam, strictQuery, textParam } from '../query.js';
 import { ResultRecordSchema, ResultSummarySchema, SessionComputationSchema, StoredMetricResultSchema } from '../schemas.js';
 import type { RouteDeps } from './deps.js';
 import { metricsParam } from './compute.js';
@@ -22,6 +24,9 @@ const between = (name: 'from' | 'to') =>
   listParam(`results whose timestamp is ${name === 'from' ? 'at or after' : 'at or before'} this time: ISO 8601 (UTC when it has no zone) or epoch ms`).openapi({
     type: 'string',
   });
+
+/** Where the page before ended, from its `Link` header (opaque): the next page is read after it. */
+const cursorParam = textParam('the next page: the cursor of the `Link` header of the page before (opaque)');
 
 /** The filters, as given: checked together by the store's own parser (shared with `mce kg results`). */
 const FILTERS = {
@@ -49,6 +54,18 @@ const toResultQuery = (given: Record<string, string[] | undefined>, ctx: z.Refin
   }
 };
 
+/** The query of a page of `GET /results`: the filters and paging, and the cursor of the page before decoded. */
+const toPagedResultQuery = ({ cursor, ...given }: Record<string, string[] | string | undefined>, ctx: z.RefinementCtx): ResultQuery => {
+  const query = toResultQuery(given as Record<string, string[] | undefined>, ctx);
+  if (cursor === undefined) return query;
+  try {
+    return { ...query, after: decodeCursor(Array.isArray(cursor) ? cursor[0]! : cursor) };
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+};
+
 /** `Accept: application/x-ndjson` (an Accept parameter is no OpenAPI parameter: the answer's media types say it). */
 const ndjsonOf = (row: z.ZodType) => ({ [NDJSON]: { schema: row } });
 const LINK_HEADER = { Link: { schema: { type: 'string' as const }, description: 'the next page: `<…>; rel="next"` (a full page only)' } };
@@ -58,10 +75,11 @@ export const queryResultsRoute = createRoute({
   path: '/results',
   operationId: 'queryResults',
   summary: 'stored metric results across sessions, newest first (ties by result id), a page at a time',
-  request: { query: strictQuery({ ...FILTERS, ...PAGE }).transform(toResultQuery) },
+  request: { query: strictQuery({ ...FILTERS, ...PAGE, cursor: cursorParam }).transform(toPagedResultQuery) },
   responses: {
     200: {
-      description: 'results with their Metric; a full page has a `Link: <…>; rel="next"` header. With `Accept: application/x-ndjson`: every result from `offset` on (or `limit` of them), one StoredMetricResult a line, streamed',
+      description:
+        'results with their Metric; a full page has a `Link: <…&cursor=…>; rel="next"` header, the next page read after the last result of this one. With `Accept: application/x-ndjson`: every result from `offset` (or `cursor`) on (or `limit` of them), one StoredMetricResult a line, streamed',
       content: { 'application/json': { schema: z.array(StoredMetricResultSchema) }, ...ndjsonOf(StoredMetricResultSchema) },
       headers: LINK_HEADER,
     },
@@ -91,11 +109,12 @@ export const sessionMetricsRoute = createRoute({
     'stored metric results of the session, newest first (ties by id), a page at a time or streamed as NDJSON (failed and skipped lists are always empty: failures are not stored)',
   request: {
     params: idParams,
-    query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam, limit: limitParam, offset: offsetParam }),
+    query: z.object({ recursive: booleanParam('recursive'), metrics: metricsParam, limit: limitParam, offset: offsetParam, cursor: cursorParam }),
   },
   responses: {
     200: {
-      description: 'a page of the results; a full page has a `Link: <…>; rel="next"` header. With `Accept: application/x-ndjson`: every result from `offset` on (or `limit` of them), one ResultRecord a line, streamed',
+      description:
+        'a page of the results; a full page has a `Link: <…&cursor=…>; rel="next"` header, the next page read after the last result of this one. With `Accept: application/x-ndjson`: every result from `offset` (or `cursor`) on (or `limit` of them), one ResultRecord a line, streamed',
       content: { 'application/json': { schema: SessionComputationSchema }, ...ndjsonOf(ResultRecordSchema) },
       headers: LINK_HEADER,
     },
@@ -105,17 +124,19 @@ export const sessionMetricsRoute = createRoute({
   },
 });
 
+const cursorOfRecord = (record: ResultRecord): ResultCursor => record;
+
 export function resultRoutes(app: OpenAPIHono, { client, log }: RouteDeps): void {
   serve(app, queryResultsRoute, async (c) => {
-    const query = c.req.valid('query');
+    const { after: start, ...query } = c.req.valid('query');
+    const read = (after: ResultCursor | undefined, offset: number, limit: number) => client.queryResults({ ...query, offset, limit, ...(after ? { after } : {}) });
     if (wantsNdjson(c.req.header('accept'))) {
       // An unknown metric: 400 naming the likely one, before the stream starts.
-      return streamNdjson(c, (offset, limit) => client.queryResults({ ...query, offset, limit }), query.offset ?? 0, query.limit, log);
+      return streamNdjson(c, readAfterEach(read, (row) => row.result, start), query.offset ?? 0, query.limit, log);
     }
     const limit = pageSize(query.limit);
-    const offset = query.offset ?? 0;
-    const page = await client.queryResults({ ...query, limit, offset }); // an unknown metric: 400 naming the likely one
-    linkNextPage(c, limit, offset, page.length);
+    const page = await read(start, query.offset ?? 0, limit); // an unknown metric: 400 naming the likely one
+    linkNextCursor(c, limit, page.length, page.at(-1)?.result);
     return c.json(page, 200);
   });
 
@@ -124,14 +145,15 @@ export function resultRoutes(app: OpenAPIHono, { client, log }: RouteDeps): void
 
   serve(app, sessionMetricsRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { recursive, metrics, limit, offset = 0 } = c.req.valid('query');
+    const { recursive, metrics, limit, offset = 0, cursor } = c.req.valid('query');
+    const after = cursor === undefined ? undefined : decodeCursor(cursor);
     // Stored results only (compute is POST …/compute); an unknown session is 404, an unknown metric 400.
-    const page = (from: number, size: number) =>
-      client.getStoredMetricsPage(id, { recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}), limit: size, offset: from });
-    if (wantsNdjson(c.req.header('accept'))) return streamNdjson(c, page, offset, limit, log);
+    const page = (from: ResultCursor | undefined, skip: number, size: number) =>
+      client.getStoredMetricsPage(id, { recursive: recursive === true, ...(metrics ? { metricIds: metrics } : {}), limit: size, offset: skip, ...(from ? { after: from } : {}) });
+    if (wantsNdjson(c.req.header('accept'))) return streamNdjson(c, readAfterEach(page, cursorOfRecord, after), offset, limit, log);
     const size = limit ?? DEFAULT_PAGE_SIZE;
-    const results = await page(offset, size);
-    linkNextPage(c, size, offset, results.length);
+    const results = await page(after, offset, size);
+    linkNextCursor(c, size, results.length, results.at(-1));
     return c.json({ sessionId: id, results, failed: [], skipped: [] }, 200);
   });
 }

@@ -8,6 +8,7 @@ import { apiKeysFromEnv } from '../../api/auth.js';
 import { environmentSecrets } from '../../api/redact.js';
 import type { ReceiverPipeline } from '../../receiver/pipeline.js';
 import { closeReceiver, startReceiver, untilSignal, type ReceiverFlags } from './receive.js';
+import { unfinishedReport } from './unfinished-computations.js';
 
 interface ServeOptions extends ReceiverFlags {
   port: string;
@@ -130,7 +131,15 @@ export function registerServeCommand(program: Command, io: CliIO): void {
       // The receiver first: it refuses new spans (503) while it stores those buffered and evaluates its open sessions.
       await closeReceiver(pipeline, io);
       const pending = server.pendingComputations;
-      if (pending > 0) io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
+      if (pending > 0) {
+        io.stderr.write(`mce API stopping: waiting for ${pending} computation${pending === 1 ? '' : 's'} to finish (signal again to stop at once)\n`);
+        // Stopped at once: the computations left undone are named, not lost without a word.
+        void untilSignal().then(() => {
+          io.stderr.write(unfinishedReport(server.unfinishedComputations()));
+          if (io.exitNow) io.exitNow(1);
+          process.exit(1);
+        });
+      }
       await server.close();
       await client.close();
     });

@@ -3,8 +3,11 @@
  * loaded only when these commands run, and only if installed.
  */
 import type { Command } from 'commander';
+import type { KnowledgeGraphStore } from '@mce/store';
+import type { MCEClient } from '../../mce-client.js';
 import { MCEWorkerService } from '../../worker-service.js';
 import { workerEvents, type WorkerEvents } from '../../receiver/worker-events.js';
+import { logLineRedactor } from '../../api/redact.js';
 import { UsageError, logger, openClient, resolveConfig, type CliIO } from '../context.js';
 
 interface WorkerModule {
@@ -12,7 +15,10 @@ interface WorkerModule {
     section: Record<string, unknown>,
     env: NodeJS.ProcessEnv,
   ): { amqpUrl: string; queue: string; queueArguments: Record<string, string | number | boolean> };
-  runWorker(options: { processor: MCEWorkerService; config: unknown; logger?: unknown }): Promise<{ exitCode: number; reason: string }>;
+  runWorker(options: { processor: unknown; config: unknown; logger?: unknown }): Promise<{ exitCode: number; reason: string }>;
+  createLogger(options: { redact?: (line: string) => string }): unknown;
+  openStored(open: () => Promise<MCEClient>, openWithout: (store: KnowledgeGraphStore) => Promise<MCEClient>): Promise<MCEClient | Error>;
+  processorWhenStored(opened: MCEClient | Error, open: () => Promise<MCEClient>, processorOf: (client: MCEClient) => MCEWorkerService): unknown;
   enqueueSessions(
     amqpUrl: string,
     queue: string,
@@ -38,24 +44,31 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
     .option('--export-otlp', 'send stored results as gen_ai.evaluation.result log records over OTLP (receiver.export_otlp)')
     .action(async (opts: { workerConfig?: string; exportOtlp?: boolean }, cmd: Command) => {
       const mod = await loadWorker();
-      const client = await openClient(cmd, io, opts.workerConfig);
+      // The store must be there (messages name sessions stored before): over a new, empty one (a misspelt schema=)
+      // the worker would dead-letter every message; it waits for it instead, not ready.
+      const open = () => openClient(cmd, io, opts.workerConfig, true);
+      const opened = await mod.openStored(open, (store) => openClient(cmd, io, opts.workerConfig, false, store));
       const log = logger(cmd, io);
+      let client = opened instanceof Error ? undefined : opened;
       let result: { exitCode: number; reason: string };
       let events: WorkerEvents | undefined;
       try {
-        const config = mod.workerConfigFrom(client.config.worker, io.env);
-        events = await workerEvents(client.config, io.env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'), Boolean(opts.exportOtlp));
-        result = await mod.runWorker({ processor: new MCEWorkerService(client, events?.options), config });
+        const mceConfig = client?.config ?? resolveConfig(cmd, io, opts.workerConfig);
+        const config = mod.workerConfigFrom(mceConfig.worker, io.env);
+        events = await workerEvents(mceConfig, io.env, (error) => log.warn({ err: error }, 'results stored, but their evaluation events could not be sent'), Boolean(opts.exportOtlp));
+        const processor = mod.processorWhenStored(opened, open, (c) => new MCEWorkerService((client = c), events?.options));
+        // The secrets of the environment (the judge's key, store passwords, a URL's password) never in a line.
+        result = await mod.runWorker({ processor, config, logger: mod.createLogger({ redact: logLineRedactor(io.env) }) });
       } catch (error) {
         await events?.shutdown();
-        await client.close();
+        await client?.close();
         throw error;
       }
       await events?.shutdown();
-      if (result.exitCode === 0) return client.close();
+      if (result.exitCode === 0) return client?.close();
       if (result.exitCode === 2) {
         // Stopped on its configuration (the broker refused the credentials): nothing is in flight.
-        await client.close();
+        await client?.close();
         throw new UsageError(`worker stopped: ${result.reason}`);
       }
       // Past the shutdown deadline a batch may still be running: closing the client would wait for it (the store's
@@ -64,7 +77,7 @@ export function registerWorkerCommands(program: Command, io: CliIO): void {
         io.stderr.write(`mce: worker stopped: ${result.reason}\n`);
         io.exitNow(1);
       }
-      await client.close();
+      await client?.close();
       throw new Error(`worker stopped: ${result.reason}`);
     });
 
