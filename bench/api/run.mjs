@@ -116,6 +116,8 @@ const t0 = performance.now();
 const during = await pollHealth(Promise.all([invalidPost, hugeCompute]));
 const [invalidStatus, [computeStatus, computeBytes]] = await Promise.all([invalidPost, hugeCompute]);
 const stall = await ask({ cmd: 'stats' });
+await ask({ cmd: 'reset' });
+const afterStalls = await ask({ cmd: 'stats' });
 console.log(`\nin flight together for ${fmt((performance.now() - t0) / 1000, 1)} s: a ${fmt(invalid.length / 1e6)} MB invalid POST /sessions (${invalidStatus}) and a compute of ${fmt(CALLS)} calls (${computeStatus}, answer ${mb(computeBytes)})`);
 console.log(`  /healthz p99 ${fmt(percentile(during, 99))} ms, worst ${fmt(Math.max(...during))} ms over ${during.length} polls (quiet: p99 ${fmt(percentile(quiet, 99), 1)} ms)`);
 console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms); its longest GC pause ${fmt(stall.worstGc.ms)} ms (${stall.worstGc.kind})`);
@@ -150,6 +152,8 @@ console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, pe
 const peakWithWorkers = Math.max(stall.peakWithWorkers, limits.peakWithWorkers, limitsPeakWithWorkers);
 console.log(`  with the server's worker processes: peak ${mb(peakWithWorkers)}, end ${mb(end.rss + end.workersRss)}`);
 const heaps = (s) => `heap ${mb(s.heapUsed)} used of ${mb(s.heapTotal)}, external ${mb(s.external)} (array buffers ${mb(s.arrayBuffers)})`;
+const parts = (s) => `${mb(s.rss)} (anonymous ${mb(s.rssAnon)}, file-backed ${mb(s.rssFile)})`;
+console.log(`  after a GC: at the start ${parts(start)}; after phase 2 ${parts(afterStalls)}; at the end ${parts(end)}`);
 console.log(`  main thread at the start: ${heaps(start)}; at the end: ${heaps(end)}; the rest of the RSS (threads, native, malloc): ${mb(start.rss - start.heapTotal - start.external)} → ${mb(end.rss - end.heapTotal - end.external)}`);
 child.send({ cmd: 'stop' });
 await new Promise((r) => child.once('exit', r));
