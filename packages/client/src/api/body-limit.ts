@@ -19,6 +19,8 @@ export type BodyRefusal = (c: Context, message: string) => Response;
 export function streamedBodyLimit(maxBytes: number, refuse: BodyRefusal): MiddlewareHandler {
   const message = `request body larger than ${maxBytes} bytes`;
   return async (c, next) => {
+    // No body to count; and asking a GET for its body would build the whole Request on every read.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const body = c.req.raw.body;
     if (!body) return next();
     const declared = c.req.raw.headers.has('content-length') && !c.req.raw.headers.has('transfer-encoding');
