@@ -139,7 +139,7 @@ console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
 
 // The queued computations finish, then the idle threads end (after 10 s).
 let limits = await ask({ cmd: 'stats' });
-console.log(`  the server's worst event-loop delay in phase 3 ${fmt(limits.worstDelayMs)} ms (p99 ${fmt(limits.p99DelayMs)} ms)`);
+console.log(`  the server's worst event-loop delay in phase 3 ${fmt(limits.worstDelayMs)} ms (p99 ${fmt(limits.p99DelayMs)} ms); its longest GC pause ${fmt(limits.worstGc.ms)} ms (${limits.worstGc.kind})`);
 const peakOf3 = limits.peakRss;
 const limitsPeakWithWorkers = limits.peakWithWorkers;
 while (limits.pending > 0) {
