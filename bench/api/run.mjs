@@ -5,8 +5,9 @@
 //      100,000-call session are in flight, with the server's worst event-loop delay (monitorEventLoopDelay);
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
-// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes). Needs the built
-// packages (`npm run build`).
+// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes), and after a GC
+// split into anonymous memory (the heaps) and file-backed pages (the binary's); the worst event-loop delay of phases 2
+// and 3 apart. Needs the built packages (`npm run build`).
 //   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
 // (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
