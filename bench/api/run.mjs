@@ -5,8 +5,9 @@
 //      100,000-call session are in flight, with the server's worst event-loop delay (monitorEventLoopDelay);
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
-// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes). Needs the built
-// packages (`npm run build`).
+// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes), and after a GC
+// split into anonymous memory (the heaps) and file-backed pages (the binary's); the worst event-loop delay of phases 2
+// and 3 apart. Needs the built packages (`npm run build`).
 //   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
 // (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
@@ -116,6 +117,8 @@ const t0 = performance.now();
 const during = await pollHealth(Promise.all([invalidPost, hugeCompute]));
 const [invalidStatus, [computeStatus, computeBytes]] = await Promise.all([invalidPost, hugeCompute]);
 const stall = await ask({ cmd: 'stats' });
+await ask({ cmd: 'reset' });
+const afterStalls = await ask({ cmd: 'stats' });
 console.log(`\nin flight together for ${fmt((performance.now() - t0) / 1000, 1)} s: a ${fmt(invalid.length / 1e6)} MB invalid POST /sessions (${invalidStatus}) and a compute of ${fmt(CALLS)} calls (${computeStatus}, answer ${mb(computeBytes)})`);
 console.log(`  /healthz p99 ${fmt(percentile(during, 99))} ms, worst ${fmt(Math.max(...during))} ms over ${during.length} polls (quiet: p99 ${fmt(percentile(quiet, 99), 1)} ms)`);
 console.log(`  server's worst event-loop delay ${fmt(stall.worstDelayMs)} ms (p99 ${fmt(stall.p99DelayMs)} ms); its longest GC pause ${fmt(stall.worstGc.ms)} ms (${stall.worstGc.kind})`);
@@ -137,6 +140,7 @@ console.log(`  then /healthz: ${health}${crashed ? `; ${crashed}` : ''}`);
 
 // The queued computations finish, then the idle threads end (after 10 s).
 let limits = await ask({ cmd: 'stats' });
+console.log(`  the server's worst event-loop delay in phase 3 ${fmt(limits.worstDelayMs)} ms (p99 ${fmt(limits.p99DelayMs)} ms); its longest GC pause ${fmt(limits.worstGc.ms)} ms (${limits.worstGc.kind})`);
 const peakOf3 = limits.peakRss;
 const limitsPeakWithWorkers = limits.peakWithWorkers;
 while (limits.pending > 0) {
@@ -150,6 +154,8 @@ console.log(`\nRSS: start ${mb(start.rss)}, peak ${mb(Math.max(stall.peakRss, pe
 const peakWithWorkers = Math.max(stall.peakWithWorkers, limits.peakWithWorkers, limitsPeakWithWorkers);
 console.log(`  with the server's worker processes: peak ${mb(peakWithWorkers)}, end ${mb(end.rss + end.workersRss)}`);
 const heaps = (s) => `heap ${mb(s.heapUsed)} used of ${mb(s.heapTotal)}, external ${mb(s.external)} (array buffers ${mb(s.arrayBuffers)})`;
+const parts = (s) => `${mb(s.rss)} (anonymous ${mb(s.rssAnon)}, file-backed ${mb(s.rssFile)})`;
+console.log(`  after a GC: at the start ${parts(start)}; after phase 2 ${parts(afterStalls)}; at the end ${parts(end)}`);
 console.log(`  main thread at the start: ${heaps(start)}; at the end: ${heaps(end)}; the rest of the RSS (threads, native, malloc): ${mb(start.rss - start.heapTotal - start.external)} → ${mb(end.rss - end.heapTotal - end.external)}`);
 child.send({ cmd: 'stop' });
 await new Promise((r) => child.once('exit', r));

@@ -36,6 +36,13 @@ function workersRss() {
   const children = readdirSync('/proc/self/task').flatMap((tid) => read(`/proc/self/task/${tid}/children`).trim().split(' ').filter(Boolean));
   return children.reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+)/.exec(read(`/proc/${pid}/status`))?.[1] ?? 0) * 1024, 0);
 }
+// The RSS's anonymous part (the heaps: V8's and the C allocator's) and its file-backed part (the node binary's and the
+// libraries' pages, touched once and kept): only the first is memory the server holds.
+function rssParts() {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile') };
+}
 let peakRss = process.memoryUsage().rss;
 let peakWithWorkers = peakRss;
 setInterval(() => {
@@ -56,7 +63,7 @@ new PerformanceObserver((list) => {
 process.on('message', async (message) => {
   if (message.cmd === 'stats') {
     const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-    process.send({ rss, heapUsed, heapTotal, external, arrayBuffers, worstGc, peakRss, peakWithWorkers, workersRss: workersRss(), pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
+    process.send({ rss, ...rssParts(), heapUsed, heapTotal, external, arrayBuffers, worstGc, peakRss, peakWithWorkers, workersRss: workersRss(), pending: server.pendingComputations, worstDelayMs: delay.max / 1e6, p99DelayMs: delay.percentile(99) / 1e6 });
   } else if (message.cmd === 'reset') {
     delay.reset();
     worstGc = { ms: 0, kind: 'none' };

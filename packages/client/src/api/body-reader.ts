@@ -5,7 +5,8 @@
  * ones are read in place. A worker that dies (out of its own memory) fails its body, not the server.
  */
 import { MceError } from '@mce/core';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { spoolBody } from './body-spool.js';
 import { builtWorker } from './built-worker.js';
 import { IdleThread } from './idle-thread.js';
 import { readSessionBody, type SessionBody } from './session-body.js';
@@ -31,7 +32,19 @@ export class BodyNeedsMoreMemoryError extends MceError {
   readonly kind = 'bad-input' as const;
 }
 
+const NEEDS_MORE_MEMORY = 'request body needs more memory to read than the server gives one body';
+
 type Reply = { id: number; body?: SessionBody; failure?: string };
+
+export interface BodyReadOptions {
+  /** The size the request declares (Content-Length), when it does. */
+  declaredBytes?: number;
+  /** Sees each chunk as it comes; what it throws fails the read. */
+  inspect?(chunk: Uint8Array): void;
+}
+
+// As `Request.text()` decodes: UTF-8, a BOM dropped.
+const utf8 = new TextDecoder();
 
 export class BodyReader {
   readonly #maxWaiting: number;
@@ -62,26 +75,33 @@ export class BodyReader {
   }
 
   /**
-   * A body as its bytes: a big one is written to a file (off the event loop) that the worker reads and decodes, so
-   * neither the decoding (~1 ms per MB) nor a copy of it through the worker's channel holds the event loop. Its buffer
-   * is then detached (freed now; the caller can no longer read it), as a buffer moved to a thread is.
+   * A body as it streams (body-spool.ts): a small one is read in place from its chunks; a big one is written to a file
+   * as it comes, which the worker reads and decodes, so that neither its decoding (~1 ms per MB) nor a copy of it
+   * through the worker's channel holds the event loop, and the server never holds the whole of it. A body declared
+   * (Content-Length) or found too big for the worker's memory is refused before or as it is read.
    */
-  async readBytes(bytes: Uint8Array): Promise<SessionBody> {
-    if (bytes.byteLength < BIG_BODY_CHARS || !this.#thread) return readSessionBody(new TextDecoder().decode(bytes));
-    this.#refusedIfTooBig(bytes.byteLength);
-    const file = await this.#files.path('body');
-    await writeFile(file, bytes);
-    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) structuredClone(undefined, { transfer: [bytes.buffer as ArrayBuffer] });
+  async readStream(body: ReadableStream<Uint8Array> | null, options: BodyReadOptions = {}): Promise<SessionBody> {
+    const threaded = this.#thread !== undefined;
+    if (threaded && options.declaredBytes !== undefined) this.#refusedIfTooBig(options.declaredBytes);
+    const spooled = await spoolBody(body, {
+      fileFrom: threaded ? BIG_BODY_CHARS : Infinity,
+      path: () => this.#files.path('body'),
+      inspect: (chunk, total) => {
+        options.inspect?.(chunk);
+        if (threaded && total > this.#maxBodyBytes) throw new BodyNeedsMoreMemoryError(`${NEEDS_MORE_MEMORY} (more than ${this.#maxBodyBytes} bytes)`);
+      },
+    });
+    if ('bytes' in spooled) return readSessionBody(utf8.decode(spooled.bytes));
     try {
-      return await this.#inThread({ file });
+      return await this.#inThread({ file: spooled.file });
     } finally {
-      await rm(file, { force: true });
+      await rm(spooled.file, { force: true });
     }
   }
 
   #refusedIfTooBig(size: number): void {
     if (size > this.#maxBodyBytes) {
-      throw new BodyNeedsMoreMemoryError(`request body needs more memory to read than the server gives one body (${size} bytes, at most ${this.#maxBodyBytes})`);
+      throw new BodyNeedsMoreMemoryError(`${NEEDS_MORE_MEMORY} (${size} bytes, at most ${this.#maxBodyBytes})`);
     }
   }
 

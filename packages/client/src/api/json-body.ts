@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import { positionText, syntaxErrorPosition } from '@mce/ingest';
 import { excessDepthAt, MAX_JSON_DEPTH } from '@mce/ingest';
+import type { BodyReadOptions } from './body-reader.js';
 import { BadRequestError, UnsupportedMediaTypeError } from './status.js';
 
 /**
@@ -15,41 +16,24 @@ export async function bodyText(c: Context): Promise<string> {
 }
 
 /**
- * The request body's bytes, read chunk by chunk into one buffer (its size from Content-Length, which the body limit
- * has checked): no text of it is made on the event loop. Refused as `bodyText` refuses it when it has no type.
+ * What the body reader needs of a request besides its body: the size it declares, and the refusal of a body that says
+ * nothing of its type (as `bodyText` refuses it), at its first bytes that are not blank rather than once it is read.
  */
-export async function bodyBytes(c: Context): Promise<Uint8Array> {
-  const bytes = await readAll(c.req.raw.body, Number(c.req.header('content-length')));
-  if (c.req.header('content-type') === undefined && !isBlank(bytes)) throw new UnsupportedMediaTypeError('request body must be application/json (got no content type)');
-  return bytes;
+export function bodyReadOptions(c: Context): BodyReadOptions {
+  const length = c.req.header('content-length');
+  const declaredBytes = length === undefined || c.req.header('transfer-encoding') !== undefined ? undefined : Number(length);
+  return {
+    ...(declaredBytes !== undefined && Number.isSafeInteger(declaredBytes) ? { declaredBytes } : {}),
+    ...(c.req.header('content-type') === undefined ? { inspect: refusedUnlessBlank() } : {}),
+  };
 }
 
-async function readAll(body: ReadableStream<Uint8Array> | null, declared: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  let buffer = new Uint8Array(Number.isSafeInteger(declared) && declared > 0 ? declared : 64 * 1024);
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return buffer.subarray(0, size);
-    if (size + value.byteLength > buffer.byteLength) {
-      const grown = new Uint8Array(Math.max(buffer.byteLength * 2, size + value.byteLength));
-      grown.set(buffer.subarray(0, size));
-      buffer = grown;
-    }
-    buffer.set(value, size);
-    size += value.byteLength;
-  }
-}
-
-/** Whether the bytes are only whitespace (as `text.trim() === ''`): a scan that stops at the first other byte. */
-function isBlank(bytes: Uint8Array): boolean {
-  for (const byte of bytes) {
-    if (byte === 0x20 || (byte >= 0x09 && byte <= 0x0d)) continue;
-    // Beyond ASCII (a no-break space, a BOM, …): as the text says.
-    return byte >= 0x80 && new TextDecoder().decode(bytes).trim() === '';
-  }
-  return true;
+/** Throws at the first chunk with more than whitespace (as `text.trim() !== ''`, a character cut between chunks kept). */
+function refusedUnlessBlank(): (chunk: Uint8Array) => void {
+  const utf8 = new TextDecoder();
+  return (chunk) => {
+    if (utf8.decode(chunk, { stream: true }).trim() !== '') throw new UnsupportedMediaTypeError('request body must be application/json (got no content type)');
+  };
 }
 
 /** A request body's JSON (400 when it is none, naming where it stops being JSON or nests too deeply). */

@@ -1,12 +1,15 @@
 /** What the JSON API asks of every request body: a size limit, and a JSON content type. */
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { streamedBodyLimit } from './body-limit.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
-/** A body larger than `maxBytes` is refused with 413 before it is read. */
+/**
+ * A body larger than `maxBytes` is refused with 413: before it is read when its Content-Length says so, else the
+ * moment the bytes read pass the limit (body-limit.ts).
+ */
 export function jsonBodyLimit(maxBytes: number): MiddlewareHandler {
-  return bodyLimit({ maxSize: maxBytes, onError: (c) => c.json({ error: `request body larger than ${maxBytes} bytes` }, 413) });
+  return streamedBodyLimit(maxBytes, (c, message) => c.json({ error: message }, 413));
 }
 
 /**

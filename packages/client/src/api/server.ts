@@ -2,6 +2,7 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import type { MCEClient } from '../mce-client.js';
+import { removeAbandonedSpillDirs } from './abandoned-spill-dirs.js';
 import { LOOPBACK_HOSTS, apiApp, type ApiOptions } from './app.js';
 import { isLoopbackHost } from './auth.js';
 import type { ComputationStatus } from './computations.js';
@@ -35,7 +36,10 @@ export interface ApiServer {
 
 const UNFINISHED: ReadonlySet<ComputationStatus['status']> = new Set(['queued', 'running']);
 
-/** Resolves once listening; rejects when the server cannot listen (the port is taken, …). */
+/**
+ * Resolves once listening; rejects when the server cannot listen (the port is taken, …). Removes first the temporary
+ * directories that servers killed before they could close left behind (abandoned-spill-dirs.ts).
+ */
 export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise<ApiServer> {
   const host = options.host ?? '127.0.0.1';
   // On a loopback address only the loopback names are served: a site whose name was rebound to 127.0.0.1 is not.
@@ -46,7 +50,15 @@ export function serveApi(client: MCEClient, options: ServeOptions = {}): Promise
       `no API key is configured: refusing to serve on ${host}, beyond loopback (configure api.keys or MCE_API_KEYS, or accept anyone reaching the port with --insecure-no-auth)`,
     ));
   }
-  const { app, computations, close: closeApp } = apiApp(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
+  return removeAbandonedSpillDirs().then((removed) => {
+    if (removed.length > 0) options.logger?.info({ removed }, 'removed the temporary directories of servers no longer running');
+    return listen(client, { ...options, ...(options.allowedHosts === undefined && loopback ? { allowedHosts: LOOPBACK_HOSTS } : {}) });
+  });
+}
+
+function listen(client: MCEClient, options: ServeOptions): Promise<ApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const { app, computations, close: closeApp } = apiApp(client, options);
   return new Promise((resolve, reject) => {
     // Node checks the two timeouts every connectionsCheckingInterval (30 s by default): once a second keeps them honest.
     const serverOptions = { headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 60_000, connectionsCheckingInterval: 1000 };

@@ -5,6 +5,7 @@
  */
 import { errorKind, isStoreLocked, MceError, MetricSelectionError } from '@mce/core';
 import { ComputationsFullError } from './computations.js';
+import { BodyTooLargeError } from './body-limit.js';
 import { BodyNeedsMoreMemoryError } from './body-reader.js';
 
 export interface ErrorAnswer {
@@ -30,7 +31,7 @@ export function errorAnswer(error: unknown): ErrorAnswer {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof UnsupportedMediaTypeError) return { status: 415, message };
   if (error instanceof ComputationsFullError) return { status: 429, message, retryAfterSeconds: 5 };
-  if (error instanceof BodyNeedsMoreMemoryError) return { status: 413, message };
+  if (error instanceof BodyNeedsMoreMemoryError || error instanceof BodyTooLargeError) return { status: 413, message };
   if ((error as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return { status: 413, message: 'request body needs more memory to read than the server gives one body' };
   }

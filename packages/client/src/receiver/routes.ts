@@ -5,8 +5,8 @@
  */
 import { OpenAPIHono, createRoute } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { encodeRpcStatus, encodeTraceResponse, type PartialSuccess } from '@mce/ingest';
+import { BodyTooLargeError, streamedBodyLimit } from '../api/body-limit.js';
 import { serve } from '../api/routes/serve.js';
 import { ReceiverBusyError, type OtlpReceiver } from './receiver.js';
 import { decodeOtlpBody, encodingOf, OtlpHttpError, type OtlpEncoding } from './request-body.js';
@@ -62,7 +62,7 @@ export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Ope
   const app = new OpenAPIHono();
   serve(
     app,
-    otlpTracesRoute(bodyLimit({ maxSize: maxBodyBytes, onError: (c) => failure(c, encodingFor(c), 413, `request body larger than ${maxBodyBytes} bytes`) })),
+    otlpTracesRoute(streamedBodyLimit(maxBodyBytes, (c, message) => failure(c, encodingFor(c), 413, message))),
     async (c) => {
       let encoding: OtlpEncoding = encodingFor(c);
       let release: (() => void) | undefined;
@@ -79,6 +79,7 @@ export function otlpTracesApp(receiver: OtlpReceiver, maxBodyBytes: number): Ope
           return failure(c, encoding, error.status, error.message);
         }
         if (error instanceof OtlpHttpError) return failure(c, encoding, error.status, error.message);
+        if (error instanceof BodyTooLargeError) return failure(c, encoding, 413, error.message);
         throw error;
       } finally {
         release?.();

@@ -19,10 +19,39 @@ describe('apiApp by step', () => {
     const app = new Hono();
     app.use('*', jsonBodyLimit(10), jsonContentType());
     app.post('/x', async (c) => c.json({ got: await c.req.text() }));
+    app.onError(onError(undefined, []));
     const post = (body: string, type?: string) => app.request('/x', { method: 'POST', body, headers: type ? { 'content-type': type } : {} });
     expect([(await post('{"a":1}', 'application/json; charset=utf-8')).status, (await post('{"a":12345678}', 'application/json')).status]).toEqual([200, 413]);
+    const declared = await app.request('/x', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'content-length': '11' } });
+    expect([declared.status, await declared.json()]).toEqual([413, { error: 'request body larger than 10 bytes' }]);
     const form = await post('a=1', 'application/x-www-form-urlencoded');
     expect([form.status, await form.json()]).toEqual([415, { error: 'request body must be application/json (got application/x-www-form-urlencoded)' }]);
+  });
+
+  it('body middleware: a chunked body is counted as it is read, refused with 413 once past the limit, read whole under it', async () => {
+    const app = new Hono();
+    const seen: number[] = [];
+    app.use('*', jsonBodyLimit(10));
+    app.post('/x', async (c) => c.json({ got: await c.req.text() }));
+    // A route that makes its own answer of a failed read still answers the refusal.
+    app.post('/own', async (c) => c.req.text().then(() => c.text('read'), () => c.text('no body', 400)));
+    app.post('/chunks', async (c) => {
+      for await (const chunk of c.req.raw.body!) seen.push(chunk.byteLength);
+      return c.text('read');
+    });
+    app.onError(onError(undefined, []));
+    const chunked = (...chunks: string[]) => new ReadableStream({ start: (s) => (chunks.forEach((chunk) => s.enqueue(new TextEncoder().encode(chunk))), s.close()) });
+    const post = (path: string, body: ReadableStream) => app.request(path, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit);
+    const under = await post('/x', chunked('{"a":', '"é"', '}'));
+    expect([under.status, await under.json()]).toEqual([200, { got: '{"a":"é"}' }]);
+    const exact = await post('/x', chunked('"12345', '678"'));
+    expect([exact.status, await exact.json()]).toEqual([200, { got: '"12345678"' }]);
+    for (const path of ['/x', '/own', '/chunks']) {
+      const over = await post(path, chunked('"1234', '5678', '9"'));
+      expect([path, over.status, await over.json()]).toEqual([path, 413, { error: 'request body larger than 10 bytes' }]);
+    }
+    // The chunks within the limit reached the route, the one past it did not.
+    expect(seen).toEqual([5, 4]);
   });
 
   it('answers: 405 with Allow for a known path asked with another method, 404 for an unknown one', async () => {

@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { MCEClient, apiApp, defaultMceConfig, openStore } from '../../src/index.js';
 import { BIG_BODY_CHARS, BODY_HEAP_FACTOR, BodyNeedsMoreMemoryError, BodyReader } from '../../src/api/body-reader.js';
 import { errorAnswer } from '../../src/api/status.js';
@@ -18,6 +18,18 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 function bigBody(id: string, calls: number, change: (i: number) => object = () => ({})): string {
   const llmCalls = Array.from({ length: calls }, (_, i) => ({ ...example.llmCalls[0], id: `call-${i}`, ...change(i) }));
   return JSON.stringify({ ...example, id, llmCalls }, null, 1);
+}
+
+/** The bytes as a request body's stream, `size` bytes a chunk. */
+function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
+  let at = 0;
+  return new ReadableStream({
+    pull: (c) => {
+      if (at >= bytes.byteLength) return c.close();
+      c.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
 }
 
 describe('big request bodies', () => {
@@ -43,18 +55,27 @@ describe('big request bodies', () => {
     await reader.close();
   });
 
-  it("reads a body's bytes as its text: a big one's buffer moved to the thread and decoded there, a BOM dropped", async () => {
+  it("reads a streamed body as its text: a big one written to a file as it comes and decoded in the worker, a BOM dropped", async () => {
     const reader = new BodyReader();
     const text = bigBody('bytes', 1000, (i) => (i === 3 ? { name: 'café ☕' } : i === 900 ? { startTme: 1 } : {}));
     const bytes = new TextEncoder().encode(`\ufeff${text}`);
     expect(bytes.byteLength).toBeGreaterThan(BIG_BODY_CHARS);
-    const read = await reader.readBytes(bytes);
+    // In chunks of 1,000 bytes: some cut a character in two.
+    const read = await reader.readStream(streamOf(bytes, 1000));
     expect(read).toEqual(readSessionBody(text));
     expect(read).toMatchObject({ sessions: [{ id: 'bytes', llmCalls: expect.arrayContaining([expect.objectContaining({ name: 'café ☕' })]) }], warnings: [{ code: 'unknown-field' }] });
-    expect(bytes.byteLength).toBe(0); // moved, not copied: the event loop holds neither the bytes nor a text of them
     const small = new TextEncoder().encode('{"id":"s","startTime":0,"endTime":1}');
-    expect(await reader.readBytes(small)).toEqual(readSessionBody('{"id":"s","startTime":0,"endTime":1}'));
-    expect(small.byteLength).toBeGreaterThan(0); // read in place
+    expect(await reader.readStream(streamOf(small, 7))).toEqual(readSessionBody('{"id":"s","startTime":0,"endTime":1}'));
+    expect(await reader.readStream(null)).toEqual(readSessionBody(''));
+    await reader.close();
+  });
+
+  it('a streamed body fails its read with what its inspection throws, and the next body is read', async () => {
+    const reader = new BodyReader();
+    const bytes = new TextEncoder().encode(bigBody('inspected', 1000));
+    const refused = await reader.readStream(streamOf(bytes, 64 * 1024), { inspect: (chunk) => void (chunk.byteLength < 64 * 1024 && assert.fail('the last chunk')) }).then(() => undefined, (error: Error) => error.message);
+    expect(refused).toMatch(/the last chunk/);
+    expect(await reader.readStream(streamOf(bytes, 64 * 1024))).toMatchObject({ sessions: [{ id: 'inspected' }] });
     await reader.close();
   });
 
@@ -91,6 +112,12 @@ describe('big request bodies', () => {
     expect(refused).toBeInstanceOf(BodyNeedsMoreMemoryError);
     expect(errorAnswer(refused)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (${huge.length} bytes, at most ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR})` });
     expect(await reader.read(bigBody('after', 1000))).toMatchObject({ sessions: [{ id: 'after' }] });
+    // Streamed: refused by its declared size before it is read, or as it passes the most without one.
+    const declared = await reader.readStream(streamOf(new Uint8Array(1), 1), { declaredBytes: huge.length }).then(() => undefined, (error: unknown) => error);
+    expect(errorAnswer(declared)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (${huge.length} bytes, at most ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR})` });
+    const streamed = await reader.readStream(streamOf(new TextEncoder().encode(huge), 64 * 1024)).then(() => undefined, (error: unknown) => error);
+    expect(errorAnswer(streamed)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (more than ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR} bytes)` });
+    expect(await reader.readStream(streamOf(new TextEncoder().encode(bigBody('after-streamed', 1000)), 64 * 1024))).toMatchObject({ sessions: [{ id: 'after-streamed' }] });
     await reader.close();
   });
 });

@@ -1,7 +1,7 @@
 /** The sessions: listed a page at a time, stored from a session document, read and deleted one by one. */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { SessionNotFoundError } from '@mce/core';
-import { bodyBytes } from '../json-body.js';
+import { bodyReadOptions } from '../json-body.js';
 import { DEFAULT_PAGE_SIZE, linkNextPage } from '../paging.js';
 import { limitParam, offsetParam, textParam, timeParam } from '../query.js';
 import { SESSION_REF, SessionSummarySchema, StoredSessionsSchema } from '../schemas.js';
@@ -89,8 +89,9 @@ export function sessionRoutes(app: OpenAPIHono, { client, bodyReader }: RouteDep
   });
 
   app.openapi(storeSessionsRoute, async (c) => {
-    // Decoded, parsed and validated off the event loop when big (body-reader.ts): a 20 MB body would stall every request.
-    const read = await bodyReader.readBytes(await bodyBytes(c));
+    // Streamed to a file, decoded, parsed and validated off the event loop when big (body-reader.ts): a 20 MB body
+    // would stall every request.
+    const read = await bodyReader.readStream(c.req.raw.body, bodyReadOptions(c));
     if ('error' in read) throw new BadRequestError(read.error);
     await client.store.writeSessions(read.sessions);
     return c.json({ sessionIds: read.sessions.map((s) => s.id), warnings: read.warnings }, 201);
