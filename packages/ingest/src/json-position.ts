@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as Jsonc from 'jsonc-parser';
+import { cutBlankRuns } from './blank-runs.js';
 import { errorMessage, type IngestWarning, type WarningSink } from './errors.js';
 import { readText } from './text.js';
 
@@ -52,26 +53,27 @@ export function locateInJson(text: string, places: readonly (JsonPlace | undefin
   }
   const values = new Map<string, JsonPosition>();
   const keys = new Map<string, JsonPosition>();
-  const at = (line: number, character: number): JsonPosition => ({ line: line + 1, column: character + 1 });
+  const cut = cutBlankRuns(text);
+  const at = (offset: number, line: number, character: number): JsonPosition => ({ line: line + 1, column: cut.originalCharacter(offset, character) + 1 });
   /** Records a value that is on the way; false (do not look inside) for one that is not. */
-  const value = (line: number, character: number, path: () => Jsonc.JSONPath): boolean => {
+  const value = (offset: number, line: number, character: number, path: () => Jsonc.JSONPath): boolean => {
     const p = id(path());
     if (!onTheWay.has(p)) return false;
-    values.set(p, at(line, character));
+    values.set(p, at(offset, line, character));
     return true;
   };
   // The scanner recurses: in a text nested thousands of levels deep it overflows; the places found until then stand.
-  withinStack(() => jsonc().visit(text, {
-    onObjectBegin: (_offset, _length, line, character, path) => value(line, character, path),
-    onArrayBegin: (_offset, _length, line, character, path) => value(line, character, path),
+  withinStack(() => jsonc().visit(cut.text, {
+    onObjectBegin: (offset, _length, line, character, path) => value(offset, line, character, path),
+    onArrayBegin: (offset, _length, line, character, path) => value(offset, line, character, path),
     // Given, though there is nothing to do at an end: without them, the library never stops skipping an object or list.
     onObjectEnd: () => undefined,
     onArrayEnd: () => undefined,
-    onLiteralValue: (_value, _offset, _length, line, character, path) => void value(line, character, path),
-    onObjectProperty: (name, _offset, _length, line, character, path) => {
+    onLiteralValue: (_value, offset, _length, line, character, path) => void value(offset, line, character, path),
+    onObjectProperty: (name, offset, _length, line, character, path) => {
       if (keysWanted.size === 0) return;
       const p = id([...path(), name]);
-      if (keysWanted.has(p)) keys.set(p, at(line, character));
+      if (keysWanted.has(p)) keys.set(p, at(offset, line, character));
     },
   }, { disallowComments: true }));
   return places.map((place) => {
@@ -112,8 +114,9 @@ export function syntaxErrorPosition(text: string, err: unknown): JsonPosition | 
 
 function firstSyntaxError(text: string): number | undefined {
   const errors: Jsonc.ParseError[] = [];
-  withinStack(() => jsonc().parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }));
-  return errors[0]?.offset;
+  const cut = cutBlankRuns(text);
+  withinStack(() => jsonc().parse(cut.text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false }));
+  return errors[0] === undefined ? undefined : cut.originalOffset(errors[0].offset);
 }
 
 /** Runs `scan`; a stack overflow (a text nested too deeply for a recursive scanner) ends it early, nothing more. */

@@ -55,6 +55,14 @@ describe('big request bodies', () => {
     await reader.close();
   });
 
+  it('names the end of a body of 60 MB of blanks (the scanner that finds the place once ran the worker out of memory)', async () => {
+    const reader = new BodyReader();
+    const blanks = ' '.repeat(60 * 1024 * 1024);
+    expect(await reader.read(blanks)).toEqual({ error: `request body is not JSON (line 1, column ${blanks.length + 1})` });
+    expect(await reader.read(bigBody('after', 1000))).toMatchObject({ sessions: [{ id: 'after' }] });
+    await reader.close();
+  });
+
   it("reads a streamed body as its text: a big one written to a file as it comes and decoded in the worker, a BOM dropped", async () => {
     const reader = new BodyReader();
     const text = bigBody('bytes', 1000, (i) => (i === 3 ? { name: 'café ☕' } : i === 900 ? { startTme: 1 } : {}));
