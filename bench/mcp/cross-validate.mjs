@@ -5,10 +5,12 @@
  * judged without leaning on one split. Fits as the calibration script does (soft targets, a good interaction
  * weighing as much as its twins, the task's weights kept ≤ −0.05, the penalty chosen by the same inner
  * cross-validation), per fold.
- *   npm run build && node bench/mcp/cross-validate.mjs [--with-heldout]
+ *   npm run build && node bench/mcp/cross-validate.mjs [--with-heldout | --by-server]
  * By default the folds cover train.jsonl and legacy.jsonl, and heldout.jsonl is judged by the fit on all of them
- * (the committed weights' procedure); --with-heldout puts heldout.jsonl in the folds too. Items of any other file
- * are left out.
+ * (the committed weights' procedure); --with-heldout puts heldout.jsonl in the folds too. --by-server holds out
+ * one server at a time instead: the training scenarios whose call goes to it (a two-part request goes with its
+ * first part's server) are judged by a fit on the other servers' and the legacy items, so each figure is one of
+ * a server the fit has not seen. Items of any other file are left out.
  */
 import { fileURLToPath } from 'node:url';
 import {
@@ -26,6 +28,7 @@ import {
 const QUESTIONS = ['primitives', 'arguments', 'task'];
 const FOLDS = 5;
 const withHeldout = process.argv.includes('--with-heldout');
+const byServer = process.argv.includes('--by-server');
 const dir = fileURLToPath(new URL('../../packages/provider-native/test/data/mcp-labelled/', import.meta.url));
 const developmentIds = new Set(readJsonLines(`${dir}heldout.jsonl`).map((item) => item.id));
 const items = parseLabelledSet(readLabelledSet(dir)).filter((i) => !i.holdout || developmentIds.has(i.id));
@@ -51,7 +54,13 @@ const examples = items.flatMap((item) =>
 );
 const order = new Map();
 for (const e of examples) if (!order.has(e.group)) order.set(e.group, order.size);
-const foldOf = (e) => order.get(e.group) % FOLDS;
+const byId = new Map(items.map((i) => [i.id, i]));
+/** The server a training scenario's (first) call goes to, read from its good interaction. */
+const serverOf = (e) => byId.get(e.item.twin ?? e.item.id).turns[0].interaction.calls[0]?.server;
+const servers = [...new Set(examples.filter((e) => e.split === 'train').map(serverOf))];
+// By server: a fold per server, of its training scenarios; the legacy items are never held out.
+const foldOf = (e) => (byServer ? (e.split === 'train' ? servers.indexOf(serverOf(e)) : -1) : order.get(e.group) % FOLDS);
+const foldCount = byServer ? servers.length : FOLDS;
 const pool = examples.filter((e) => withHeldout || e.split !== 'heldout');
 
 function fit(set, lambda) {
@@ -65,14 +74,14 @@ const answer = (weights, e) => Object.fromEntries(QUESTIONS.map((q) => [q, proba
 const asCalibration = (set) => set.map((e) => ({ features: e.features, labels: e.fitted, weight: e.weight, group: e.group }));
 
 const predicted = new Map();
-for (let k = 0; k < FOLDS; k++) {
+for (let k = 0; k < foldCount; k++) {
   const train = pool.filter((e) => foldOf(e) !== k);
   const weights = fit(train, chooseLambda(asCalibration(train)));
   for (const e of pool) if (foldOf(e) === k) predicted.set(e, answer(weights, e));
 }
-if (!withHeldout) {
+if (!withHeldout || byServer) {
   const weights = fit(pool, chooseLambda(asCalibration(pool)));
-  for (const e of examples) if (e.split === 'heldout') predicted.set(e, answer(weights, e));
+  for (const e of examples) if (!predicted.has(e)) predicted.set(e, answer(weights, e));
 }
 
 function agreement(set) {
@@ -88,8 +97,15 @@ function agreement(set) {
   return total ? right / total : 0;
 }
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
-console.log(`System One cross-validated agreement (${FOLDS} folds of whole scenarios; ${FEATURE_NAMES.length} features)`);
-console.log(withHeldout ? 'folds over train + legacy + heldout' : 'folds over train + legacy; heldout judged by the fit on both');
+if (byServer) {
+  console.log(`System One agreement on each server held out (${servers.length} servers; ${FEATURE_NAMES.length} features)`);
+  console.log('training scenarios of one server judged by the fit on the others and legacy; legacy and heldout judged by the fit on all');
+  const cells = servers.map((s) => `${s} ${pct(agreement(examples.filter((e) => e.split === 'train' && serverOf(e) === s)))}`);
+  console.log(`  per server: ${cells.join(', ')}`);
+} else {
+  console.log(`System One cross-validated agreement (${FOLDS} folds of whole scenarios; ${FEATURE_NAMES.length} features)`);
+  console.log(withHeldout ? 'folds over train + legacy + heldout' : 'folds over train + legacy; heldout judged by the fit on both');
+}
 console.log(`all three splits: ${pct(agreement(examples))}`);
 for (const split of ['train', 'legacy', 'heldout']) {
   const set = examples.filter((e) => e.split === split);

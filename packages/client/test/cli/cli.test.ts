@@ -720,7 +720,7 @@ describe('MCP metrics from the CLI', () => {
     expect(use.result).toBe(direct.results[0]?.result);
     // The local System One model's score of this example (the weights of the fourth revision): the weighted mean of
     // its three answers' values, each weighing e^(−3·value), so the lowest counts most.
-    expect(use.result).toBeCloseTo(0.892693157008144, 12);
+    expect(use.result).toBeCloseTo(0.9363754669388187, 12);
     expect([use.evaluationModel, use.evaluationTotalTokenCount, use.evaluationCost]).toEqual([null, 0, 0]);
     expect(use.details).toMatchObject({ evalMode: 'system_one', evalModeSource: 'env', confidence: expect.any(Number) });
     expect(use.reasoning).toContain('System One');

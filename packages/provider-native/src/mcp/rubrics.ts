@@ -1,7 +1,7 @@
 /** The written rubrics and prompts of the MCP metrics (ours; DeepEval's metrics only fix what is judged). */
 
-/** 3: the System One weights and features of the fourth revision (cached results of the earlier ones are not replayed). */
-export const MCP_PROMPT_VERSION = 3;
+/** 4: System One's words widened (requests' everyday verbs, a silent e stemmed, conversational filler dropped, titles the agent's own) and the model refitted on the broader training split (3: the fourth revision; cached results of earlier versions are not replayed). */
+export const MCP_PROMPT_VERSION = 4;
 
 export const PRIMITIVE_USAGE_RUBRIC = `You judge PRIMITIVE USAGE: whether an agent chose the right MCP primitives (tools, resources, prompts) from
 the servers available to it, for the user's request.

@@ -340,7 +340,7 @@ describe('parameters', () => {
   it('cacheKey depends on the mode, options, judge model and inputs; none for local system_one', () => {
     const metric = createMCPUse(deps());
     const key = metric.cacheKey!(session, contextFor(session, 'Session'))!;
-    expect(key).toMatch(/^mce\|MCPUse\|v3\|llm\|gpt-4o\|jev-latest\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
+    expect(key).toMatch(/^mce\|MCPUse\|v4\|llm\|gpt-4o\|jev-latest\|opts:[0-9a-f]{16}\|in:[0-9a-f]{64}$/);
     expect(metric.cacheKey!(session, contextFor(session, 'Session'))).toBe(key);
     expect(metric.cacheKey!(session, contextFor(session, 'Session', undefined, { threshold: 0.7 }))).not.toBe(key);
     expect(metric.cacheKey!(weatherSession({ forecastArgs: { city: 'Porto' } }), contextFor(session, 'Session'))).not.toBe(key);
@@ -368,7 +368,7 @@ describe('parameters', () => {
       return createMCPUse(deps({ judge: j })).cacheKey!(session, contextFor(session, 'Session', undefined, options))!;
     };
     const key = keyAt('http://127.0.0.1:9/v1');
-    expect(key).toMatch(/^mce\|MCPUse\|v3\|system_one\|-\|endpoint:gpt-4o-mini\|/);
+    expect(key).toMatch(/^mce\|MCPUse\|v4\|system_one\|-\|endpoint:gpt-4o-mini\|/);
     expect(keyAt('http://127.0.0.1:9/v1')).toBe(key);
     expect(keyAt('http://localhost:9/v1')).not.toBe(key);
   });

@@ -27,19 +27,19 @@ function degraded(toolCalls: (calls: ToolCall[]) => ToolCall[], reply = REPLY): 
 const createCall = (calls: ToolCall[]) => calls.find((c) => c.toolName === 'create_issue')!;
 const withCreate = (calls: ToolCall[], change: Partial<ToolCall>) => calls.map((c) => (c === createCall(calls) ? { ...c, ...change } : c));
 
-/** Each degradation with the least it must cost MCPUse (measured 2026-12-04: 0.865, 0.789, 0.823, 0.793). */
+/** Each degradation with the least it must cost MCPUse (measured 2026-12-04 on the broader training split: 0.912, 0.814, 0.886, 0.835; before it 0.865, 0.789, 0.823, 0.793). */
 const DEGRADED: Record<string, [Session, number]> = {
   'invalid arguments (the title left out, the call rejected)': [degraded(
     (calls) => withCreate(calls, { arguments: { body: 'Users are logged out after 30 s of inactivity.' }, result: undefined, status: 'error', error: { message: 'Invalid arguments: "title" is required' } }),
     "Sorry, I couldn't open the issue: the tracker rejected the request.",
-  ), 0.8],
+  ), 0.85],
   'the wrong tool (close_issue for opening one)': [degraded(
     (calls) => withCreate(calls, { toolName: 'close_issue', name: 'tools/call close_issue', arguments: { number: 411 }, result: { closed: true } }),
-  ), 0.7],
-  'no MCP call at all': [degraded(() => []), 0.75],
+  ), 0.75],
+  'no MCP call at all': [degraded(() => []), 0.8],
   'an unrelated issue opened, success claimed': [degraded(
     (calls) => withCreate(calls, { arguments: { title: 'Update README badges', body: 'The CI badge points at the old pipeline.' } }),
-  ), 0.7],
+  ), 0.75],
 };
 
 const deps = { env: {}, persistedEvalMode: () => undefined };
@@ -52,9 +52,9 @@ async function value(metric: McpMetric, session: Session): Promise<number> {
 describe('the project MCP example under system_one', () => {
   const use = createMCPUse(deps);
   const task = createMCPTaskCompletion(deps);
-  it('the good session scores above the threshold on both metrics (MCPUse 0.89, MCPTaskCompletion 0.79)', async () => {
-    expect(await value(use, example)).toBeGreaterThan(0.85);
-    expect(await value(task, example)).toBeGreaterThan(0.75);
+  it('the good session scores above the threshold on both metrics (MCPUse 0.94, MCPTaskCompletion 0.88)', async () => {
+    expect(await value(use, example)).toBeGreaterThan(0.9);
+    expect(await value(task, example)).toBeGreaterThan(0.85);
   });
   for (const [what, [session, useGap]] of Object.entries(DEGRADED))
     it(`${what}: MCPTaskCompletion at least 0.3 lower, MCPUse at least ${useGap}`, async () => {

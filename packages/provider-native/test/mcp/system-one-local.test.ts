@@ -259,7 +259,7 @@ describe('the four levels', () => {
 });
 
 /** The held-out figures of the committed model (bench/mcp prints them in full), as floors: a change that lowers one fails. */
-const HELD_OUT = { agreement: 0.854, usePairwise: 0.963, taskPairwise: 0.963, useGap: 0.5, taskGap: 0.455 };
+const HELD_OUT = { agreement: 0.861, usePairwise: 0.964, taskPairwise: 0.964, useGap: 0.505, taskGap: 0.455 };
 
 describe('calibration', () => {
   it('the committed weights are exactly what the calibration script produces from the labelled set', () => {

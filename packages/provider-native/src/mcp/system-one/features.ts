@@ -295,7 +295,7 @@ function enumValues(schema: Record<string, unknown> | undefined): Set<string> {
 }
 
 /** Arguments the agent writes itself (an issue's body, a message's text): not values to find in the request. */
-const COMPOSED_KEYS = /^(body|text|content|message|description|comment|commit_message)$/;
+const COMPOSED_KEYS = /^(body|text|content|message|description|comment|commit_message|title)$/;
 
 function composedValues(args: unknown): Set<string> {
   const out = new Set<string>();
@@ -311,14 +311,17 @@ function requestParts(request: string): string[] {
     .filter((part) => tokens(part).length >= 2);
 }
 
+// A tool named for a verb alone (a key-value store's `set`) or that makes something new (`generate_image`) changes things too.
 const WRITE_TOOL =
-  /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close/i;
+  /post|create|write|insert|update|delete|add|edit|merge|fork|move|execute|fill|click|reply|comment|push|send|refund|cancel|book|pay|assign|archive|remove|upload|publish|submit|approve|close|generate|rename|clear|save|(?:^|[_-])set(?:$|[_-])/i;
 /**
- * Verbs of a request that asks to change something (create, send, edit …) rather than to look something up. Not
- * "the open issues" (a state) nor "tell me", "let us know" (the reply is the answer).
+ * Verbs of a request that asks to change something (create, send, edit …) rather than to look something up, in the
+ * words people use as well ("log a bug", "ship it", "cut a branch", "wipe the key", "spin up a project"). Not "the
+ * open issues" (a state), "tell me", "let us know" (the reply is the answer) nor "what it is set to" (a question);
+ * words that are nouns as often ("commit", "file", "cache") only before what they act on.
  */
 const WRITE_INTENT =
-  /\bopen (?:a|an|one|new|issue|ticket|bug|pr|pull request)\b|\b(?:tell|let|say|notify|inform)\b(?! (?:me|us)\b)|\b(create|make|post|add|write|put|save|change|switch|set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|announce|share|update|merge|fork|insert|drop|note|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve)\b/i;
+  /\bopen (?:a|an|one|new|issue|ticket|bug|pr|pull request)\b|\b(?:log|file|raise) (?:a|an|one|new|the) (?:\w+ )?(?:bug|issue|ticket|incident|report)\b|\b(?:commit|cache) (?:it|this|these|them|that|the|my|all)\b|\b(?:spin|put|set) up\b|\b(?:tell|let|say|notify|inform)\b(?! (?:me|us)\b)|\b(create|make|post|add|write|put|save|change|switch|(?<!\b(?:is|are|was|were) )set|delete|remove|rename|move|close|comment|reply|react|type|fill|click|send|announce|share|update|merge|fork|insert|drop|note|mark|enter|refund|cancel|book|pay|assign|archive|upload|publish|submit|approve|ship|cut|bump|wipe|clear|flip|push|remember|store|draw|generate)\b/i;
 const NUMBER = /\d+(?:[.,]\d+)*/g;
 
 const ARGUMENT_BLAME = /\b(invalid|missing|required|argument|parameter|param|expected|must be|unknown field|not a valid|validation|schema)\b/i;

@@ -9,19 +9,24 @@ const STOP = new Set(
     'do does did done have has had i me my we our you your he she it its they them their this that these those ' +
     'what which who whom whose when where why how can could would should will shall may might must please ' +
     'there here not no so than too very just also any some all each every up down out over again more most ' +
-    'get give tell show let make want need like know find one two use using via s t'
+    'get give tell show let make want need like know find one two use using via s t ' +
+    // conversational filler ("hey, quick question: … right now?"): no tool's words
+    'hey hi hello thanks thank quick question right now ok okay'
   ).split(' '),
 );
 
-/** Light suffix stripping, enough to match "forecasts"/"forecast", "booking"/"book", "created"/"create". */
+/**
+ * Light suffix stripping, enough to match "forecasts"/"forecast", "booking"/"book", "created"/"create",
+ * "stored"/"store": a final silent e goes too, so the bare verb meets its -ed and -ing forms.
+ */
 export function stem(word: string): string {
   if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
   if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
   if (word.endsWith('ed') && word.length > 4) return word.slice(0, -2);
   if (word.endsWith('es') && word.length > 4 && /(ss|sh|ch|x|z)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  const single = word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  return single.length >= 4 && single.endsWith('e') && !single.endsWith('ee') ? single.slice(0, -1) : single;
 }
 
 /**
@@ -42,7 +47,27 @@ const SYNONYMS: Record<string, string[]> = {
   folder: ['directory'],
   rename: ['move'],
   column: ['schema'],
+  // Verbs of everyday requests for the actions tools name otherwise ("cut a branch", "wipe the key", "draw a logo").
+  cut: ['create'],
+  spin: ['create'],
+  bump: ['update'],
+  wipe: ['delete'],
+  drop: ['delete'],
+  purge: ['delete'],
+  flip: ['set'],
+  remember: ['set', 'save'],
+  store: ['set', 'save'],
+  draw: ['generate', 'image'],
+  render: ['generate', 'image'],
+  picture: ['image'],
+  photo: ['image'],
+  ticket: ['issue'],
+  mr: ['merge', 'request'],
+  dig: ['search', 'retrieve'],
 };
+
+/** SYNONYMS as tokens meet them: both sides stemmed. */
+const STEMMED_SYNONYMS = new Map(Object.entries(SYNONYMS).map(([word, terms]) => [stem(word), terms.map(stem)]));
 
 /** Words after which a synonym's verb speaks to the user rather than asking for an action ("tell me"). */
 const TO_THE_USER = new Set(['me', 'us']);
@@ -73,7 +98,7 @@ export function tokensUncached(text: string): string[] {
     if (!w || STOP.has(w)) return;
     const stemmed = stem(w);
     out.push(stemmed);
-    const more = SYNONYMS[stemmed];
+    const more = STEMMED_SYNONYMS.get(stemmed);
     // "tell me", "let us know": the reply is the message, no tool's.
     if (more && !TO_THE_USER.has(words[k + 1] ?? '')) out.push(...more);
   });
