@@ -163,7 +163,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
       await a.close();
       await b.close();
     });

@@ -37,6 +37,7 @@ describe('SQLite store file', () => {
     expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
       { version: 1, name: 'sessions, calls, MCP servers, metrics and results' },
       { version: 2, name: 'metric_results by computed_at' },
+      { version: 3, name: 'sessions carry their element counts' },
     ]);
     db.close();
   });
