@@ -13,7 +13,10 @@ import {
   assembleSession,
   callRows,
   chunks,
-  countsFrom,
+  countsAfterWrite,
+  countsFromRow,
+  COUNT_KEYS,
+  COUNTS_SELECT,
   headerFromRow,
   headerRow,
   serverRows,
@@ -157,6 +160,18 @@ async function payloads(client: pg.PoolClient, sessionIds: readonly string[], ta
   return new Map([...bySession].map(([id, list]) => [id, list.sort((a, b) => a[1] - b[1]).map((row) => row[2])]));
 }
 
+/** The names of the sessions' stored MCP servers, by session. */
+async function serverNames(client: pg.PoolClient, sessionIds: readonly string[]): Promise<Map<string, string[]>> {
+  const { rows } = await client.query<[string, string]>({
+    text: 'SELECT session_id, name FROM mcp_servers WHERE session_id = ANY($1)',
+    values: [sessionIds],
+    rowMode: 'array',
+  });
+  const bySession = new Map<string, string[]>();
+  for (const [id, name] of rows) bySession.set(id, [...(bySession.get(id) ?? []), name]);
+  return bySession;
+}
+
 export class PostgresStore implements KnowledgeGraphStore {
   readonly kind = 'postgres' as const;
   private readonly pool: pg.Pool;
@@ -234,9 +249,16 @@ export class PostgresStore implements KnowledgeGraphStore {
       );
       // Sessions stored already: each part is reconciled with the stored calls (merge.ts), read in one query.
       const storedCalls = stored.size > 0 ? await payloads(client, [...stored.keys()]) : new Map<string, string[]>();
+      const storedServers = stored.size > 0 ? await serverNames(client, [...stored.keys()]) : new Map<string, string[]>();
       const writes = batch.map((s) => {
-        const before = stored.get(s.id);
-        return planSessionWrite(before ? assembleSession(headerFromRow(before as unknown as HeaderRow), storedCalls.get(s.id) ?? [], []) : undefined, s);
+        const header = stored.get(s.id);
+        const before = header ? assembleSession(headerFromRow(header as unknown as HeaderRow), storedCalls.get(s.id) ?? [], []) : undefined;
+        const write = planSessionWrite(before, s);
+        const next = nextSeq.get(s.id) ?? { calls: 0, servers: 0 };
+        const calls = callRows(write.session, next.calls);
+        const servers = serverRows(write.session, next.servers);
+        const counts = countsAfterWrite(before, storedServers.get(s.id) ?? [], { removed: write.removed, calls, servers });
+        return { ...write, calls, servers, counts };
       });
       const removed = writes.flatMap((w) => w.removed.map((id) => ({ sessionId: w.session.id, id })));
       for (const chunk of chunks(removed, CHUNK)) {
@@ -252,21 +274,28 @@ export class PostgresStore implements KnowledgeGraphStore {
         );
       }
       const headers = writes.map((w) => headerRow(w.header));
+      // The element counts go with the header (migration 7): counted from the write, they are the rows' once it commits.
       await client.query(
-        `INSERT INTO sessions (id, start_time, end_time, service_name, app_name, trace_ids, user_input, final_response, attributes)
-         SELECT id, st, et, sn, an, ARRAY(SELECT json_array_elements_text(ti)), ui, fr, at
-         FROM unnest($1::text[], $2::float8[], $3::float8[], $4::text[], $5::text[], $6::json[], $7::text[], $8::text[], $9::json[])
-           AS t(id, st, et, sn, an, ti, ui, fr, at)
+        `INSERT INTO sessions (id, start_time, end_time, service_name, app_name, trace_ids, user_input, final_response, attributes,
+           mas_call_count, agent_call_count, task_call_count, llm_call_count, tool_call_count, mcp_server_count)
+         SELECT id, st, et, sn, an, ARRAY(SELECT json_array_elements_text(ti)), ui, fr, at, nm, na, nt, nl, nc, ns
+         FROM unnest($1::text[], $2::float8[], $3::float8[], $4::text[], $5::text[], $6::json[], $7::text[], $8::text[], $9::json[],
+           $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[])
+           AS t(id, st, et, sn, an, ti, ui, fr, at, nm, na, nt, nl, nc, ns)
          ON CONFLICT (id) DO UPDATE SET start_time = excluded.start_time, end_time = excluded.end_time,
            service_name = excluded.service_name, app_name = excluded.app_name, trace_ids = excluded.trace_ids,
-           user_input = excluded.user_input, final_response = excluded.final_response, attributes = excluded.attributes`,
+           user_input = excluded.user_input, final_response = excluded.final_response, attributes = excluded.attributes,
+           mas_call_count = excluded.mas_call_count, agent_call_count = excluded.agent_call_count,
+           task_call_count = excluded.task_call_count, llm_call_count = excluded.llm_call_count,
+           tool_call_count = excluded.tool_call_count, mcp_server_count = excluded.mcp_server_count`,
         [
           ...columns(headers, ['id', 'startTime', 'endTime', 'serviceName', 'appName']),
           headers.map((h) => JSON.stringify(h.traceIds.map(pgText))), // json_array_elements_text has no NUL either
           ...columns(headers, ['userInput', 'finalResponse', 'attributes']),
+          ...COUNT_KEYS.map((key) => writes.map((w) => w.counts[key])),
         ],
       );
-      const calls = writes.flatMap(({ session: s }) => callRows(s, nextSeq.get(s.id)?.calls ?? 0));
+      const calls = writes.flatMap((w) => w.calls);
       for (const chunk of chunks(calls, CHUNK)) {
         await client.query(
           `INSERT INTO calls (session_id, id, kind, seq, name, trace_id, parent_id, start_time, end_time, status, payload)
@@ -278,7 +307,7 @@ export class PostgresStore implements KnowledgeGraphStore {
           columns(chunk, ['sessionId', 'id', 'kind', 'seq', 'name', 'traceId', 'parentId', 'startTime', 'endTime', 'status', 'payload']),
         );
       }
-      const servers = writes.flatMap(({ session: s }) => serverRows(s, nextSeq.get(s.id)?.servers ?? 0));
+      const servers = writes.flatMap((w) => w.servers);
       for (const chunk of chunks(servers, CHUNK)) {
         await client.query(
           `INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
@@ -318,10 +347,7 @@ export class PostgresStore implements KnowledgeGraphStore {
     params.push(options.limit ?? null, options.offset ?? 0);
     const { rows } = await this.pool.query<Row>(
       `SELECT s.id, s.start_time AS "startTime", s.end_time AS "endTime", s.service_name AS "serviceName",
-         s.app_name AS "appName",
-         (SELECT COUNT(*)::int FROM mcp_servers m WHERE m.session_id = s.id) AS servers,
-         (SELECT json_agg(json_build_object('kind', kind, 'n', n)) FROM
-           (SELECT kind, COUNT(*)::int AS n FROM calls c WHERE c.session_id = s.id GROUP BY kind) AS k) AS kinds
+         s.app_name AS "appName", ${COUNTS_SELECT}
        FROM sessions s ${where}
        ORDER BY s.start_time DESC, s.id COLLATE "C" LIMIT $${params.length - 1} OFFSET $${params.length}`,
       params,
@@ -331,7 +357,7 @@ export class PostgresStore implements KnowledgeGraphStore {
         id: r.id as string,
         startTime: r.startTime as number,
         endTime: r.endTime as number,
-        counts: countsFrom((r.kinds as { kind: string; n: number }[] | null) ?? [], r.servers as number),
+        counts: countsFromRow(r),
       };
       if (r.serviceName !== null) summary.serviceName = r.serviceName as string;
       if (r.appName !== null) summary.appName = r.appName as string;

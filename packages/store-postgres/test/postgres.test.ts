@@ -7,7 +7,9 @@ import { planResultQuery } from '@mce/store/adapter';
 import { resultQueryStatement } from '../src/postgres-store.js';
 import { storeConformance } from '@mce/store/conformance';
 import { postgresRowsMentioning } from '../../store/test/support/leftovers.js';
-import { bareSession, DEFINITIONS, metricResult, T0_MS, toolCall } from '@mce/store/conformance';
+import { bareSession, DEFINITIONS, metricResult, richSession, T0_MS, toolCall } from '@mce/store/conformance';
+import { callRows, headerRow, serverRows } from '@mce/store/adapter';
+import { sessionHeader } from '@mce/store';
 import { POSTGRES_MIGRATIONS } from '../src/migrations.js';
 
 const available = await needService('postgres');
@@ -163,9 +165,47 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await client.connect();
       const { rows } = await client.query(`SELECT version FROM "${schema}".schema_migrations ORDER BY version`);
       await client.end();
-      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }]);
+      expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }, { version: 5 }, { version: 6 }, { version: 7 }]);
       await a.close();
       await b.close();
+    });
+
+    it('a schema written by version 6 lists its sessions with their element counts once migrated', async () => {
+      const schema = `${PREFIX}_v6`;
+      const client = new pg.Client(PG_URL);
+      await client.connect();
+      await client.query(`CREATE SCHEMA "${schema}"; SET search_path = "${schema}"`);
+      await client.query(`CREATE TABLE schema_migrations (
+        version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+      for (const m of POSTGRES_MIGRATIONS.filter((m) => m.version <= 6)) {
+        await client.query(m.sql);
+        await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      }
+      // The rows as version 6 wrote them: no counts in the sessions table.
+      const rich = richSession();
+      for (const session of [rich, bareSession('bare', 5)]) {
+        const h = headerRow(sessionHeader(session));
+        await client.query('INSERT INTO sessions VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)', [
+          h.id, h.startTime, h.endTime, h.serviceName, h.appName, h.traceIds, h.userInput, h.finalResponse, h.attributes,
+        ]);
+        for (const c of callRows(session, 0)) {
+          await client.query('INSERT INTO calls VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)', [
+            c.sessionId, c.id, c.kind, c.seq, c.name, c.traceId, c.parentId, c.startTime, c.endTime, c.status, c.payload,
+          ]);
+        }
+        for (const m of serverRows(session, 0)) {
+          await client.query('INSERT INTO mcp_servers VALUES ($1, $2, $3, $4, $5)', [m.sessionId, m.name, m.seq, m.transport, m.payload]);
+        }
+      }
+      await client.end();
+      const store = await openStore(PG_URL, { schema });
+      const listed = new Map((await store.listSessions()).map((s) => [s.id, s.counts]));
+      expect(listed.get('bare')).toEqual({ masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers: 0 });
+      expect(listed.get(rich.id)).toEqual({ masCalls: 1, agentCalls: 1, taskCalls: 1, llmCalls: 1, toolCalls: 1, mcpServers: 2 });
+      // Written on after the migration, the counts go on from the filled ones.
+      await store.writeSessions([bareSession(rich.id, rich.startTime, { toolCalls: [toolCall(rich.id, 9, 0)] })]);
+      expect((await store.listSessions()).find((s) => s.id === rich.id)?.counts).toMatchObject({ toolCalls: 2, mcpServers: 2 });
+      await store.close();
     });
 
     it('a schema at version 1 with results moves to the latest version and keeps them', async () => {

@@ -9,3 +9,4 @@ export * from './result-query.js';
 export * from './result-summary.js';
 export * from './storable-ids.js';
 export * from './logger.js';
+export * from './session-counts.js';

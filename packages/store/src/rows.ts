@@ -154,7 +154,7 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Counts from `kind → number` pairs as SQL `GROUP BY kind` returns them. */
+/** Counts from `kind → number` pairs (a Neo4j listing counts them per kind; `countsAfterWrite` tallies a write). */
 export function countsFrom(pairs: Iterable<{ kind: string; n: number }>, mcpServers: number): SessionCounts {
   const counts: SessionCounts = { masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers };
   for (const { kind, n } of pairs) {

@@ -8,7 +8,10 @@ import { planResultQuery } from '../src/result-query.js';
 import { resultQueryStatement } from '../src/sqlite/sqlite-store.js';
 import { storeConformance } from '../src/conformance/suite.js';
 import { sqliteRowsMentioning } from './support/leftovers.js';
-import { bareSession, DEFINITIONS, metricResult, toolCall } from '../src/conformance/sessions.js';
+import { bareSession, DEFINITIONS, metricResult, richSession, toolCall } from '../src/conformance/sessions.js';
+import { SQLITE_MIGRATIONS } from '../src/sqlite/migrations.js';
+import { callRows, headerRow, serverRows } from '../src/rows.js';
+import { sessionHeader } from '@mce/ingest';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mce-store-sqlite-'));
 let n = 0;
@@ -37,6 +40,7 @@ describe('SQLite store file', () => {
     expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
       { version: 1, name: 'sessions, calls, MCP servers, metrics and results' },
       { version: 2, name: 'metric_results by computed_at' },
+      { version: 3, name: 'sessions carry their element counts' },
     ]);
     db.close();
   });
@@ -57,6 +61,35 @@ describe('SQLite store file', () => {
       writer.exec('ROLLBACK');
       writer.close();
     }
+  });
+
+  it('a store written by schema version 2 lists its sessions with their element counts once migrated', async () => {
+    const file = path.join(dir, 'v2.db');
+    const old = new Database(file);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const m of SQLITE_MIGRATIONS.filter((m) => m.version <= 2)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.name, new Date(0).toISOString());
+    }
+    // The rows as version 2 wrote them: no counts in the sessions table.
+    const rich = richSession();
+    for (const session of [rich, bareSession('bare', 5)]) {
+      const header = headerRow(sessionHeader(session));
+      old.prepare('INSERT INTO sessions VALUES (@id, @startTime, @endTime, @serviceName, @appName, @traceIds, @userInput, @finalResponse, @attributes)')
+        .run({ ...header, traceIds: JSON.stringify(header.traceIds) });
+      const insertCall = old.prepare('INSERT INTO calls VALUES (@sessionId, @id, @kind, @seq, @name, @traceId, @parentId, @startTime, @endTime, @status, @payload)');
+      for (const row of callRows(session, 0)) insertCall.run(row);
+      for (const row of serverRows(session, 0)) old.prepare('INSERT INTO mcp_servers VALUES (@sessionId, @name, @seq, @transport, @payload)').run(row);
+    }
+    old.close();
+    const store = await openStore(`sqlite:${file}`);
+    const listed = new Map((await store.listSessions()).map((s) => [s.id, s.counts]));
+    expect(listed.get('bare')).toEqual({ masCalls: 0, agentCalls: 0, taskCalls: 0, llmCalls: 0, toolCalls: 0, mcpServers: 0 });
+    expect(listed.get(rich.id)).toEqual({ masCalls: 1, agentCalls: 1, taskCalls: 1, llmCalls: 1, toolCalls: 1, mcpServers: 2 });
+    // Written on after the migration, the counts go on from the filled ones.
+    await store.writeSessions([bareSession(rich.id, rich.startTime, { toolCalls: [toolCall(rich.id, 9, 0)] })]);
+    expect((await store.listSessions()).find((s) => s.id === rich.id)?.counts).toMatchObject({ toolCalls: 2, mcpServers: 2 });
+    await store.close();
   });
 
   it('a call added by a later part gets the next position, after the stored calls', async () => {

@@ -16,6 +16,18 @@ export interface StoreFactory {
 
 const [DURATION, TOOL_ERRORS, RELEVANCY] = DEFINITIONS as [(typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0], (typeof DEFINITIONS)[0]];
 
+/** A session's element counts as a listing gives them, counted from the session read back. */
+function countsOf(session: Session) {
+  return {
+    masCalls: session.masCalls.length,
+    agentCalls: session.agentCalls.length,
+    taskCalls: session.taskCalls.length,
+    llmCalls: session.llmCalls.length,
+    toolCalls: session.toolCalls.length,
+    mcpServers: session.mcpServers.length,
+  };
+}
+
 export function storeConformance(name: string, factory: StoreFactory): void {
   describe(`${name} store conformance`, () => {
     let store: KnowledgeGraphStore;
@@ -164,6 +176,47 @@ export function storeConformance(name: string, factory: StoreFactory): void {
       // Both parts in one batch reconcile the same way.
       await store.writeSessions([{ ...withoutRoot, id: 'trip-batch' }, { ...withRoot, id: 'trip-batch' }]);
       expect(await store.getSession('trip-batch')).toStrictEqual({ ...(await store.getSession('trip-root-last')), id: 'trip-batch' });
+    });
+
+    it('keeps the element counts a listing shows exact as a session is written in parts: calls replaced, moved and removed', async () => {
+      const { withRoot, withoutRoot } = tripInParts('tally');
+      const start = withoutRoot.startTime;
+      const extra = toolCall('tally', 1, start);
+      const files = { name: 'files', tools: [], resources: [], prompts: [] };
+      // Part A: the implicit MAS call, an LLM call, a task and two tool calls, one MCP server.
+      const partA: Session = { ...withoutRoot, toolCalls: [...withoutRoot.toolCalls, extra], mcpServers: [weatherServer] };
+      // Part B: the workflow (the implicit MAS call is removed), the agent, an LLM call, the extra tool call written
+      // again as an LLM call, the tool call replaced by a new value; the stored MCP server again and a new one.
+      const asLlm = { ...withRoot.llmCalls[0]!, id: extra.id, startTime: extra.startTime, endTime: extra.endTime };
+      const replaced = { ...withoutRoot.toolCalls[0]!, status: 'error' as const, error: { message: 'no room' } };
+      const partB: Session = { ...withRoot, llmCalls: [...withRoot.llmCalls, asLlm], toolCalls: [replaced], mcpServers: [weatherServer, files] };
+      const listed = async (id: string) => (await store.listSessions()).find((s) => s.id === id)?.counts;
+
+      await store.writeSessions([partA]);
+      expect(await listed('tally')).toEqual({ masCalls: 1, agentCalls: 0, taskCalls: 1, llmCalls: 1, toolCalls: 2, mcpServers: 1 });
+      await store.writeSessions([partB]);
+      const afterB = { masCalls: 1, agentCalls: 1, taskCalls: 1, llmCalls: 3, toolCalls: 1, mcpServers: 2 };
+      expect(await listed('tally')).toEqual(afterB);
+      expect(countsOf((await store.getSession('tally'))!)).toEqual(afterB);
+      expect((await store.getSession('tally'))?.masCalls.map((m) => m.id)).toEqual(['tally-w']);
+      // The same part again changes nothing; part A again moves the extra call back to the tool calls.
+      await store.writeSessions([partB]);
+      expect(await listed('tally')).toEqual(afterB);
+      await store.writeSessions([partA]);
+      expect(await listed('tally')).toEqual(countsOf((await store.getSession('tally'))!));
+      expect(await listed('tally')).toMatchObject({ llmCalls: 2, toolCalls: 2 });
+
+      // Both parts in one batch count the same as one after the other.
+      await store.writeSessions([{ ...partA, id: 'tally-batch' }, { ...partB, id: 'tally-batch' }]);
+      expect(await listed('tally-batch')).toEqual(afterB);
+      // Results written and deleted leave the counts alone; a deleted session written anew counts from nothing.
+      expect(await store.writeMetricResults(DEFINITIONS, [metricResult('tally-r', 'tally-batch', { level: 'ToolCall', measures: replaced.id, at: 1 })])).toEqual({ written: 1, rejected: [] });
+      expect(await store.deleteMetricResults([{ sessionId: 'tally-batch', id: 'tally-r' }])).toBe(1);
+      expect(await listed('tally-batch')).toEqual(afterB);
+      expect(await store.deleteSessions(['tally-batch'])).toEqual(['tally-batch']);
+      expect(await listed('tally-batch')).toBeUndefined();
+      await store.writeSessions([{ ...partB, id: 'tally-batch' }]);
+      expect(await listed('tally-batch')).toEqual({ masCalls: 1, agentCalls: 1, taskCalls: 0, llmCalls: 2, toolCalls: 1, mcpServers: 2 });
     });
 
     it('removes the results of a call that reconciling a part removes, and keeps the others', async () => {

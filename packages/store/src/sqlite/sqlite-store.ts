@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { sqliteDriver } from './driver.js';
 import type { MetricDefinition, MetricResult, Session } from '@mce/core';
 import { coalesceSessions, planSessionWrite, type SessionHeader } from '@mce/ingest';
-import { assembleSession, callRows, countsFrom, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
+import { assembleSession, callRows, headerFromRow, headerRow, serverRows, sessionFilter, type HeaderRow } from '../rows.js';
 import { assertDefinitions, missingMetricIds, resultRow, sessionIdsOf, splitByStoredSession, storedResult, validateResults } from '../results.js';
 import { planResultQuery, resultFilter, SQLITE_BINDING, type PlannedResultQuery } from '../result-query.js';
 import { summariesFromRows, summaryStatement } from '../result-summary.js';
@@ -27,6 +27,7 @@ import type {
   WriteResultsOutcome,
 } from '../types.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { countsAfterWrite, countsFromRow, COUNTS_SELECT, countValues } from '../session-counts.js';
 import { defaultLogger } from '../logger.js';
 
 export interface SqliteStoreOptions {
@@ -138,6 +139,9 @@ export class SqliteStore implements KnowledgeGraphStore {
     const upsertServer = this.prepare(`INSERT INTO mcp_servers (session_id, name, seq, transport, payload)
       VALUES (@sessionId, @name, @seq, @transport, @payload)
       ON CONFLICT (session_id, name) DO UPDATE SET transport = excluded.transport, payload = excluded.payload`);
+    const storedServers = this.prepare('SELECT name FROM mcp_servers WHERE session_id = ?').pluck();
+    const setCounts = this.prepare(`UPDATE sessions SET mas_call_count = ?, agent_call_count = ?, task_call_count = ?,
+      llm_call_count = ?, tool_call_count = ?, mcp_server_count = ? WHERE id = ?`);
 
     const write = db.transaction((batch: Session[]) => {
       for (const incoming of batch) {
@@ -152,11 +156,15 @@ export class SqliteStore implements KnowledgeGraphStore {
           removeCallResults.run(session.id, id);
         }
         const next = (stored ? maxSeq.get(session.id, session.id) : { calls: 0, servers: 0 }) as { calls: number; servers: number };
-        for (const c of callRows(session, next.calls)) {
+        const calls = callRows(session, next.calls);
+        const servers = serverRows(session, next.servers);
+        const counts = countsAfterWrite(before, stored ? (storedServers.all(session.id) as string[]) : [], { removed, calls, servers });
+        for (const c of calls) {
           // Positional: binding by name costs a third more per row, and calls are most of an ingest.
           upsertCall.run(c.sessionId, c.id, c.kind, c.seq, c.name, c.traceId, c.parentId, c.startTime, c.endTime, c.status, c.payload);
         }
-        for (const server of serverRows(session, next.servers)) upsertServer.run(server);
+        for (const server of servers) upsertServer.run(server);
+        setCounts.run(...countValues(counts), session.id);
       }
     });
     write.immediate(coalesceSessions(sessions));
@@ -183,17 +191,17 @@ export class SqliteStore implements KnowledgeGraphStore {
 
   async listSessions(options: ListSessionsOptions = {}): Promise<SessionSummary[]> {
     const { where, params } = sessionFilter(options, () => '?');
+    // The counts are the session row's (migration 3), kept by writeSessions: nothing is counted here.
     const sql = `SELECT id, start_time AS startTime, end_time AS endTime, service_name AS serviceName, app_name AS appName,
-        (SELECT COUNT(*) FROM mcp_servers m WHERE m.session_id = s.id) AS servers
+        ${COUNTS_SELECT}
       FROM sessions s ${where} ORDER BY start_time DESC, id LIMIT ? OFFSET ?`;
     const rows = this.prepare(sql).all(...params, options.limit ?? -1, options.offset ?? 0) as Row[];
-    const countCalls = this.prepare('SELECT kind, COUNT(*) AS n FROM calls WHERE session_id = ? GROUP BY kind');
     return rows.map((r) => {
       const summary: SessionSummary = {
         id: r.id as string,
         startTime: r.startTime as number,
         endTime: r.endTime as number,
-        counts: countsFrom(countCalls.all(r.id) as { kind: string; n: number }[], r.servers as number),
+        counts: countsFromRow(r),
       };
       if (r.serviceName !== null) summary.serviceName = r.serviceName as string;
       if (r.appName !== null) summary.appName = r.appName as string;
