@@ -15,14 +15,16 @@ const isStoreNotFound = (error: unknown): error is StoreNotFoundError => error i
 /**
  * The client, or the error saying which store is not there (other errors are thrown). Without its store the rest of
  * the configuration is checked all the same, by `openWithout` (a client over a store of its own, closed at once): a
- * misspelt metric is an error at start-up, not once the store appears.
+ * misspelt metric is an error at start-up, not once the store appears. That store is an in-memory SQLite one; where
+ * better-sqlite3 is not installed (the worker image, on PostgreSQL) the check waits for the real store.
  */
 export async function openStored(open: () => Promise<MCEClient>, openWithout: (store: KnowledgeGraphStore) => Promise<MCEClient>): Promise<MCEClient | StoreNotFoundError> {
   try {
     return await open();
   } catch (error) {
     if (!isStoreNotFound(error)) throw error;
-    const store = await openStore('sqlite::memory:');
+    const store = await openStore('sqlite::memory:').catch(() => undefined);
+    if (!store) return error;
     try {
       await (await openWithout(store)).close();
     } finally {
