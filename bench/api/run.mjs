@@ -1,14 +1,15 @@
 // REST API benchmark, bounded and on loopback only: the built server (bench/api/server-process.mjs) in a process of
 // its own with one API key, an SQLite store in a temporary directory, and these phases —
-//   1. throughput and p99 of an authenticated read route (GET /sessions/{id}) and of a synchronous compute;
+//   1. throughput and p99 of an authenticated read route (GET /sessions/{id}), of a synchronous compute and of the
+//      OTLP receiver (POST /v1/traces, protobuf, mounted as mce serve mounts it);
 //   2. stalls: /healthz polled every 50 ms while a 30 MB invalid POST /sessions body and a computation of a
 //      100,000-call session are in flight, with the server's worst event-loop delay (monitorEventLoopDelay);
 //   3. 10× the configured limits: bodies 10× the body limit, 10× the queue of asynchronous computations, 10× the rate
 //      limit — every answer counted by status, the server still answering health after.
-// RSS is read at the start, at its peak and at the end (the server's, and with its worker processes), and after a GC
+// RSS is read at the start (after seeding and the OTLP phase), at its peak and at the end (the server's, and with its worker processes), and after a GC
 // split into anonymous memory (the heaps) and file-backed pages (the binary's); the worst event-loop delay of phases 2
 // and 3 apart. Needs the built packages (`npm run build`).
-//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
+//   node bench/api/run.mjs [--reads 2000] [--computes 200] [--otlp 400] [--calls 100000] [--invalid-mb 30] [--server-cpu-prof DIR]
 // (--server-cpu-prof: the server process writes a V8 CPU profile into DIR when it stops, to see where its loop blocks.)
 // Targets (issue 27): health p99 < 1 s during phase 2; RSS back within 20% of its start; no crash in phase 3.
 import { fork } from 'node:child_process';
@@ -17,17 +18,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
-import { newApiKey, openStore } from '@mce/client';
+import { encodeTraceRequest, newApiKey, openStore } from '@mce/client';
+import { sessionSpans } from '../receiver/spans.mjs';
 import { machineLine } from '../lib/machine.mjs';
 import { syntheticSession } from '../lib/synthetic.mjs';
 
 const { values } = parseArgs({
-  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' }, 'server-cpu-prof': { type: 'string' } },
+  options: { reads: { type: 'string', default: '2000' }, computes: { type: 'string', default: '200' }, calls: { type: 'string', default: '100000' }, 'invalid-mb': { type: 'string', default: '30' }, otlp: { type: 'string', default: '400' }, 'server-cpu-prof': { type: 'string' } },
 });
 const READS = Number(values.reads);
 const COMPUTES = Number(values.computes);
 const CALLS = Number(values.calls);
 const INVALID_MB = Number(values['invalid-mb']);
+const OTLP = Number(values.otlp);
 // The rate above what phase 1 reaches on two cores (about 1,800 reads/s), so that its figures are of answered reads.
 const LIMITS = { maxBody: 64 * 1024 * 1024, maxQueued: 10, rate: 2000 };
 
@@ -91,6 +94,13 @@ for (let i = 0; i < 20; i++) {
   const res = await fetch(`${base}/sessions`, { method: 'POST', body: JSON.stringify({ ...small, id: `read-${i}` }), headers: { ...JSON_TYPE, ...auth } });
   if (res.status !== 201) throw new Error(`seeding: ${res.status} ${await res.text()}`);
 }
+// 1 (first). The OTLP receiver: requests of one new 100-span session each (the receiver bench's sessions). Run before
+// the RSS at the start is read: the spans it stores fill the SQLite store's page cache (64 MiB), memory the server
+// keeps by design, not memory the load below should give back.
+const otlpRequest = (spans) => ({ resourceSpans: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'bench' } }] }, scopeSpans: [{ scope: { name: 'bench' }, spans }] }] });
+const otlpBodies = Array.from({ length: OTLP }, (_, s) => encodeTraceRequest(otlpRequest([...sessionSpans(s, 100)])));
+const otlp = await load(OTLP, 4, (i) => fetch(`${base}/v1/traces`, { method: 'POST', body: otlpBodies[i], headers: { 'content-type': 'application/x-protobuf', ...auth } }));
+await new Promise((r) => setTimeout(r, 2500)); // a session is stored at its root span, or once idle a second
 await ask({ cmd: 'reset' });
 const start = await ask({ cmd: 'stats' });
 
@@ -100,6 +110,7 @@ const computes = await load(COMPUTES, 4, (i) => fetch(`${base}/sessions/read-${i
 console.log(`authenticated GET /sessions/{id} (40 calls): ${fmt(reads.perSecond)} req/s, p99 ${fmt(reads.p99, 1)} ms, statuses ${JSON.stringify(reads.statuses)}`);
 console.log(`POST /sessions/{id}/compute, 3 metrics (40 calls): ${fmt(computes.perSecond)} req/s, p99 ${fmt(computes.p99, 1)} ms, statuses ${JSON.stringify(computes.statuses)}`);
 console.log(`  (compute p99 is ${fmt(computes.p99 / reads.p99, 1)}× the read's)`);
+console.log(`authenticated POST /v1/traces (OTLP protobuf, 100 spans, ${fmt(otlpBodies[0].byteLength / 1024)} KiB): ${fmt(otlp.perSecond)} req/s = ${fmt(otlp.perSecond * 100)} spans/s, p99 ${fmt(otlp.p99, 1)} ms, statuses ${JSON.stringify(otlp.statuses)}`);
 
 // 2. Stalls.
 const call = small.llmCalls[0];

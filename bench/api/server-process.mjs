@@ -5,12 +5,17 @@
 // takes, is written to the store file by the benchmark's own process.)
 import { readFileSync, readdirSync } from 'node:fs';
 import { PerformanceObserver, monitorEventLoopDelay } from 'node:perf_hooks';
-import { MCEClient, defaultMceConfig, hashApiKey, openStore, serveApi } from '@mce/client';
+import { DEFAULT_RECEIVER_SETTINGS, MCEClient, defaultMceConfig, hashApiKey, openStore, receiverPipeline, serveApi } from '@mce/client';
 
 const env = process.env;
 const config = { ...defaultMceConfig(), store: { url: `sqlite:${env.BENCH_DB}` }, cache: { path: null, read: false, write: false, enabled: false } };
 const client = await MCEClient.open({ config, store: await openStore(config.store.url), cache: false });
+// The OTLP receiver mounted as `mce serve` mounts it (POST /v1/traces behind the same keys); it stores what it is sent
+// and evaluates nothing, so its figures are of intake.
+const quietLog = { info() {}, warn() {}, error: (o, m) => console.error(m, o) };
+const receiver = receiverPipeline(client, { settings: { ...DEFAULT_RECEIVER_SETTINGS, evaluate: 'none', sessionIdleMs: 1000 }, env: {}, logger: quietLog });
 const server = await serveApi(client, {
+  otlpTraces: receiver.app,
   // As mce serve: computations in a thread of their own (BENCH_IN_PLACE=1: on the event loop, to compare).
   ...(env.BENCH_IN_PLACE ? {} : { computeThread: { config, env } }),
   port: 0,
