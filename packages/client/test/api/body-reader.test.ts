@@ -10,6 +10,7 @@ import { MCEClient, apiApp, defaultMceConfig, openStore } from '../../src/index.
 import { BIG_BODY_CHARS, BODY_HEAP_FACTOR, BodyNeedsMoreMemoryError, BodyReader } from '../../src/api/body-reader.js';
 import { errorAnswer } from '../../src/api/status.js';
 import { readSessionBody } from '../../src/api/session-body.js';
+import { chunkedBody } from '../../../../test-support/chunked-body.js';
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8')) as { id: string; llmCalls: object[] };
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -18,18 +19,6 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 function bigBody(id: string, calls: number, change: (i: number) => object = () => ({})): string {
   const llmCalls = Array.from({ length: calls }, (_, i) => ({ ...example.llmCalls[0], id: `call-${i}`, ...change(i) }));
   return JSON.stringify({ ...example, id, llmCalls }, null, 1);
-}
-
-/** The bytes as a request body's stream, `size` bytes a chunk. */
-function streamOf(bytes: Uint8Array, size: number): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull: (c) => {
-      if (at >= bytes.byteLength) return c.close();
-      c.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
 }
 
 describe('big request bodies', () => {
@@ -69,11 +58,11 @@ describe('big request bodies', () => {
     const bytes = new TextEncoder().encode(`\ufeff${text}`);
     expect(bytes.byteLength).toBeGreaterThan(BIG_BODY_CHARS);
     // In chunks of 1,000 bytes: some cut a character in two.
-    const read = await reader.readStream(streamOf(bytes, 1000));
+    const read = await reader.readStream(chunkedBody(bytes, 1000));
     expect(read).toEqual(readSessionBody(text));
     expect(read).toMatchObject({ sessions: [{ id: 'bytes', llmCalls: expect.arrayContaining([expect.objectContaining({ name: 'café ☕' })]) }], warnings: [{ code: 'unknown-field' }] });
     const small = new TextEncoder().encode('{"id":"s","startTime":0,"endTime":1}');
-    expect(await reader.readStream(streamOf(small, 7))).toEqual(readSessionBody('{"id":"s","startTime":0,"endTime":1}'));
+    expect(await reader.readStream(chunkedBody(small, 7))).toEqual(readSessionBody('{"id":"s","startTime":0,"endTime":1}'));
     expect(await reader.readStream(null)).toEqual(readSessionBody(''));
     await reader.close();
   });
@@ -81,9 +70,9 @@ describe('big request bodies', () => {
   it('a streamed body fails its read with what its inspection throws, and the next body is read', async () => {
     const reader = new BodyReader();
     const bytes = new TextEncoder().encode(bigBody('inspected', 1000));
-    const refused = await reader.readStream(streamOf(bytes, 64 * 1024), { inspect: (chunk) => void (chunk.byteLength < 64 * 1024 && assert.fail('the last chunk')) }).then(() => undefined, (error: Error) => error.message);
+    const refused = await reader.readStream(chunkedBody(bytes, 64 * 1024), { inspect: (chunk) => void (chunk.byteLength < 64 * 1024 && assert.fail('the last chunk')) }).then(() => undefined, (error: Error) => error.message);
     expect(refused).toMatch(/the last chunk/);
-    expect(await reader.readStream(streamOf(bytes, 64 * 1024))).toMatchObject({ sessions: [{ id: 'inspected' }] });
+    expect(await reader.readStream(chunkedBody(bytes, 64 * 1024))).toMatchObject({ sessions: [{ id: 'inspected' }] });
     await reader.close();
   });
 
@@ -121,11 +110,11 @@ describe('big request bodies', () => {
     expect(errorAnswer(refused)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (${huge.length} bytes, at most ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR})` });
     expect(await reader.read(bigBody('after', 1000))).toMatchObject({ sessions: [{ id: 'after' }] });
     // Streamed: refused by its declared size before it is read, or as it passes the most without one.
-    const declared = await reader.readStream(streamOf(new Uint8Array(1), 1), { declaredBytes: huge.length }).then(() => undefined, (error: unknown) => error);
+    const declared = await reader.readStream(chunkedBody(new Uint8Array(1), 1), { declaredBytes: huge.length }).then(() => undefined, (error: unknown) => error);
     expect(errorAnswer(declared)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (${huge.length} bytes, at most ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR})` });
-    const streamed = await reader.readStream(streamOf(new TextEncoder().encode(huge), 64 * 1024)).then(() => undefined, (error: unknown) => error);
+    const streamed = await reader.readStream(chunkedBody(new TextEncoder().encode(huge), 64 * 1024)).then(() => undefined, (error: unknown) => error);
     expect(errorAnswer(streamed)).toEqual({ status: 413, message: `request body needs more memory to read than the server gives one body (more than ${(32 * 1024 * 1024) / BODY_HEAP_FACTOR} bytes)` });
-    expect(await reader.readStream(streamOf(new TextEncoder().encode(bigBody('after-streamed', 1000)), 64 * 1024))).toMatchObject({ sessions: [{ id: 'after-streamed' }] });
+    expect(await reader.readStream(chunkedBody(new TextEncoder().encode(bigBody('after-streamed', 1000)), 64 * 1024))).toMatchObject({ sessions: [{ id: 'after-streamed' }] });
     await reader.close();
   });
 });

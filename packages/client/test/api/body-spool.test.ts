@@ -4,18 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spoolBody } from '../../src/api/body-spool.js';
+import { chunkedBody } from '../../../../test-support/chunked-body.js';
 
-function streamOf(bytes: Uint8Array, size: number, failAt?: number): ReadableStream<Uint8Array> {
-  let at = 0;
-  return new ReadableStream({
-    pull: (c) => {
-      if (failAt !== undefined && at >= failAt) return c.error(new Error('the client went away'));
-      if (at >= bytes.byteLength) return c.close();
-      c.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
-}
 
 describe('spoolBody', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mce-spool-'));
@@ -24,14 +14,14 @@ describe('spoolBody', () => {
   const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) % 251);
 
   it('keeps a body under the file size in memory, its chunks joined once, exactly', async () => {
-    const kept = (await spoolBody(streamOf(bytes, 999), { fileFrom: 20_000, path })) as { bytes: Uint8Array };
+    const kept = (await spoolBody(chunkedBody(bytes, 999), { fileFrom: 20_000, path })) as { bytes: Uint8Array };
     expect(new Uint8Array(kept.bytes)).toEqual(bytes);
     expect(await spoolBody(null, { fileFrom: 20_000, path })).toEqual({ bytes: new Uint8Array(0) });
     expect(readdirSync(dir)).toEqual([]);
   });
 
   it('writes a body from the file size on to a file, exactly, the chunks kept so far first', async () => {
-    const spooled = await spoolBody(streamOf(bytes, 999), { fileFrom: 2500, path });
+    const spooled = await spoolBody(chunkedBody(bytes, 999), { fileFrom: 2500, path });
     expect(spooled).toEqual({ file: expect.any(String), byteLength: 10_000 });
     const { file } = spooled as { file: string };
     expect(new Uint8Array(readFileSync(file))).toEqual(bytes);
@@ -39,13 +29,13 @@ describe('spoolBody', () => {
 
   it('removes its file when the body fails midway, or when its inspection refuses a chunk', async () => {
     const before = readdirSync(dir).length;
-    await expect(spoolBody(streamOf(bytes, 999, 6000), { fileFrom: 2500, path })).rejects.toThrow('the client went away');
+    await expect(spoolBody(chunkedBody(bytes, 999, 6000), { fileFrom: 2500, path })).rejects.toThrow('the client went away');
     const seen: number[] = [];
     const inspect = (_chunk: Uint8Array, total: number) => {
       seen.push(total);
       if (total > 8000) throw new Error('too many');
     };
-    await expect(spoolBody(streamOf(bytes, 999), { fileFrom: 2500, path, inspect })).rejects.toThrow('too many');
+    await expect(spoolBody(chunkedBody(bytes, 999), { fileFrom: 2500, path, inspect })).rejects.toThrow('too many');
     expect(seen.at(-1)).toBe(8991);
     expect(readdirSync(dir).length).toBe(before);
     expect(existsSync(join(dir, `body-${next - 1}`))).toBe(false);

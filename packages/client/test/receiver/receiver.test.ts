@@ -25,6 +25,7 @@ import { dataFile, fixture } from '../../../ingest/test/helpers.js';
 import { SESSION_ID, TRACE_ID } from '../../../ingest/test/multi-agent-scenario.js';
 import { emitScenario } from '../../../ingest/test/otel-sdk-scenario.js';
 import { LogSink, waitFor } from './log-sink.js';
+import { chunkedBody } from '../../../../test-support/chunked-body.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -173,18 +174,8 @@ describe('OTLP/HTTP response cases', () => {
 
   it('a chunked body (no Content-Length) is counted as it is read: 413 in the request encoding once past the limit, read whole under it', async () => {
     const r = await rig({ maxBodyBytes: 2048, completeOnRoot: true });
-    const chunked = (bytes: Uint8Array, size: number) => {
-      let at = 0;
-      return new ReadableStream({
-        pull: (c) => {
-          if (at >= bytes.byteLength) return c.close();
-          c.enqueue(bytes.slice(at, at + size));
-          at += size;
-        },
-      });
-    };
     const postChunked = (bytes: Uint8Array, headers: Record<string, string>) =>
-      r.pipeline.app.request('/v1/traces', { method: 'POST', body: chunked(bytes, 100), duplex: 'half', headers } as RequestInit);
+      r.pipeline.app.request('/v1/traces', { method: 'POST', body: chunkedBody(bytes, 100), duplex: 'half', headers } as RequestInit);
     const big = new TextEncoder().encode(JSON.stringify(RAW));
     const refused = await postChunked(big, JSON_TYPE);
     expect([refused.status, await refused.json()]).toEqual([413, { code: 3, message: 'request body larger than 2048 bytes' }]);
@@ -192,7 +183,7 @@ describe('OTLP/HTTP response cases', () => {
     const refusedProto = await postChunked(new Uint8Array(3000).fill(1), PROTOBUF);
     expect([refusedProto.status, refusedProto.headers.get('content-type')]).toEqual([413, 'application/x-protobuf']);
     const small = await rig({ maxBodyBytes: proto.byteLength, completeOnRoot: true });
-    const read = await small.pipeline.app.request('/v1/traces', { method: 'POST', body: chunked(proto, 100), duplex: 'half', headers: PROTOBUF } as RequestInit);
+    const read = await small.pipeline.app.request('/v1/traces', { method: 'POST', body: chunkedBody(proto, 100), duplex: 'half', headers: PROTOBUF } as RequestInit);
     expect(read.status).toBe(200);
     await small.pipeline.receiver.settled();
     expect(await small.client.store.getSession('053074667b1113278073667614bb3e19')).toMatchObject({ id: '053074667b1113278073667614bb3e19' });
