@@ -18,6 +18,12 @@ export type BodyRefusal = (c: Context, message: string) => Response;
 
 export function streamedBodyLimit(maxBytes: number, refuse: BodyRefusal): MiddlewareHandler {
   const message = `request body larger than ${maxBytes} bytes`;
+  // The rest of a refused body is never read, so the connection cannot carry another request: said, so that a client
+  // opens a new one instead of sending its next request down a socket the server is closing.
+  const refuseAndClose = (c: Context) => {
+    c.header('Connection', 'close');
+    return refuse(c, message);
+  };
   return async (c, next) => {
     // No body to count; and asking a GET for its body would build the whole Request on every read.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
@@ -25,13 +31,13 @@ export function streamedBodyLimit(maxBytes: number, refuse: BodyRefusal): Middle
     if (!body) return next();
     const declared = c.req.raw.headers.has('content-length') && !c.req.raw.headers.has('transfer-encoding');
     // A body cannot be longer than its Content-Length (Node's parser stops it there).
-    if (declared) return Number(c.req.header('content-length')) > maxBytes ? refuse(c, message) : next();
+    if (declared) return Number(c.req.header('content-length')) > maxBytes ? refuseAndClose(c) : next();
     let passed = false;
     const counted = countedBody(body, maxBytes, () => ((passed = true), new BodyTooLargeError(message)));
     c.req.raw = new Request(c.req.raw, { body: counted, duplex: 'half' } as RequestInit);
     await next();
     // Whatever the route made of its failed read (a 400 for a body cut short, a 500), the answer is the refusal.
-    if (passed) c.res = refuse(c, message);
+    if (passed) c.res = refuseAndClose(c);
   };
 }
 

@@ -3,7 +3,7 @@
  * the limit, read exactly under it, and the server answering after either.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,31 @@ describe('chunked request bodies over HTTP', () => {
       const [status, stored] = await get(`/sessions/${id}`);
       expect([status, (stored as { userInput: string }).userInput]).toEqual([200, `café ☕ ${'x'.repeat(filler)}`]);
     }
+  });
+
+  it('closes the connection of a refused body, saying so: a client keeping connections alive sends its next request on a new one', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string, headers: Record<string, string>, body?: Uint8Array) =>
+      new Promise<{ status?: number; connection?: string; socket: unknown }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: '/sessions', method, headers, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, connection: res.headers.connection, socket: req.socket }));
+        });
+        req.on('error', (error) => reject(error));
+        if (body) req.write(body);
+        req.end();
+      });
+    const first = await ask('GET', {});
+    expect([first.status, first.connection]).toEqual([200, 'keep-alive']);
+    // Declared too big (refused before reading) and chunked past the limit (refused as it passes it).
+    const declared = await ask('POST', { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) });
+    expect([declared.status, declared.connection]).toEqual([413, 'close']);
+    const chunked = await ask('POST', { 'content-type': 'application/json' }, new Uint8Array(LIMIT + 10).fill(0x20));
+    expect([chunked.status, chunked.connection]).toEqual([413, 'close']);
+    const after = await ask('GET', {});
+    expect(after.status).toBe(200);
+    expect(after.socket).not.toBe(chunked.socket);
+    agent.destroy();
   });
 
   it('refuses a chunked body past the limit with 413 and its message, stores nothing, and answers after', async () => {
