@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,11 +12,20 @@ import { bareSession, DEFINITIONS, metricResult, T0_MS } from '@mce/store/confor
 
 const example = JSON.parse(readFileSync(new URL('../../../../examples/sessions/single-agent-tool.json', import.meta.url), 'utf8'));
 
+// The stores' directories, removed once every store of the file is closed.
+const madeDirs: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
+};
+afterAll(() => madeDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 describe('REST API', () => {
   let client: MCEClient;
   let app: ReturnType<typeof createApiApp>;
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mce-api-'));
+    const dir = tempDir('mce-api-test-');
     client = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(dir, 'kg.db')}`), cache: false });
     app = createApiApp(client);
   });
@@ -228,7 +237,7 @@ describe('REST API', () => {
       return { status: res.status, link: res.headers.get('link'), body: Array.isArray(body) ? body.map((r) => r.result.id) : body.error };
     };
     beforeAll(async () => {
-      own = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(mkdtempSync(join(tmpdir(), 'mce-api-results-')), 'kg.db')}`), cache: false });
+      own = await MCEClient.open({ config: defaultMceConfig(), store: await openStore(`sqlite:${join(tempDir('mce-api-results-'), 'kg.db')}`), cache: false });
       results = createApiApp(own);
       await own.store.writeSessions([bareSession('A', T0_MS), bareSession('B,1', T0_MS), bareSession('C', T0_MS)]);
       await own.store.writeMetricResults(DEFINITIONS, written);
@@ -372,7 +381,7 @@ describe('REST API', () => {
   });
 
   it('a store held by another writer answers 503 with Retry-After, not a server error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mce-api-busy-'));
+    const dir = tempDir('mce-api-busy-');
     const file = join(dir, 'kg.db');
     const store = await openStore(`sqlite:${file}`);
     // Its busy timeout cut to 50 ms so the test need not wait the store's 10 s.
