@@ -172,7 +172,7 @@ async function unknownFormat(doc: unknown, path: string): Promise<IngestError> {
 }
 
 const KNOWN_FORMATS = [
-  'OTLP/JSON with resourceSpans',
+  'OTLP/JSON with resourceSpans (also as Jaeger\'s and Tempo\'s query APIs answer it)',
   'OTLP JSON Lines',
   'ClickHouse otel_traces rows',
   'an mce session file',

@@ -246,6 +246,40 @@ describe('bare OTLP pieces', () => {
   });
 });
 
+describe('OTLP as query APIs answer it', () => {
+  const kv = (key: string, v: string | number) => ({ key, value: typeof v === 'number' ? { intValue: String(v) } : { stringValue: v } });
+  const spans = [
+    { traceId: T, spanId: 'ad00000000000001', name: 'invoke_agent planner', startTimeUnixNano: '1000000000', endTimeUnixNano: '9000000000', attributes: [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', 'planner')] },
+    { traceId: T, spanId: 'ad00000000000002', parentSpanId: 'ad00000000000001', name: 'chat gpt-4o', startTimeUnixNano: '2000000000', endTimeUnixNano: '3000000000', attributes: [kv('gen_ai.operation.name', 'chat'), kv('gen_ai.request.model', 'gpt-4o'), kv('gen_ai.usage.input_tokens', 120), kv('gen_ai.usage.output_tokens', 30)] },
+  ];
+  const resourceSpans = [{ resource: { attributes: [kv('service.name', 'svc')] }, scopeSpans: [{ scope: { name: 'lib' }, spans }] }];
+  const facts = async (p: string) => {
+    const { sessions, warnings } = await readSessions(p);
+    return { warnings, sessions: sessions.map((x) => ({ id: x.id, service: x.serviceName, ...summarise(x) })) };
+  };
+
+  it("Jaeger's /api/v3 ({result}, and one per line streamed), Tempo's /api/v2/traces ({trace}) and /api/traces ({batches}): the request's spans", async () => {
+    const plain = await facts(write(JSON.stringify({ resourceSpans })));
+    expect(plain.sessions).toEqual([expect.objectContaining({ id: T, service: 'svc', agents: ['planner'], tokens: expect.objectContaining({ input: 120, output: 30 }) })]);
+    const oldNames = [{ resource: resourceSpans[0]!.resource, instrumentationLibrarySpans: [{ instrumentationLibrary: { name: 'lib' }, spans }] }];
+    const answers = [{ result: { resourceSpans } }, { trace: { resourceSpans } }, { batches: resourceSpans }, { batches: oldNames }];
+    for (const answer of answers) {
+      const p = write(JSON.stringify(answer, null, 2));
+      expect(await detectFormat(p)).toBe('otlp-json');
+      expect(await facts(p)).toEqual(plain);
+    }
+    const streamed = write(`${JSON.stringify({ result: { resourceSpans: [{ ...resourceSpans[0], scopeSpans: [{ spans: spans.slice(0, 1) }] }] } })}\n${JSON.stringify({ result: { resourceSpans: [{ ...resourceSpans[0], scopeSpans: [{ spans: spans.slice(1) }] }] } })}\n`, 'jsonl');
+    expect(await detectFormat(streamed)).toBe('otlp-jsonl');
+    expect((await facts(streamed)).sessions).toEqual(plain.sessions);
+  });
+
+  it('names the place of a malformed span inside the wrapper', async () => {
+    const p = write(JSON.stringify({ result: { resourceSpans: [{ scopeSpans: [{ spans: [spans[0], { ...spans[1], spanId: '' }] }] }] } }, null, 2));
+    const { warnings } = await readSessions(p);
+    expect(warnings).toEqual([expect.objectContaining({ code: 'malformed-span', line: 29, column: 15 })]); // the second span's opening brace
+  });
+});
+
 describe('encodings and layouts', () => {
   const request = (spanId: string, tool: string) => ({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: T, spanId, name: `execute_tool ${tool}`, startTimeUnixNano: '1000000000', endTimeUnixNano: '2000000000', attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: 'execute_tool' } }, { key: 'gen_ai.tool.name', value: { stringValue: tool } }] }] }] }] });
   const tools = async (p: string) => (await readSessions(p)).sessions.flatMap((s) => s.toolCalls.map((t) => t.toolName));

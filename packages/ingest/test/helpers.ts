@@ -66,4 +66,4 @@ export function tempFiles(prefix: string): (content: string, ext?: string) => st
 
 /** The formats an error for a file of none of them lists. */
 export const KNOWN =
-  'the formats read are OTLP/JSON with resourceSpans, OTLP JSON Lines, ClickHouse otel_traces rows, an mce session file, any-agent AgentTrace JSON, a Langfuse trace export ({trace, observations}), Jaeger JSON (data[].spans[]), Zipkin v2 JSON, Phoenix / OpenInference span JSON or spans dataframe, OpenTelemetry console-exporter output (Python ConsoleSpanExporter, JS ReadableSpan), bare OTLP Span / ScopeSpans / ResourceSpans objects';
+  "the formats read are OTLP/JSON with resourceSpans (also as Jaeger's and Tempo's query APIs answer it), OTLP JSON Lines, ClickHouse otel_traces rows, an mce session file, any-agent AgentTrace JSON, a Langfuse trace export ({trace, observations}), Jaeger JSON (data[].spans[]), Zipkin v2 JSON, Phoenix / OpenInference span JSON or spans dataframe, OpenTelemetry console-exporter output (Python ConsoleSpanExporter, JS ReadableSpan), bare OTLP Span / ScopeSpans / ResourceSpans objects";

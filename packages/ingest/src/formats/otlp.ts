@@ -8,9 +8,31 @@ import { decodeIdField, decodeKeyValues, decodeSpanKind, decodeStatusCode, nanos
 
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
-/** True when the value looks like an OTLP request (the shape check of format detection). */
+const hasResourceSpans = (v: unknown): boolean => isObj(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resource_spans));
+const isBatch = (v: unknown): boolean => isObj(v) && (Array.isArray(v.scopeSpans) || Array.isArray(v.scope_spans) || Array.isArray(v.instrumentationLibrarySpans));
+
+/**
+ * The request a trace backend's query API wraps, and the key it is under: Jaeger's `/api/v3/traces` answers
+ * `{result: request}` (one per line when streamed), Tempo's `/api/v2/traces` `{trace: request}`. None for a request
+ * as it is.
+ */
+function wrappedRequest(v: Record<string, unknown>): { key: 'result' | 'trace'; request: Record<string, unknown> } | undefined {
+  if (hasResourceSpans(v)) return undefined;
+  for (const key of ['result', 'trace'] as const) {
+    const inner = v[key];
+    if (isObj(inner) && hasResourceSpans(inner)) return { key, request: inner };
+  }
+  return undefined;
+}
+
+/**
+ * True when the value looks like an OTLP request (the shape check of format detection): as exporters send it, as a
+ * query API wraps it, or as Tempo's `/api/traces` answers it (`{batches: [resourceSpans…]}`).
+ */
 export function isOtlpRequest(v: unknown): boolean {
-  return isObj(v) && (Array.isArray(v.resourceSpans) || Array.isArray(v.resource_spans));
+  if (!isObj(v)) return false;
+  if (hasResourceSpans(v) || wrappedRequest(v) !== undefined) return true;
+  return Array.isArray(v.batches) && v.batches.length > 0 && v.batches.every(isBatch);
 }
 
 export interface Where {
@@ -120,7 +142,12 @@ export const spanLabel = (label: string): string => (hasControlCharacter(label) 
 /** Every span of one request; malformed spans become counted warnings naming the span. */
 export function* otlpSpans(request: unknown, warnings: WarningSink, where: Where): Generator<SpanRecord> {
   if (!isObj(request)) return;
-  const resourceSpansKey = keyOf(request, ['resourceSpans', 'resource_spans']) ?? 'resourceSpans';
+  const wrapped = wrappedRequest(request);
+  if (wrapped) {
+    yield* otlpSpans(wrapped.request, warnings, { ...where, path: [...(where.path ?? []), wrapped.key] });
+    return;
+  }
+  const resourceSpansKey = keyOf(request, ['resourceSpans', 'resource_spans', 'batches']) ?? 'resourceSpans';
   const resourceSpans = list(request[resourceSpansKey]);
   for (let i = 0; i < resourceSpans.length; i++) {
     const rs = resourceSpans[i];
