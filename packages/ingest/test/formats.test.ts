@@ -273,6 +273,14 @@ describe('OTLP as query APIs answer it', () => {
     expect((await facts(streamed)).sessions).toEqual(plain.sessions);
   });
 
+  it("Tempo's ids in base64 (the protobuf JSON mapping of its answers) are read as hex", async () => {
+    // As Tempo answered `GET /api/traces/5b8efff798038103d269b633813fc60c` (a public runbook's transcript), with a tool's attributes.
+    const span = { traceId: 'W47/95gDgQPSabYzgT/GDA==', spanId: '7uGbfsPBsXQ=', name: 'execute_tool lookup', kind: 'SPAN_KIND_INTERNAL', startTimeUnixNano: '1544712660000000000', endTimeUnixNano: '1544712661000000000', attributes: [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'lookup')] };
+    const p = write(JSON.stringify({ batches: [{ resource: { attributes: [kv('service.name', 'test-service')] }, scopeSpans: [{ scope: {}, spans: [span] }] }] }));
+    const { sessions } = await readSessions(p);
+    expect(sessions.map((x) => [x.id, x.serviceName, x.toolCalls.map((t) => [t.id, t.toolName, t.endTime - t.startTime])])).toEqual([['5b8efff798038103d269b633813fc60c', 'test-service', [['eee19b7ec3c1b174', 'lookup', 1000]]]]);
+  });
+
   it('names the place of a malformed span inside the wrapper', async () => {
     const p = write(JSON.stringify({ result: { resourceSpans: [{ scopeSpans: [{ spans: [spans[0], { ...spans[1], spanId: '' }] }] }] } }, null, 2));
     const { warnings } = await readSessions(p);
