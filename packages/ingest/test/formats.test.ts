@@ -281,6 +281,18 @@ describe('OTLP as query APIs answer it', () => {
     expect(sessions.map((x) => [x.id, x.serviceName, x.toolCalls.map((t) => [t.id, t.toolName, t.endTime - t.startTime])])).toEqual([['5b8efff798038103d269b633813fc60c', 'test-service', [['eee19b7ec3c1b174', 'lookup', 1000]]]]);
   });
 
+  it('answers recorded from Jaeger itself: a 2.20.0 api_v3 body (hex ids, enum as a number), and its e2e body (base64 ids, the old names, a zero parent)', async () => {
+    // Kiali's tracing client test ("measured against a live Jaeger 2.20.0") and Jaeger's own end-to-end test, as recorded there.
+    const live = '{"result":{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"waypoint.bookinfo"}}]},"scopeSpans":[{"scope":{"name":"envoy","version":"3bb16354647d089b9a79020c9fc86cbbc5fcf84b/1.39.2-dev/Clean/RELEASE/BoringSSL"},"spans":[{"traceId":"5d0e0849a1eda30cefb3477ad706f301","spanId":"d7994c02b19fdc42","name":"details.bookinfo.svc.cluster.local:9080/*","kind":2,"startTimeUnixNano":"1791032992019454593","endTimeUnixNano":"1791032992021454593","status":{}}]}]}]}}';
+    const e2e = '{"result":{"resourceSpans":[{"resource":{"attributes":[{"key":"host.name","value":{"stringValue":"testHost"}}]},"instrumentationLibrarySpans":[{"instrumentationLibrary":{},"spans":[{"traceId":"W47/95gDgQPSabYzgT/GDA==","spanId":"7uGbfsPBsXM=","parentSpanId":"AAAAAAAAAAA=","name":"testSpan","kind":"SPAN_KIND_INTERNAL","startTimeUnixNano":"1544712660000000000","endTimeUnixNano":"1544712661000000000"}]}]}]}}';
+    const read = async (text: string) => {
+      const { format, spans: got } = await readSpans(write(text));
+      return [format, got.map((x) => [x.traceId, x.spanId, x.parentSpanId, x.kind, x.endTime - x.startTime, x.scope])];
+    };
+    expect(await read(live)).toEqual(['otlp-json', [['5d0e0849a1eda30cefb3477ad706f301', 'd7994c02b19fdc42', undefined, 'server', 2, 'envoy']]]);
+    expect(await read(e2e)).toEqual(['otlp-json', [['5b8efff798038103d269b633813fc60c', 'eee19b7ec3c1b173', undefined, 'internal', 1000, undefined]]]);
+  });
+
   it('names the place of a malformed span inside the wrapper', async () => {
     const p = write(JSON.stringify({ result: { resourceSpans: [{ scopeSpans: [{ spans: [spans[0], { ...spans[1], spanId: '' }] }] }] } }, null, 2));
     const { warnings } = await readSessions(p);
