@@ -19,11 +19,11 @@ export function isPendingProcessor(processor: BatchProcessor | PendingProcessor)
 
 /** The processor, once `pending` can start; undefined when `stopped` settles first. */
 export async function awaitProcessor(pending: PendingProcessor, retryDelayMs: number, log: Logger, stopped: Promise<unknown>): Promise<BatchProcessor | undefined> {
-  log.warn({ retryDelayMs }, `${pending.reason}: not ready, consuming nothing; trying again every ${retryDelayMs} ms`);
-  let stop = false;
-  void stopped.then(() => (stop = true));
   // At least a second between tries: a retry delay of 0 would poll the store as fast as it answers.
   const delay = Math.max(retryDelayMs, 1000);
+  log.warn({ retryDelayMs: delay }, `${pending.reason}: not ready, consuming nothing; trying again every ${delay} ms`);
+  let stop = false;
+  void stopped.then(() => (stop = true));
   while (!stop) {
     const processor = await pending.tryStart();
     if (processor) {

@@ -66,7 +66,7 @@ describe.skipIf(!available)('a worker over a store that is not there', () => {
     const port = await freePort();
     const worker = startWorker([workerBin], schema, queue, port);
     cleanups.push(async () => worker.child.exitCode === null && worker.child.kill('SIGKILL'));
-    const waiting = `no store in PostgreSQL schema ${schema} at ${PG_URL}: nothing has been ingested there yet, or schema= is misspelt: not ready, consuming nothing; trying again every 200 ms`;
+    const waiting = `no store in PostgreSQL schema ${schema} at ${PG_URL}: nothing has been ingested there yet, or schema= is misspelt: not ready, consuming nothing; trying again every 1000 ms`; // a retry delay of 200 ms, raised to the 1 s floor
     await waitFor(async () => worker.output().includes(waiting), 30_000, 'the worker saying it waits for the store');
     await enqueueSessions(AMQP_URL, queue, ['waited-for']);
     expect([(await fetch(`http://127.0.0.1:${port}/healthz`)).status, (await fetch(`http://127.0.0.1:${port}/readyz`)).status]).toEqual([200, 503]);

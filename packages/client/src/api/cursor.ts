@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { hasLoneSurrogate } from '@mce/core';
 import type { ResultCursor } from '@mce/store';
 import type { ReadRows } from './ndjson.js';
+import { linkNext } from './paging.js';
 import { BadRequestError } from './status.js';
 
 /** Longer than any cursor this API writes (an id is at most 1,024 UTF-8 bytes). */
@@ -35,11 +36,7 @@ export function decodeCursor(text: string): ResultCursor {
 /** A full page's link to the next one: the same query, the cursor of its last row (`last`) instead of an offset. */
 export function linkNextCursor(c: Context, limit: number, size: number, last: ResultCursor | undefined): void {
   if (limit === 0 || size < limit || !last) return;
-  const next = new URL(c.req.url);
-  next.searchParams.delete('offset');
-  next.searchParams.set('limit', String(limit));
-  next.searchParams.set('cursor', encodeCursor({ timestamp: last.timestamp, id: last.id }));
-  c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
+  linkNext(c, { offset: undefined, limit: String(limit), cursor: encodeCursor({ timestamp: last.timestamp, id: last.id }) });
 }
 
 /**

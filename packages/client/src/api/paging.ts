@@ -10,9 +10,16 @@ export const MAX_PAGE_SIZE = 1000;
 /** A full page may have a next one: its link (RFC 8288, as paginated APIs send it); the body stays the list. */
 export function linkNextPage(c: Context, limit: number, offset: number, size: number): void {
   if (limit === 0 || size < limit) return;
+  linkNext(c, { limit: String(limit), offset: String(offset + limit) });
+}
+
+/** The `Link: rel="next"` header: this request's URL with `params` set (undefined: removed). */
+export function linkNext(c: Context, params: Record<string, string | undefined>): void {
   const next = new URL(c.req.url);
-  next.searchParams.set('limit', String(limit));
-  next.searchParams.set('offset', String(offset + limit));
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) next.searchParams.delete(name);
+    else next.searchParams.set(name, value);
+  }
   c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
 }
 

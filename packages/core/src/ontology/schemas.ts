@@ -20,6 +20,8 @@ export const NO_CONTROL_CHARACTER = 'must not contain a control character (U+000
  */
 export const MAX_KEY_BYTES = 1024;
 export const NO_LONE_SURROGATE = 'must not contain a lone surrogate (\\ud800–\\udfff without its pair): no UTF-8 text can hold it';
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * A key the stores index (session id, call id, MCP server name): no control character. PostgreSQL text cannot hold a
@@ -39,7 +41,12 @@ const key = z
  * different such ids would become one, and the id stored could no longer be asked for by URL.
  */
 export function hasLoneSurrogate(s: string): boolean {
-  return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+  return LONE_SURROGATE.test(s);
+}
+
+/** `s` with each lone surrogate replaced by U+FFFD, as writing it as UTF-8 would (`String.prototype.toWellFormed`). */
+export function withoutLoneSurrogates(s: string): string {
+  return s.replace(LONE_SURROGATES, '\ufffd');
 }
 
 /** A free-text name the stores keep as text (service, app): no NUL, which PostgreSQL would drop, no lone surrogate. */

@@ -4,17 +4,15 @@
  * here, on every store alike, and the span is named in a warning. The session format refuses such a name outright;
  * a trace keeps its session.
  */
-import { hasLoneSurrogate, quoteControlCharacters } from '@mce/core';
+import { hasLoneSurrogate, quoteControlCharacters, withoutLoneSurrogates } from '@mce/core';
 import type { SpanRecord } from '../span.js';
 import type { Context } from './node.js';
-
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function serviceNameOf(first: SpanRecord | undefined, ctx: Context): string | undefined {
   const name = first?.resource['service.name'];
   if (typeof name !== 'string') return undefined;
   if (!name.includes('\u0000') && !hasLoneSurrogate(name)) return name;
-  const kept = name.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
+  const kept = withoutLoneSurrogates(name.replaceAll('\u0000', '\ufffd'));
   const what = name.includes('\u0000') ? 'a NUL character (U+0000)' : 'a lone surrogate (\\ud800–\\udfff without its pair)';
   ctx.warnAbout(first!, {
     code: 'malformed-span',

@@ -513,12 +513,6 @@ function featuresOf(interaction: MCPInteraction, extracted?: string): FeatureVec
   return f;
 }
 
-/**
- * f[34]–f[36]: did the calls carry the request's values (the whole request's, each part's), does the reply speak of
- * each call; and f[11], the calls with an ungrounded value among those the reply speaks of: the invented arguments
- * of a call nobody asked for and the reply passes over are that call's fault (a needless call), not wrong arguments
- * for the task.
- */
 /** What each call sent and got back, as the main pass over the calls found it. */
 interface CallTrace {
   args: readonly unknown[];
@@ -529,6 +523,12 @@ interface CallTrace {
   ungrounded: readonly boolean[];
 }
 
+/**
+ * f[34]–f[36]: did the calls carry the request's values (the whole request's, each part's), does the reply speak of
+ * each call; and f[11], the calls with an ungrounded value among those the reply speaks of: the invented arguments
+ * of a call nobody asked for and the reply passes over are that call's fault (a needless call), not wrong arguments
+ * for the task.
+ */
 function callTraceFeatures(f: FeatureVector, interaction: MCPInteraction, trace: CallTrace): void {
   const text = `${trace.values.flat().join('\n')}\n${trace.results.join('\n')}`;
   // Its words only for a quoted value, tokenized uncached: the text is this interaction's own.
